@@ -1,0 +1,54 @@
+/**
+ * Public API of the "MCP Elicitation Host" extension (`mcp-elicitation.mcp-elicitation-host`).
+ *
+ * ```ts
+ * const ext = vscode.extensions.getExtension<McpElicitationHostApi>('mcp-elicitation.mcp-elicitation-host');
+ * const api = await ext?.activate();
+ * if (api?.version === 1) {
+ *   const result = await api.elicit({ mode: 'form', message: 'Deploy to which region?', requestedSchema: { ... } }, { source: 'My Extension' });
+ * }
+ * ```
+ * Requests through `elicit` obey the same per-server policy, rate limit, queue and audit as
+ * requests from MCP servers; `source` is the attribution the user sees and the policy key.
+ */
+import type { Event } from 'vscode';
+
+/** Params of `elicitation/create`, exactly as on the wire (MCP 2025-11-25). */
+export type ElicitParams =
+  | { mode?: 'form'; message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
+  | { mode: 'url'; message: string; url: string; elicitationId: string; _meta?: Record<string, unknown> };
+
+/** The result sent back for `elicitation/create`. */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+export type ServerStateKind = 'stopped' | 'starting' | 'running' | 'error' | 'untrusted';
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly state: ServerStateKind;
+  /** Transport and `serverInfo`, or the error, as the Servers view shows it. */
+  readonly detail: string;
+  readonly tools: readonly string[];
+}
+
+export interface PendingElicitation {
+  readonly id: string;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly state: 'queued' | 'onScreen' | 'awaitingCompletion';
+  readonly createdAt: number;
+}
+
+export interface McpElicitationHostApi {
+  /** Bumped on breaking changes. */
+  readonly version: 1;
+  elicit(params: ElicitParams, options: { source: string; signal?: AbortSignal }): Promise<ElicitResult>;
+  servers(): readonly ServerInfo[];
+  readonly onDidChangeServers: Event<void>;
+  pending(): readonly PendingElicitation[];
+  readonly onDidChangePending: Event<void>;
+}

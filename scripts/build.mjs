@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// One esbuild call per target: the extension (CJS, vscode external), the webview (browser IIFE),
+// and the in-host test suite (CJS, vscode and mocha external). `--watch` rebuilds on change,
+// `--production` minifies without source maps (used by `npm run package`).
+import * as esbuild from 'esbuild';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './hostPaths.mjs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** The in-host suite is one bundle; this plugin turns the folder listing into its entry. */
+function integrationEntry() {
+  const dir = path.join(repoRoot, 'test', 'integration');
+  return {
+    name: 'integration-entry',
+    setup(build) {
+      build.onResolve({ filter: /^integration-tests$/ }, () => ({ path: 'integration-tests', namespace: 'it' }));
+      build.onLoad({ filter: /.*/, namespace: 'it' }, () => {
+        const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+        return {
+          // require() inside a function keeps each test module lazy, so mocha's globals exist
+          // (pre-require) before any `suite(...)` call runs.
+          contents: `export function loadTests() {\n${files.map((f) => `  require(${JSON.stringify(path.join(dir, f))});`).join('\n')}\n}\n`,
+          resolveDir: dir,
+          loader: 'ts',
+          watchDirs: [dir],
+        };
+      });
+    },
+  };
+}
+
+/** @type {esbuild.BuildOptions[]} */
+const targets = [
+  {
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    entryPoints: { webview: 'webview/main.ts' },
+    outdir: 'media',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  ...(production
+    ? []
+    : [
+        {
+          entryPoints: { index: 'test/integration/index.ts' },
+          outdir: 'out/test/integration',
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          external: ['vscode', 'mocha'],
+          plugins: [integrationEntry()],
+        },
+      ]),
+];
+
+const common = {
+  absWorkingDir: repoRoot,
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'none',
+};
+
+if (watch) {
+  for (const t of targets) {
+    const ctx = await esbuild.context({ ...common, ...t, logLevel: 'info' });
+    await ctx.watch();
+  }
+  process.stdout.write('[build] watching for changes\n');
+} else {
+  const t0 = Date.now();
+  const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+  const sizes = results.flatMap((r) =>
+    Object.entries(r.metafile.outputs)
+      .filter(([f]) => f.endsWith('.js'))
+      .map(([f, o]) => `${f} ${(o.bytes / 1024).toFixed(0)} KB`),
+  );
+  process.stdout.write(`[build] ${production ? 'production ' : ''}${sizes.join(', ')} in ${Date.now() - t0} ms\n`);
+}

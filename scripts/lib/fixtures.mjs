@@ -1,0 +1,69 @@
+// Test workspaces and fixture servers: a fresh temp folder per run with a .vscode/mcp.json in
+// VS Code's own format that points at the SDK-built fixture servers in test/fixtures.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../hostPaths.mjs';
+
+export const FIXTURES = path.join(repoRoot, 'test', 'fixtures');
+
+/** A stdio server entry for mcp.json, recording to `<recordDir>/<name>.jsonl`. */
+export function stdioFixture(name, recordDir) {
+  return {
+    type: 'stdio',
+    command: 'node',
+    args: [path.join(FIXTURES, 'stdioServer.mjs'), name],
+    env: { FIXTURE_RECORD: path.join(recordDir, `${name}.jsonl`) },
+  };
+}
+
+/**
+ * Creates a workspace folder with `.vscode/mcp.json`.
+ * @param {{ servers: Record<string, unknown>, inputs?: unknown[], settings?: Record<string, unknown>, files?: Record<string,string> }} spec
+ */
+export function makeWorkspace(spec) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-ws-'));
+  mkdirSync(path.join(dir, '.vscode'), { recursive: true });
+  writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ inputs: spec.inputs ?? [], servers: spec.servers }, null, 2));
+  if (spec.settings) writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify(spec.settings, null, 2));
+  for (const [rel, content] of Object.entries(spec.files ?? {})) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts the Streamable HTTP / SSE fixture on a free loopback port. */
+export async function startHttpFixture(name = 'fixture-http', env = {}) {
+  const child = spawn(process.execPath, [path.join(FIXTURES, 'httpServer.mjs'), '0', name], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('http fixture did not start')), 10_000);
+    child.stdout.on('data', (d) => {
+      out += d.toString();
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`http fixture exited ${code}`)));
+  });
+  process.on('exit', () => child.kill('SIGKILL'));
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/mcp`,
+    sseUrl: `http://127.0.0.1:${port}/sse`,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}

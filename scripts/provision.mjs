@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Provisions the real-host test toolchain into an ignored cache folder.
+// Idempotent: every step checks for its result first, so a warm run takes well under a second.
+// See ../shared/notes/real-host-testing.md for why each piece is needed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostPaths, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
+
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev'];
+
+function log(msg) {
+  process.stdout.write(`[provision] ${msg}\n`);
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+  }
+}
+
+function missingAptPackages() {
+  return APT_PACKAGES.filter((p) => {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' });
+    return r.status !== 0 || !r.stdout.includes('install ok installed');
+  });
+}
+
+function ensureApt() {
+  const missing = missingAptPackages();
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (!isRoot || !hasApt) {
+    throw new Error(
+      `missing system packages: ${missing.join(', ')}.\n` +
+        `Install them with:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}\n` +
+        (hasApt ? '' : '(this machine has no apt-get: install Chromium and the Kerberos, xkbfile and libsecret development headers with your package manager)\n'),
+    );
+  }
+  log(`apt: installing ${missing.join(' ')}`);
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+function nodeVersionOf(bin) {
+  if (!existsSync(bin)) return undefined;
+  try {
+    return execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function ensureNode24(p) {
+  const v = nodeVersionOf(p.node);
+  if (v?.startsWith(`v${NODE_MAJOR}.`)) return;
+  log(`installing node@${NODE_MAJOR} from npm into ${p.nodeDir}`);
+  mkdirSync(p.nodeDir, { recursive: true });
+  writeFileSync(`${p.nodeDir}/package.json`, '{"private":true}\n');
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `node@${NODE_MAJOR}`], { cwd: p.nodeDir });
+  const after = nodeVersionOf(p.node);
+  if (!after?.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} did not install at ${p.node}`);
+}
+
+function installedCodeServerVersion(p) {
+  try {
+    return JSON.parse(readFileSync(`${p.codeServerDir}/node_modules/code-server/package.json`, 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function ensureCodeServer(p) {
+  if (installedCodeServerVersion(p) === CODE_SERVER_VERSION && existsSync(p.codeServerStamp)) return;
+  log(`installing code-server@${CODE_SERVER_VERSION} (native modules built against Node ${NODE_MAJOR}; ~2 min)`);
+  mkdirSync(p.codeServerDir, { recursive: true });
+  writeFileSync(`${p.codeServerDir}/package.json`, '{"private":true}\n');
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: p.codeServerDir,
+    env: {
+      ...process.env,
+      PATH: `${p.nodeBinDir}:${process.env.PATH}`,
+      // The machine's npmrc points node-gyp at Node 20's headers; code-server needs Node 24's.
+      npm_config_nodedir: p.nodeHeadersDir,
+    },
+  });
+  if (installedCodeServerVersion(p) !== CODE_SERVER_VERSION) throw new Error('code-server did not install');
+  writeFileSync(p.codeServerStamp, `${CODE_SERVER_VERSION}\n`);
+}
+
+function ensurePlaywright() {
+  try {
+    execFileSync(process.execPath, ['-e', "require.resolve('playwright-core')"], { stdio: 'ignore' });
+  } catch {
+    throw new Error("playwright-core is missing: run 'npm install' in the project first (never 'npx playwright install').");
+  }
+}
+
+export function provision() {
+  const p = hostPaths();
+  const t0 = Date.now();
+  ensureApt();
+  ensurePlaywright();
+  ensureNode24(p);
+  ensureCodeServer(p);
+  log(`host ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (node ${nodeVersionOf(p.node)}, code-server ${CODE_SERVER_VERSION}, chromium ${p.chromium})`);
+  return p;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    provision();
+  } catch (err) {
+    process.stderr.write(`[provision] FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

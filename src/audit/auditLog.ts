@@ -1,0 +1,66 @@
+import type * as vscode from 'vscode';
+import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { buildAuditRecord, serialiseAuditLine, shouldRotate } from '../elicitation/auditRecord';
+import type { FinishedElicitation } from '../elicitation/elicitationQueue';
+import type { Settings } from '../config/settings';
+import type { Logger } from '../util/log';
+
+/**
+ * One JSON line per finished elicitation, in workspace storage (global storage without a
+ * workspace). Values only with `audit.includeValues`, never for secret-like fields. Rotates at 5 MB.
+ * Writes are chained so lines never interleave.
+ */
+export class AuditLog {
+  readonly file: string;
+  private chain: Promise<void> = Promise.resolve();
+  private size: number | undefined;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly settings: () => Settings,
+    private readonly log: Logger,
+  ) {
+    const dir = (context.storageUri ?? context.globalStorageUri).fsPath;
+    this.file = path.join(dir, 'audit.jsonl');
+  }
+
+  write(f: FinishedElicitation): void {
+    const s = this.settings();
+    if (!s.auditEnabled) return;
+    const line = serialiseAuditLine(
+      buildAuditRecord({
+        time: f.at,
+        server: f.server,
+        mode: f.mode,
+        message: f.message,
+        fieldKeys: [...f.fieldKeys],
+        secretKeys: [...f.secretKeys],
+        action: f.action,
+        decidedBy: f.decidedBy,
+        durationMs: f.durationMs,
+        ...(f.url !== undefined ? { url: f.url } : {}),
+        ...(f.content !== undefined ? { content: f.content } : {}),
+        includeValues: s.auditIncludeValues,
+      }),
+    );
+    this.chain = this.chain.then(() => this.append(line)).catch((e: unknown) => this.log.warn(`audit log write failed: ${String(e)}`));
+  }
+
+  private async append(line: string): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    if (this.size === undefined) this.size = await stat(this.file).then((s) => s.size, () => 0);
+    const bytes = Buffer.byteLength(line);
+    if (shouldRotate(this.size, bytes)) {
+      await rename(this.file, `${this.file}.1`).catch(() => undefined);
+      this.size = 0;
+    }
+    await appendFile(this.file, line, 'utf8');
+    this.size += bytes;
+  }
+
+  /** Resolves when every queued line is on disk (tests, deactivate). */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import type { Services } from '../context';
+import type { ServersNode } from '../ui/serversView';
+import type { PendingNode } from '../ui/pendingView';
+import type { PendingView } from '../elicitation/elicitationQueue';
+import type { ServerPolicy } from '../elicitation/policy';
+import type { Connection } from '../servers/connection';
+import { runTool } from './runTool';
+import { showPending } from './showPending';
+import { collectToolArgs } from '../ui/toolArgs';
+
+type Handler = (s: Services, ...args: unknown[]) => unknown;
+
+/** Accepts a tree node, a server name, or nothing (then asks). */
+async function serverFrom(s: Services, arg: unknown): Promise<Connection | undefined> {
+  if (typeof arg === 'string') return s.manager.get(arg);
+  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') return (arg as Extract<ServersNode, { kind: 'server' }>).entry.connection;
+  const entries = s.manager.list().filter((e) => e.connection);
+  const picked = await vscode.window.showQuickPick(entries.map((e) => ({ label: e.name, description: e.connection?.state.kind ?? '', conn: e.connection })), { placeHolder: vscode.l10n.t('MCP server') });
+  return picked?.conn;
+}
+
+function serverName(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') return (arg as Extract<ServersNode, { kind: 'server' }>).entry.name;
+  return undefined;
+}
+
+function pendingFrom(arg: unknown): PendingView | undefined {
+  if (typeof arg === 'object' && arg !== null && (arg as PendingNode).kind === 'entry') return (arg as Extract<PendingNode, { kind: 'entry' }>).entry;
+  return undefined;
+}
+
+const setPolicy = (policy: ServerPolicy): Handler => async (s, arg) => {
+  const name = serverName(arg) ?? (await serverFrom(s, arg))?.name;
+  if (name) await s.policyActions.setPolicy(name, policy);
+};
+
+/** The command table: every contributed command, in one place. */
+const COMMANDS: Record<string, Handler> = {
+  'mcpElicitation.runTool': (s, server, tool, args) =>
+    runTool({ manager: s.manager, broker: s.broker, log: s.log, results: s.results, collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t) }, server, tool, args),
+  'mcpElicitation.showPending': (s) => showPending(s.broker.queue, { reveal: (e) => s.reveal(e), openAgain: (e) => s.openAgain(e) }),
+  'mcpElicitation.startServer': async (s, arg) => (await serverFrom(s, arg))?.start(),
+  'mcpElicitation.stopServer': async (s, arg) => (await serverFrom(s, arg))?.stop(),
+  'mcpElicitation.restartServer': async (s, arg) => (await serverFrom(s, arg))?.restart(),
+  'mcpElicitation.startAll': (s) => s.manager.startAll(),
+  'mcpElicitation.stopAll': (s) => s.manager.stopAll(),
+  'mcpElicitation.restartAll': (s) => {
+    s.gatekeeper.resetSession();
+    return s.manager.restartAll();
+  },
+  'mcpElicitation.showLog': (s) => s.log.show(),
+  'mcpElicitation.openDefinition': async (s, arg) => {
+    const name = serverName(arg);
+    const entry = s.manager.list().find((e) => e.name === name);
+    const uri = entry?.resolved?.definitionUri ?? (entry?.configError?.file ? vscode.Uri.file(entry.configError.file) : undefined);
+    if (uri) await vscode.window.showTextDocument(uri);
+    else await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpElicitation.servers');
+  },
+  'mcpElicitation.clearInputs': async (s) => {
+    const n = await s.loader.inputs.clear();
+    void vscode.window.showInformationMessage(vscode.l10n.t('Forgot {0} remembered input value(s).', n));
+  },
+  'mcpElicitation.openAuditLog': async (s) => {
+    await s.audit.flush();
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(s.audit.file));
+    } catch {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The audit log is empty so far.'));
+    }
+  },
+  'mcpElicitation.policy.allow': setPolicy('allow'),
+  'mcpElicitation.policy.ask': setPolicy('ask'),
+  'mcpElicitation.policy.block': setPolicy('block'),
+  'mcpElicitation.pending.reveal': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.reveal(e);
+  },
+  'mcpElicitation.pending.decline': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.broker.queue.settle(e.id, 'decline');
+  },
+  'mcpElicitation.pending.cancel': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.broker.queue.settle(e.id, 'cancel');
+  },
+  'mcpElicitation.pending.markDone': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.broker.queue.markDone(e.id);
+  },
+  'mcpElicitation.pending.openAgain': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.openAgain(e);
+  },
+};
+
+export function registerCommands(s: Services): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, handler]) => vscode.commands.registerCommand(id, (...args: unknown[]) => handler(s, ...args)));
+}
+
+/** For the manifest test: every command id the table registers. */
+export const COMMAND_IDS = Object.keys(COMMANDS);

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { ElicitationQueue, PendingView } from '../elicitation/elicitationQueue';
+import { age, firstLine, stateLabel } from '../ui/pendingView';
+
+interface EntryItem extends vscode.QuickPickItem {
+  readonly entry?: PendingView;
+  readonly serverAll?: string;
+}
+
+const declineBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: vscode.l10n.t('Decline') });
+const cancelBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Cancel') });
+const doneBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('check'), tooltip: vscode.l10n.t('Mark as Done') });
+
+/**
+ * "MCP Elicitation: Show Pending Elicitations": every entry with server, first line, mode, age and
+ * state. Enter shows/answers; item buttons decline or cancel it; "Decline All from ‹server›" rows.
+ */
+export function showPending(queue: ElicitationQueue, actions: { reveal(entry: PendingView): void; openAgain(entry: PendingView): void }): Promise<void> {
+  const qp = vscode.window.createQuickPick<EntryItem>();
+  qp.title = vscode.l10n.t('Pending Elicitations');
+  qp.placeholder = vscode.l10n.t('Enter shows a request; the buttons decline or cancel it');
+  qp.matchOnDescription = true;
+  const d: vscode.Disposable[] = [];
+  const refresh = (): void => {
+    const list = queue.list();
+    const servers = [...new Set(list.filter((e) => e.state !== 'awaitingCompletion').map((e) => e.server))];
+    qp.items = [
+      ...list.map((entry) => ({
+        label: `${entry.server}: ${firstLine(entry.message)}`,
+        description: `${entry.mode} · ${stateLabel(entry.state)} · ${age(entry.createdAt)}`,
+        buttons: entry.state === 'awaitingCompletion' ? [doneBtn(), cancelBtn()] : [declineBtn(), cancelBtn()],
+        entry,
+      })),
+      ...(servers.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...servers.map((s) => ({ label: vscode.l10n.t('$(circle-slash) Decline All from {0}', s), serverAll: s })),
+    ];
+    if (list.length === 0) qp.placeholder = vscode.l10n.t('Nothing is pending');
+  };
+  refresh();
+  d.push({ dispose: queue.onDidChange(refresh) });
+  d.push(
+    qp.onDidTriggerItemButton(({ item, button }) => {
+      if (!item.entry) return;
+      if (button.tooltip === doneBtn().tooltip) queue.markDone(item.entry.id);
+      else queue.settle(item.entry.id, button.tooltip === declineBtn().tooltip ? 'decline' : 'cancel');
+    }),
+  );
+  return new Promise((resolve) => {
+    d.push(
+      qp.onDidAccept(() => {
+        const item = qp.activeItems[0];
+        if (item?.serverAll) {
+          queue.settleServer(item.serverAll, 'decline');
+          return;
+        }
+        if (!item?.entry) return;
+        qp.hide();
+        if (item.entry.state === 'awaitingCompletion') actions.openAgain(item.entry);
+        else actions.reveal(item.entry);
+      }),
+    );
+    d.push(
+      qp.onDidHide(() => {
+        for (const x of d) x.dispose();
+        qp.dispose();
+        resolve();
+      }),
+    );
+    qp.show();
+  });
+}

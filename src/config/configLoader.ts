@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
+import { SECTION } from './settings';
+import { InputResolver } from './inputResolver';
+import { parseEnvFile } from './parse/envFile';
+import { formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/mcpJson';
+import { collectInputIds, substituteDefinition } from './parse/substitute';
+
+/** A server definition ready to launch: variables substituted, envFile merged. */
+export interface ResolvedServer {
+  readonly def: ServerDefinition;
+  /** Defined by the workspace (its mcp.json or workspace settings): gated by workspace trust. */
+  readonly workspaceDefined: boolean;
+  /** Where the user edits it ("Open Definition"). */
+  readonly definitionUri: vscode.Uri | undefined;
+}
+
+export interface LoadedConfig {
+  readonly servers: readonly ResolvedServer[];
+  /** Servers that could not be resolved, by name, with their error (shown in the view). */
+  readonly broken: ReadonlyMap<string, ConfigError>;
+  readonly errors: readonly ConfigError[];
+}
+
+const MCP_JSON = '.vscode/mcp.json';
+
+/**
+ * Reads server definitions from every folder's `.vscode/mcp.json` and the `mcpElicitation.servers`
+ * setting, substitutes variables, and fires `onDidChange` when any source changes.
+ */
+export class ConfigLoader extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this._onDidChange.event;
+  readonly inputs: InputResolver;
+  private readonly shownErrors = new Set<string>();
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`));
+    const fire = (): void => this._onDidChange.fire();
+    this._register(watcher.onDidChange(fire));
+    this._register(watcher.onDidCreate(fire));
+    this._register(watcher.onDidDelete(fire));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(fire));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.servers`)) fire();
+      }),
+    );
+  }
+
+  async load(): Promise<LoadedConfig> {
+    const errors: ConfigError[] = [];
+    const fileDefs: ServerDefinition[] = [];
+    const inputs = new Map<string, InputDefinition>();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue; // no mcp.json in this folder
+      }
+      const parsed = parseMcpJson(text, { kind: 'workspaceFile', file: uri.fsPath, folder: folder.uri.fsPath });
+      fileDefs.push(...parsed.servers);
+      errors.push(...parsed.errors);
+      for (const i of parsed.inputs) inputs.set(i.id, i);
+    }
+    const inspected = vscode.workspace.getConfiguration(SECTION).inspect('servers');
+    const settingDefs: ServerDefinition[] = [];
+    for (const [scope, value] of [
+      ['user', inspected?.globalValue],
+      ['workspace', inspected?.workspaceValue],
+      ['workspaceFolder', inspected?.workspaceFolderValue],
+    ] as const) {
+      if (value === undefined) continue;
+      const parsed = parseServersSetting(value, scope);
+      settingDefs.push(...parsed.servers);
+      errors.push(...parsed.errors);
+    }
+    const merged = mergeDefinitions(fileDefs, settingDefs);
+    for (const c of merged.clashes) this.log.warn(c);
+
+    const servers: ResolvedServer[] = [];
+    const broken = new Map<string, ConfigError>();
+    for (const def of merged.servers) {
+      const r = await this.resolve(def, inputs);
+      if ('error' in r) {
+        errors.push(r.error);
+        broken.set(def.name, r.error);
+      } else {
+        servers.push(r.server);
+      }
+    }
+    for (const e of errors) {
+      if (e.server && !broken.has(e.server) && !servers.some((s) => s.def.name === e.server)) broken.set(e.server, e);
+    }
+    this.report(errors);
+    return { servers, broken, errors };
+  }
+
+  private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
+    const file = def.source.kind === 'workspaceFile' ? def.source.file : undefined;
+    const at = file ? { file } : {};
+    const values: Record<string, string> = {};
+    for (const id of collectInputIds(def)) {
+      const input = inputs.get(id);
+      if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
+      const v = await this.inputs.resolve(input, def.name);
+      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'no value was given for this input' } };
+      values[id] = v;
+    }
+    const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const sub = substituteDefinition(def, {
+      ...(folder ? { workspaceFolder: folder } : {}),
+      userHome: os.homedir(),
+      env: process.env,
+      pathSeparator: path.sep,
+      inputs: values,
+    });
+    if (!sub.ok) return { error: sub.error };
+    let resolved = sub.def;
+    if (resolved.type === 'stdio' && resolved.envFile) {
+      const envPath = path.isAbsolute(resolved.envFile) || !folder ? resolved.envFile : path.join(folder, resolved.envFile);
+      try {
+        const fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
+        resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
+      } catch (e) {
+        return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
+      }
+    }
+    if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
+    const workspaceDefined = def.source.kind === 'workspaceFile' || def.source.scope !== 'user';
+    const definitionUri = file ? vscode.Uri.file(file) : undefined;
+    return { server: { def: resolved, workspaceDefined, definitionUri } };
+  }
+
+  /** Shows each distinct error once, with a button that opens the file (or the settings). */
+  private report(errors: readonly ConfigError[]): void {
+    for (const e of errors) {
+      const text = formatConfigError(e);
+      this.log.error(`configuration: ${text}`);
+      if (this.shownErrors.has(text)) continue;
+      this.shownErrors.add(text);
+      const open = e.file ? vscode.l10n.t('Open File') : vscode.l10n.t('Open Settings');
+      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server configuration: {0}', text), open).then(async (choice) => {
+        if (choice !== open) return;
+        if (e.file) {
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(e.file));
+          const line = Math.max(0, (e.line ?? 1) - 1);
+          await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
+        } else {
+          await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`);
+        }
+      });
+    }
+  }
+}

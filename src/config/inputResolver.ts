@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import type { InputDefinition } from './parse/mcpJson';
+import type { Logger } from '../util/log';
+
+const KNOWN_KEY = 'mcpElicitation.inputs.known';
+
+/**
+ * Values for `${input:id}`: asked once with an InputBox and remembered per workspace.
+ * Password inputs live in SecretStorage only; everything else in workspace state. Neither
+ * ever reaches settings or the log (password values are registered with the logger's redactor).
+ */
+export class InputResolver {
+  private readonly inflight = new Map<string, Promise<string | undefined>>();
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: Logger,
+  ) {}
+
+  private key(input: InputDefinition): string {
+    return `mcpElicitation.input.${input.id}`;
+  }
+
+  /** The value, asking the user if it is not remembered; undefined if the user dismissed the box. */
+  resolve(input: InputDefinition, serverName: string): Promise<string | undefined> {
+    const k = this.key(input);
+    let p = this.inflight.get(k);
+    if (!p) {
+      p = this.resolveOnce(input, serverName).finally(() => this.inflight.delete(k));
+      this.inflight.set(k, p);
+    }
+    return p;
+  }
+
+  private async resolveOnce(input: InputDefinition, serverName: string): Promise<string | undefined> {
+    const k = this.key(input);
+    const stored = input.password ? await this.secrets.get(k) : this.state.get<string>(k);
+    if (stored !== undefined) {
+      if (input.password) this.log.addSecret(stored);
+      return stored;
+    }
+    const value = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Input for MCP server “{0}”', serverName),
+      prompt: input.description || input.id,
+      password: input.password,
+      ignoreFocusOut: true,
+      ...(input.default !== undefined ? { value: input.default } : {}),
+    });
+    if (value === undefined) return undefined;
+    if (input.password) {
+      this.log.addSecret(value);
+      await this.secrets.store(k, value);
+    } else {
+      await this.state.update(k, value);
+    }
+    const known = new Set(this.state.get<string[]>(KNOWN_KEY, []));
+    known.add(k);
+    await this.state.update(KNOWN_KEY, [...known]);
+    return value;
+  }
+
+  /** Forgets every remembered input of this workspace. */
+  async clear(): Promise<number> {
+    const known = this.state.get<string[]>(KNOWN_KEY, []);
+    for (const k of known) {
+      await this.state.update(k, undefined);
+      await this.secrets.delete(k);
+    }
+    await this.state.update(KNOWN_KEY, []);
+    return known.length;
+  }
+}

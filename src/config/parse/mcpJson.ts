@@ -1,0 +1,353 @@
+/**
+ * Reads MCP server definitions in VS Code's `mcp.json` shape, from workspace files and from the
+ * `mcpElicitation.servers` setting. Bad entries are reported and skipped so one typo never takes
+ * the other servers down. Variables (`${...}`) are left as written; see `substitute.ts`.
+ * No `vscode` import here.
+ */
+import { parseJsonc, type JsoncPosition } from './jsonc';
+import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
+
+/** Where a definition came from; decides precedence on name clashes and how errors are shown. */
+export type ServerSource =
+  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string }
+  | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' };
+
+interface ServerDefinitionBase {
+  /** The key under `servers`; unique after {@link mergeDefinitions}. */
+  readonly name: string;
+  readonly source: ServerSource;
+}
+
+/** A server launched as a child process speaking MCP over stdin/stdout. */
+export interface StdioServerDefinition extends ServerDefinitionBase {
+  readonly type: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Extra variables for the child; the caller decides what of its own environment to pass. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly envFile?: string;
+  readonly cwd?: string;
+}
+
+/** A server reached over Streamable HTTP (`http`) or the legacy SSE transport (`sse`). */
+export interface RemoteServerDefinition extends ServerDefinitionBase {
+  readonly type: 'http' | 'sse';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One configured MCP server, before variable substitution. */
+export type ServerDefinition = StdioServerDefinition | RemoteServerDefinition;
+
+/** A `promptString` entry of `inputs`: a value asked of the user and referenced as `${input:id}`. */
+export interface InputDefinition {
+  readonly id: string;
+  readonly description: string;
+  /** Mask the value while typing; such values belong in SecretStorage only. */
+  readonly password: boolean;
+  readonly default?: string;
+}
+
+/** A problem in configuration, precise enough to show as `file:line` with the server and key. */
+export interface ConfigError {
+  readonly file?: string;
+  readonly server?: string;
+  /** Path inside the server entry (or the document), e.g. `command`, `args[1]`, `env.TOKEN`. */
+  readonly key?: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** The outcome of {@link parseMcpJson}. */
+export interface McpJsonResult {
+  readonly servers: ServerDefinition[];
+  readonly inputs: InputDefinition[];
+  readonly errors: ConfigError[];
+}
+
+type Locate = (container: object, key: string | number) => JsoncPosition | undefined;
+type Report = (error: { server?: string; key?: string; message: string; at?: JsoncPosition | undefined }) => void;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
+
+/**
+ * Parses the text of an `mcp.json` file. Invalid JSONC yields a single error with its position;
+ * otherwise every valid server and input is returned alongside errors for the rest.
+ */
+export function parseMcpJson(text: string, source: ServerSource): McpJsonResult {
+  const file = source.kind === 'workspaceFile' ? source.file : undefined;
+  const errors: ConfigError[] = [];
+  const report: Report = ({ server, key, message, at }) =>
+    errors.push({
+      ...(file !== undefined && { file }),
+      ...(server !== undefined && { server }),
+      ...(key !== undefined && { key }),
+      message,
+      ...(at && { line: at.line, column: at.column }),
+    });
+
+  // A freshly created, still empty file is not worth an error.
+  if (text.trim() === '') return { servers: [], inputs: [], errors };
+
+  const parsed = parseJsonc(text);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error;
+    report({ message: `Invalid JSON at ${line}:${column}: ${message}`, at: parsed.error });
+    return { servers: [], inputs: [], errors };
+  }
+  const root = parsed.value;
+  if (!isRecord(root)) {
+    report({ message: 'The file must contain a JSON object', at: { line: 1, column: 1 } });
+    return { servers: [], inputs: [], errors };
+  }
+
+  const inputs = parseInputs(own(root, 'inputs'), root, parsed.positionOf, report);
+  const declared = new Set(inputs.map((i) => i.id));
+  const serversObject = own(root, 'servers');
+  const servers = parseServers(serversObject, source, report, parsed.positionOf, root).filter((def) => {
+    const missing = collectInputIds(def).filter((id) => !declared.has(id));
+    for (const id of missing) {
+      const key = substitutableFields(def).find(([, v]) => v.includes(`\${input:${id}}`))?.[0];
+      report({
+        server: def.name,
+        ...(key !== undefined && { key }),
+        message: `"\${input:${id}}" is used but no input with id "${id}" is declared in "inputs"`,
+        at: isRecord(serversObject) ? parsed.positionOf(serversObject, def.name) : undefined,
+      });
+    }
+    return missing.length === 0;
+  });
+  return { servers, inputs, errors };
+}
+
+/**
+ * Parses the value of the `mcpElicitation.servers` setting (the same shape as `servers` in
+ * mcp.json). Settings carry no positions, so errors name the server and key only.
+ */
+export function parseServersSetting(
+  value: unknown,
+  scope: 'user' | 'workspace' | 'workspaceFolder',
+): { servers: ServerDefinition[]; errors: ConfigError[] } {
+  const errors: ConfigError[] = [];
+  const report: Report = ({ server, key, message }) =>
+    errors.push({ ...(server !== undefined && { server }), ...(key !== undefined && { key }), message });
+  const servers = parseServers(value, { kind: 'setting', scope }, report, () => undefined, undefined);
+  return { servers, errors };
+}
+
+function parseServers(
+  value: unknown,
+  source: ServerSource,
+  report: Report,
+  locate: Locate,
+  parent: object | undefined,
+): ServerDefinition[] {
+  if (value === undefined) return [];
+  if (!isRecord(value)) {
+    report({ key: 'servers', message: '"servers" must be an object mapping names to server definitions', at: parent && locate(parent, 'servers') });
+    return [];
+  }
+  const result: ServerDefinition[] = [];
+  for (const [name, raw] of Object.entries(value)) {
+    const def = parseServer(name, raw, source, report, locate, locate(value, name));
+    if (def) result.push(def);
+  }
+  return result;
+}
+
+function parseServer(
+  name: string,
+  raw: unknown,
+  source: ServerSource,
+  report: Report,
+  locate: Locate,
+  entryAt: JsoncPosition | undefined,
+): ServerDefinition | undefined {
+  let failed = false;
+  const fail = (key: string | undefined, message: string, container?: object, prop?: string | number): undefined => {
+    failed = true;
+    const at = (container && prop !== undefined && locate(container, prop)) || entryAt;
+    report({ server: name, ...(key !== undefined && { key }), message, at });
+    return undefined;
+  };
+  if (name.trim() === '') return fail(undefined, 'Server names must not be empty');
+  if (!isRecord(raw)) return fail(undefined, 'A server definition must be an object');
+
+  const optionalString = (key: string): string | undefined => {
+    const v = own(raw, key);
+    if (v === undefined || typeof v === 'string') return v;
+    return fail(key, `"${key}" must be a string`, raw, key);
+  };
+  const stringMap = (key: string): Record<string, string> => {
+    const v = own(raw, key);
+    const out: Record<string, string> = {};
+    if (v === undefined) return out;
+    if (!isRecord(v)) {
+      fail(key, `"${key}" must be an object of string values`, raw, key);
+      return out;
+    }
+    for (const [k, item] of Object.entries(v)) {
+      if (typeof item === 'string') Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
+      else fail(`${key}.${k}`, `"${key}.${k}" must be a string`, v, k);
+    }
+    return out;
+  };
+
+  const rawType = own(raw, 'type');
+  let type: ServerDefinition['type'];
+  if (rawType === undefined) {
+    // VS Code infers the transport when `type` is left out: a `url` alone means a remote server.
+    type = own(raw, 'url') !== undefined && own(raw, 'command') === undefined ? 'http' : 'stdio';
+  } else if (rawType === 'stdio' || rawType === 'http' || rawType === 'sse') {
+    type = rawType;
+  } else {
+    return fail('type', `Unknown server type ${JSON.stringify(rawType)}; expected "stdio", "http" or "sse"`, raw, 'type');
+  }
+
+  if (type === 'stdio') {
+    const command = own(raw, 'command');
+    if (typeof command !== 'string' || command.trim() === '') {
+      fail('command', `"command" is required for stdio servers and must be a non-empty string`, raw, 'command');
+    }
+    const args = parseArgs(own(raw, 'args'), raw, fail);
+    const env = stringMap('env');
+    const envFile = optionalString('envFile');
+    const cwd = optionalString('cwd');
+    if (failed || typeof command !== 'string') return undefined;
+    return {
+      name,
+      source,
+      type,
+      command,
+      args,
+      env,
+      ...(envFile !== undefined && { envFile }),
+      ...(cwd !== undefined && { cwd }),
+    };
+  }
+
+  const url = own(raw, 'url');
+  if (typeof url !== 'string' || url.trim() === '') {
+    fail('url', `"url" is required for ${type} servers and must be a non-empty string`, raw, 'url');
+  } else if (!url.includes('${') && !isHttpUrl(url)) {
+    // A url built from variables can only be checked once substituted; substitute.ts does that.
+    fail('url', `"url" must be an http:// or https:// URL`, raw, 'url');
+  }
+  const headers = stringMap('headers');
+  if (failed || typeof url !== 'string') return undefined;
+  return { name, source, type, url, headers };
+}
+
+function parseArgs(
+  value: unknown,
+  raw: Record<string, unknown>,
+  fail: (key: string, message: string, container?: object, prop?: string | number) => undefined,
+): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    fail('args', '"args" must be an array of strings', raw, 'args');
+    return [];
+  }
+  const args: string[] = [];
+  value.forEach((arg: unknown, i) => {
+    if (typeof arg === 'string') args.push(arg);
+    else fail(`args[${i}]`, `"args[${i}]" must be a string`, value, i);
+  });
+  return args;
+}
+
+function parseInputs(value: unknown, root: object, locate: Locate, report: Report): InputDefinition[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    report({ key: 'inputs', message: '"inputs" must be an array', at: locate(root, 'inputs') });
+    return [];
+  }
+  const inputs: InputDefinition[] = [];
+  value.forEach((raw: unknown, i) => {
+    const at = locate(value, i);
+    const bad = (suffix: string, message: string) => report({ key: `inputs[${i}]${suffix}`, message, at });
+    if (!isRecord(raw)) return bad('', 'An input must be an object');
+    const id = own(raw, 'id');
+    const type = own(raw, 'type');
+    const description = own(raw, 'description');
+    const password = own(raw, 'password');
+    const dflt = own(raw, 'default');
+    if (typeof id !== 'string' || id === '') return bad('.id', '"id" is required and must be a non-empty string');
+    if (type !== 'promptString') return bad('.type', `Input "${id}": unsupported type ${JSON.stringify(type)}; only "promptString" is supported`);
+    if (description !== undefined && typeof description !== 'string') return bad('.description', `Input "${id}": "description" must be a string`);
+    if (password !== undefined && typeof password !== 'boolean') return bad('.password', `Input "${id}": "password" must be true or false`);
+    if (dflt !== undefined && typeof dflt !== 'string') return bad('.default', `Input "${id}": "default" must be a string`);
+    if (inputs.some((x) => x.id === id)) return bad('.id', `Input "${id}" is declared more than once; the first declaration is used`);
+    inputs.push({ id, description: description ?? '', password: password ?? false, ...(dflt !== undefined && { default: dflt }) });
+  });
+  return inputs;
+}
+
+/**
+ * A stable string that changes exactly when a restart is needed: the transport and launch
+ * fields, in canonical JSON (sorted keys). `name` and the settings scope are left out, since
+ * moving a server between scopes does not change what runs; a workspace file's folder is kept
+ * because `${workspaceFolder}` resolves against it. Fingerprint the substituted definition to
+ * also catch changed `${env:…}` or `${input:…}` values.
+ */
+export function fingerprint(def: ServerDefinition): string {
+  const folder = def.source.kind === 'workspaceFile' ? def.source.folder : undefined;
+  const fields =
+    def.type === 'stdio'
+      ? { type: def.type, command: def.command, args: def.args, env: def.env, envFile: def.envFile, cwd: def.cwd, folder }
+      : { type: def.type, url: def.url, headers: def.headers, folder };
+  return canonicalJson(fields);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (!isRecord(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      Object.defineProperty(sorted, k, { value: v[k], enumerable: true, writable: true, configurable: true });
+    }
+    return sorted;
+  });
+}
+
+const SCOPE_RANK: Readonly<Record<'workspaceFolder' | 'workspace' | 'user', number>> = { workspaceFolder: 0, workspace: 1, user: 2 };
+
+/** Human wording for a source, used in clash messages. */
+export function describeSource(source: ServerSource): string {
+  return source.kind === 'workspaceFile' ? source.file : `${source.scope} settings`;
+}
+
+/**
+ * Combines definitions from workspace files (in folder order) and settings into one list with
+ * unique names. Workspace files win over settings; among files the earlier folder wins; among
+ * settings the more specific scope wins (folder, then workspace, then user), as VS Code does.
+ * Every shadowed definition is described in `clashes` so the caller can log it.
+ */
+export function mergeDefinitions(
+  fileDefs: readonly ServerDefinition[],
+  settingDefs: readonly ServerDefinition[],
+): { servers: ServerDefinition[]; clashes: string[] } {
+  const rank = (d: ServerDefinition) => (d.source.kind === 'setting' ? SCOPE_RANK[d.source.scope] : -1);
+  // Array.prototype.sort is stable, so definitions of equal rank keep their given order.
+  const ordered = [...fileDefs, ...[...settingDefs].sort((a, b) => rank(a) - rank(b))];
+  const winners = new Map<string, ServerDefinition>();
+  const clashes: string[] = [];
+  for (const def of ordered) {
+    const winner = winners.get(def.name);
+    if (winner) {
+      clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: ${describeSource(winner.source)} defines the same name`);
+    } else {
+      winners.set(def.name, def);
+    }
+  }
+  return { servers: [...winners.values()], clashes };
+}
+
+/** One line for logs and the Problems-style output: `file:line:col: server "x" (key): message`. */
+export function formatConfigError(e: ConfigError): string {
+  const where = e.file === undefined ? '' : `${e.file}${e.line === undefined ? '' : `:${e.line}${e.column === undefined ? '' : `:${e.column}`}`}: `;
+  const what = e.server === undefined ? (e.key === undefined ? '' : `${e.key}: `) : `server "${e.server}"${e.key === undefined ? '' : ` (${e.key})`}: `;
+  return `${where}${what}${e.message}`;
+}

@@ -1,0 +1,182 @@
+/**
+ * Resolves VS Code-style `${...}` variables in server definitions. A single pass: text that a
+ * variable expands to is never scanned again, so an environment variable or input value that
+ * happens to contain `${...}` cannot pull in other values. No `vscode` import here.
+ */
+// Type-only: mcpJson.ts imports values from here, and a runtime cycle would be fragile.
+import type { ConfigError, ServerDefinition } from './mcpJson';
+
+/** What variables resolve against; built once per server start by the caller. */
+export interface SubstitutionContext {
+  /** The folder whose mcp.json (or folder setting) defined the server; absent with no workspace. */
+  readonly workspaceFolder?: string;
+  readonly userHome: string;
+  /** The host's environment. On Windows (`pathSeparator` `\`) names match case-insensitively. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `/` or `\`; also what `${/}` expands to. */
+  readonly pathSeparator: string;
+  /** Values already obtained for declared inputs, by input id. */
+  readonly inputs: Readonly<Record<string, string>>;
+}
+
+/** The outcome of substituting one string. */
+export type SubstitutionResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly error: string };
+
+// Same shape as VS Code's resolver: the shortest `${...}` run; a lone `${` with no `}` stays literal.
+const VARIABLE = /\$\{([^}]*)\}/g;
+
+/** Replaces every variable in `value`, or explains the first one that cannot be resolved. */
+export function substituteVariables(value: string, ctx: SubstitutionContext): SubstitutionResult {
+  let error: string | undefined;
+  const out = value.replace(VARIABLE, (match, name: string) => {
+    if (error !== undefined) return match;
+    const resolved = resolveVariable(name, ctx);
+    if (typeof resolved === 'string') return resolved;
+    error = resolved.error;
+    return match;
+  });
+  return error === undefined ? { ok: true, value: out } : { ok: false, error };
+}
+
+function resolveVariable(name: string, ctx: SubstitutionContext): string | { error: string } {
+  switch (name) {
+    case 'workspaceFolder':
+      return ctx.workspaceFolder ?? { error: '${workspaceFolder} cannot be resolved: no workspace folder is open' };
+    case 'workspaceFolderBasename':
+      return ctx.workspaceFolder === undefined
+        ? { error: '${workspaceFolderBasename} cannot be resolved: no workspace folder is open' }
+        : basename(ctx.workspaceFolder);
+    case 'userHome':
+      return ctx.userHome;
+    case 'pathSeparator':
+    case '/':
+      return ctx.pathSeparator;
+  }
+  const colon = name.indexOf(':');
+  const prefix = colon === -1 ? name : name.slice(0, colon);
+  const arg = colon === -1 ? '' : name.slice(colon + 1);
+  if (prefix === 'env' && colon !== -1) {
+    if (arg === '') return { error: '${env:} needs a variable name' };
+    // VS Code expands a missing environment variable to nothing rather than failing.
+    return lookupEnv(arg, ctx) ?? '';
+  }
+  if (prefix === 'input' && colon !== -1) {
+    if (arg === '') return { error: '${input:} needs an input id' };
+    return Object.hasOwn(ctx.inputs, arg)
+      ? (ctx.inputs[arg] ?? '')
+      : { error: `\${input:${arg}} has no value: input "${arg}" is not declared in "inputs" or was not answered` };
+  }
+  return { error: `Unknown variable \${${name}}` };
+}
+
+function lookupEnv(name: string, ctx: SubstitutionContext): string | undefined {
+  if (Object.hasOwn(ctx.env, name)) return ctx.env[name];
+  // Windows environment names are case-insensitive (`Path` vs `PATH`).
+  if (ctx.pathSeparator === '\\') {
+    const upper = name.toUpperCase();
+    const key = Object.keys(ctx.env).find((k) => k.toUpperCase() === upper);
+    return key === undefined ? undefined : ctx.env[key];
+  }
+  return undefined;
+}
+
+/** The last path segment, accepting either separator and ignoring trailing ones. */
+function basename(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return trimmed.slice(cut + 1);
+}
+
+/**
+ * Every string of `def` that may contain variables, paired with the key used in errors:
+ * `command`, `args[i]`, `env.NAME`, `envFile`, `cwd`, `url`, `headers.NAME`.
+ */
+export function substitutableFields(def: ServerDefinition): Array<[key: string, value: string]> {
+  if (def.type !== 'stdio') {
+    return [['url', def.url], ...Object.entries(def.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+  }
+  const fields: Array<[string, string]> = [['command', def.command]];
+  def.args.forEach((a, i) => fields.push([`args[${i}]`, a]));
+  for (const [k, v] of Object.entries(def.env)) fields.push([`env.${k}`, v]);
+  if (def.envFile !== undefined) fields.push(['envFile', def.envFile]);
+  if (def.cwd !== undefined) fields.push(['cwd', def.cwd]);
+  return fields;
+}
+
+/**
+ * The ids of all `${input:…}` references in `def`, each once, in order of first use, so the
+ * caller can prompt for exactly these before calling {@link substituteDefinition}.
+ */
+export function collectInputIds(def: ServerDefinition): string[] {
+  const ids = new Set<string>();
+  for (const [, value] of substitutableFields(def)) {
+    for (const m of value.matchAll(VARIABLE)) {
+      const name = m[1] ?? '';
+      if (name.startsWith('input:') && name.length > 'input:'.length) ids.add(name.slice('input:'.length));
+    }
+  }
+  return [...ids];
+}
+
+/** The outcome of {@link substituteDefinition}. */
+export type DefinitionSubstitution<D extends ServerDefinition> =
+  | { readonly ok: true; readonly def: D }
+  | { readonly ok: false; readonly error: ConfigError };
+
+/**
+ * Resolves variables in every launch field of `def`. Environment and header *names* are left
+ * alone: only values are user-facing templates. A `url` is checked again afterwards because
+ * parsing could not validate one built from variables.
+ */
+export function substituteDefinition<D extends ServerDefinition>(def: D, ctx: SubstitutionContext): DefinitionSubstitution<D> {
+  let error: ConfigError | undefined;
+  const sub = (key: string, value: string): string => {
+    if (error !== undefined) return value;
+    const r = substituteVariables(value, ctx);
+    if (r.ok) return r.value;
+    error = errorFor(def, key, r.error);
+    return value;
+  };
+  const subMap = (prefix: string, map: Readonly<Record<string, string>>): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(map)) {
+      Object.defineProperty(out, k, { value: sub(`${prefix}.${k}`, v), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+
+  let result: ServerDefinition;
+  if (def.type === 'stdio') {
+    result = {
+      ...def,
+      command: sub('command', def.command),
+      args: def.args.map((a, i) => sub(`args[${i}]`, a)),
+      env: subMap('env', def.env),
+      ...(def.envFile !== undefined && { envFile: sub('envFile', def.envFile) }),
+      ...(def.cwd !== undefined && { cwd: sub('cwd', def.cwd) }),
+    };
+  } else {
+    const url = sub('url', def.url);
+    if (error === undefined && !isHttpUrl(url)) {
+      // The resolved value is not echoed: it may carry a secret taken from an input.
+      error = errorFor(def, 'url', '"url" must be an http:// or https:// URL after substitution');
+    }
+    result = { ...def, url, headers: subMap('headers', def.headers) };
+  }
+  // The spreads above keep D's own type and fields; only string values changed.
+  return error === undefined ? { ok: true, def: result as D } : { ok: false, error };
+}
+
+function errorFor(def: ServerDefinition, key: string, message: string): ConfigError {
+  return { ...(def.source.kind === 'workspaceFile' && { file: def.source.file }), server: def.name, key, message };
+}
+
+/** True when `value` parses as an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

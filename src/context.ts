@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import { ConfigLoader } from './config/configLoader';
+import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
+import { ElicitationBroker } from './elicitation/broker';
+import type { PendingView } from './elicitation/elicitationQueue';
+import { Gatekeeper } from './elicitation/policy';
+import { RateLimiter } from './elicitation/tokenBucket';
+import { ServerManager } from './servers/serverManager';
+import { AuditLog } from './audit/auditLog';
+import { PolicyActions } from './ui/policyActions';
+import { VscodePresenter } from './ui/vscodePresenter';
+import { ServersView } from './ui/serversView';
+import { PendingTreeView } from './ui/pendingView';
+import { StatusBar } from './ui/statusBar';
+import { ResultDocuments } from './ui/resultDocuments';
+import { showUrlConsent } from './ui/urlConsent';
+import { analyseUrl } from './elicitation/urlSafety';
+import { registerCommands } from './commands/commands';
+import { PublicApi } from './api/api';
+import { Disposable, toDisposable } from './util/disposable';
+import { Logger } from './util/log';
+
+function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
+  return { serverPolicy: { ...s.serverPolicy }, defaultPolicy: s.defaultPolicy, rateLimit: s.rateLimit };
+}
+
+/** Observations for the in-host tests and the benchmark; not part of the public API. */
+export class TestHooks {
+  private readonly _onDidShowPrompt = new vscode.EventEmitter<{ kind: string; id: string; at: number; widget: vscode.QuickInput | undefined }>();
+  readonly onDidShowPrompt = this._onDidShowPrompt.event;
+  /** Every URL handed to openExternal, in order. */
+  readonly opened: string[] = [];
+  fire(kind: string, id: string, widget?: vscode.QuickInput): void {
+    this._onDidShowPrompt.fire({ kind, id, at: Date.now(), widget });
+  }
+  dispose(): void {
+    this._onDidShowPrompt.dispose();
+  }
+}
+
+/**
+ * The composition root: builds every service once, wires them, and owns their lifetime.
+ * `extension.ts` only creates and disposes this.
+ */
+export class Services extends Disposable {
+  readonly log = this._register(new Logger('MCP Elicitation'));
+  private settings: Settings = readSettings();
+  readonly hooks = this._register(new TestHooks());
+  readonly policyActions = new PolicyActions();
+  readonly gatekeeper = new Gatekeeper(policySettings(this.settings), new RateLimiter(this.settings.rateLimit, Date.now));
+  readonly presenter: VscodePresenter;
+  readonly broker: ElicitationBroker;
+  readonly loader: ConfigLoader;
+  readonly manager: ServerManager;
+  readonly audit: AuditLog;
+  readonly results = this._register(new ResultDocuments());
+  readonly statusBar: StatusBar;
+  readonly api: PublicApi;
+  private readonly urls = new Map<string, string>();
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    super();
+    const pkg = context.extension.packageJSON as { name: string; version: string; displayName: string };
+    this.presenter = new VscodePresenter({
+      extensionUri: context.extensionUri,
+      settings: () => this.settings,
+      log: this.log,
+      policy: this.policyActions,
+      allowMore: (server) => this.gatekeeper.allowMore(server),
+      onDidShowPrompt: (kind, id, widget) => this.hooks.fire(kind, id, widget),
+      openExternal: (uri) => {
+        this.hooks.opened.push(uri.toString(true));
+        this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
+        return vscode.env.openExternal(uri);
+      },
+    });
+    this.broker = new ElicitationBroker({
+      presenter: this.presenter,
+      gate: (server) => this.gatekeeper.decide(server),
+      settings: () => ({ sensitiveFields: this.settings.sensitiveFields, allowHttpLoopback: this.settings.allowHttpLoopback, urlExpiryMs: this.settings.urlExpiryMinutes * 60_000 }),
+      log: this.log,
+    });
+    this.audit = new AuditLog(context, () => this.settings, this.log);
+    this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
+      if (f.url) this.urls.set(f.id, f.url);
+      this.audit.write(f);
+    })));
+    this.loader = this._register(new ConfigLoader(context, this.log));
+    this.manager = this._register(
+      new ServerManager(this.loader, {
+        log: this.log,
+        clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
+        sink: this.broker,
+        autoStart: () => this.settings.autoStart,
+      }),
+    );
+    const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
+    this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
+    this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
+    this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
+    this.api = this._register(new PublicApi(this.broker, this.manager));
+    this._register(
+      onDidChangeSettings((s, e) => {
+        this.settings = s;
+        this.gatekeeper.update(policySettings(s));
+        if (e.affectsConfiguration('mcpElicitation.serverPolicy') || e.affectsConfiguration('mcpElicitation.defaultPolicy')) {
+          serversView.refresh();
+          // A policy change applies to requests already waiting, not only to new ones.
+          for (const entry of this.broker.queue.list()) {
+            if (entry.state === 'queued' && this.gatekeeper.policyFor(entry.server) === 'block') this.broker.queue.settle(entry.id, 'decline');
+          }
+        }
+      }),
+    );
+    for (const d of registerCommands(this)) this._register(d);
+  }
+
+  /** Starts configured servers; called after activation returns so activation stays cheap. */
+  start(): void {
+    void this.manager.reload();
+  }
+
+  reveal(entry: PendingView): void {
+    if (entry.state === 'queued') {
+      void vscode.window.showInformationMessage(vscode.l10n.t('This request is queued and will be shown after the ones before it.'));
+    }
+  }
+
+  openAgain(entry: PendingView): void {
+    const url = this.urls.get(entry.id);
+    if (!url) return;
+    void showUrlConsent(
+      { id: entry.id, asker: { name: entry.server, info: undefined }, message: entry.message, url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
+      new AbortController().signal,
+      { openExternal: (u) => vscode.env.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server) },
+    );
+  }
+
+  /** Deactivation: answer `cancel` to everything open, then close every connection. */
+  async shutdown(): Promise<void> {
+    this.broker.queue.cancelAll();
+    // Let the cancel responses reach the wire before the transports close.
+    await new Promise((r) => setTimeout(r, 50));
+    await this.manager.shutdown();
+    await this.audit.flush();
+    this.dispose();
+  }
+}

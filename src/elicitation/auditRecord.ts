@@ -1,0 +1,128 @@
+/**
+ * The audit log's record of one elicitation, built so that nothing secret reaches disk:
+ * answers are left out unless the user opted in, secret fields are always redacted, and URLs
+ * lose the parts that commonly carry tokens. One JSON object per line (JSON Lines).
+ * No `vscode` import here.
+ */
+
+/** How an elicitation ended, as sent to the server (`error` when no reply could be sent). */
+export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
+
+/**
+ * Who or what ended it: the user, a policy or the rate limit (declined unseen), the server
+ * (cancelled its request), a timeout, or the server disconnecting.
+ */
+export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'timeout' | 'disconnect';
+
+/** Everything the caller knows about a finished elicitation. */
+export interface AuditInput {
+  readonly time: Date;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  /** Field names of the requested schema (form mode). */
+  readonly fieldKeys: readonly string[];
+  /** Fields whose values must never be written (declared or detected as secret). */
+  readonly secretKeys: readonly string[];
+  readonly action: ElicitationAction;
+  readonly decidedBy: DecidedBy;
+  readonly durationMs: number;
+  /** The URL of a url-mode request. */
+  readonly url?: string;
+  /** The submitted answer, when accepted. */
+  readonly content?: Readonly<Record<string, unknown>>;
+  /** The user's opt-in to logging answer values (`mcpElicitation.audit.includeValues`). */
+  readonly includeValues: boolean;
+}
+
+/** One line of the audit log. */
+export interface AuditRecord {
+  /** ISO 8601, UTC. */
+  readonly time: string;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  /** At most {@link MAX_AUDIT_MESSAGE} characters. */
+  readonly message: string;
+  readonly fields: readonly string[];
+  readonly action: ElicitationAction;
+  readonly decidedBy: DecidedBy;
+  readonly durationMs: number;
+  /** Origin and path only. */
+  readonly url?: string;
+  /** Present only when values are included; secret keys hold {@link REDACTED}. */
+  readonly content?: Readonly<Record<string, unknown>>;
+}
+
+/** Written in place of a secret value. */
+export const REDACTED = '[redacted]';
+
+/** Messages are server text of any length; the log keeps enough to recognise the request. */
+export const MAX_AUDIT_MESSAGE = 500;
+
+/** Rotate the log file beyond this size. */
+export const DEFAULT_AUDIT_ROTATE_BYTES = 5 * 1024 * 1024;
+
+/** Builds the record to log for one finished elicitation. */
+export function buildAuditRecord(input: AuditInput): AuditRecord {
+  const content = input.includeValues && input.content !== undefined ? redact(input.content, input.secretKeys) : undefined;
+  return {
+    time: input.time.toISOString(),
+    server: input.server,
+    mode: input.mode,
+    message: truncate(input.message, MAX_AUDIT_MESSAGE),
+    fields: [...input.fieldKeys],
+    action: input.action,
+    decidedBy: input.decidedBy,
+    durationMs: Math.max(0, Math.round(input.durationMs)),
+    ...(input.url !== undefined && { url: stripUrl(input.url) }),
+    ...(content !== undefined && { content }),
+  };
+}
+
+function redact(content: Readonly<Record<string, unknown>>, secretKeys: readonly string[]): Record<string, unknown> {
+  const secret = new Set(secretKeys);
+  // fromEntries keeps a "__proto__" answer key as an ordinary property.
+  return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, secret.has(k) ? REDACTED : v]));
+}
+
+/**
+ * Drops the query string and fragment (where OAuth codes, tokens and session ids travel) and
+ * any `user:password@`. Text that is not a URL is cut at the first `?` or `#` instead.
+ */
+export function stripUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.search = '';
+    u.hash = '';
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return url.split(/[?#]/, 1)[0] ?? '';
+  }
+}
+
+/** Shortens to at most `max` characters, ending in "…", without splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * One log line: JSON (which escapes newlines, so server text cannot forge extra records)
+ * followed by "\n".
+ */
+export function serialiseAuditLine(record: AuditRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * Whether to rotate before appending a line of `lineBytes` to a file of `currentSize` bytes.
+ * An empty file never rotates, so a single oversized line cannot cause endless rotation.
+ */
+export function shouldRotate(currentSize: number, lineBytes: number, limit: number = DEFAULT_AUDIT_ROTATE_BYTES): boolean {
+  return currentSize > 0 && currentSize + lineBytes > limit;
+}

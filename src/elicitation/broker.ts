@@ -1,0 +1,246 @@
+/**
+ * The elicitation broker: every `elicitation/create` from every server (and every request handed
+ * to us through the public API) passes through here. It checks the request, applies policy and
+ * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
+ * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
+ */
+import { McpError, ErrorCode, type ElicitResult, type ElicitRequest, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { AnswerContent } from './fieldModel';
+import { normaliseRequestedSchema } from './schema';
+import { buildReply } from './validator';
+import { formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './textSafety';
+import { analyseUrl } from './urlSafety';
+import type { Asker, Presenter, FormAnswer, UrlAnswer } from './presenter';
+import type { GateDecision } from './policy';
+import { ElicitationQueue, type Ticket, type DecidedBy, type FinishedElicitation, type CompletionOutcome } from './elicitationQueue';
+
+export type { FinishedElicitation, DecidedBy, CompletionOutcome } from './elicitationQueue';
+
+export interface ServerIdentity {
+  readonly name: string;
+  readonly serverInfo: Implementation | undefined;
+}
+
+export interface HandleExtra {
+  readonly signal: AbortSignal;
+  readonly requestId: string | number;
+  readonly sendProgress?: (token: string | number, progress: number, message?: string) => Promise<void>;
+}
+
+/** What a Connection needs from the broker. */
+export interface ElicitationSink {
+  handle(server: ServerIdentity, params: ElicitRequest['params'], extra: HandleExtra): Promise<ElicitResult>;
+  complete(server: string, elicitationId: string): void;
+  serverGone(server: string): void;
+}
+
+export interface BrokerDeps {
+  readonly presenter: Presenter;
+  readonly gate: (server: string) => GateDecision;
+  readonly settings: () => { readonly sensitiveFields: 'warn' | 'decline'; readonly allowHttpLoopback: boolean; readonly urlExpiryMs: number };
+  readonly log: { info(m: string): void; warn(m: string): void };
+  readonly now?: () => number;
+  /** Interval of keep-alive progress notifications while the user answers. */
+  readonly keepAliveMs?: number;
+}
+
+const KEEP_ALIVE_MS = 15_000;
+
+function invalid(reason: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, reason);
+}
+
+function askerOf(s: ServerIdentity): Asker {
+  const info = s.serverInfo;
+  return { name: s.name, info: info ? `${info.title ?? info.name} ${info.version}`.trim() : undefined };
+}
+
+export class ElicitationBroker implements ElicitationSink {
+  readonly queue: ElicitationQueue;
+  private nextId = 1;
+
+  constructor(private readonly deps: BrokerDeps) {
+    this.queue = new ElicitationQueue(deps.now ?? Date.now);
+  }
+
+  async handle(server: ServerIdentity, params: ElicitRequest['params'], extra: HandleExtra): Promise<ElicitResult> {
+    const started = this.now();
+    const asker = askerOf(server);
+    const mode = params.mode ?? 'form';
+    const rawMessage = typeof params.message === 'string' ? params.message : '';
+    const message = sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS);
+    const id = `e${this.nextId++}`;
+
+    // 1. Is the request well-formed? Nothing is shown for a request we would reject.
+    let prepared: { kind: 'form'; form: ReturnType<typeof normaliseRequestedSchema> } | { kind: 'url'; url: string; elicitationId: string };
+    if (mode === 'form') {
+      const form = normaliseRequestedSchema((params as { requestedSchema?: unknown }).requestedSchema);
+      if (!form.ok) {
+        this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${form.error}`);
+        throw invalid(form.error);
+      }
+      prepared = { kind: 'form', form };
+    } else if (mode === 'url') {
+      const p = params as { url?: unknown; elicitationId?: unknown };
+      if (typeof p.url !== 'string' || typeof p.elicitationId !== 'string' || p.elicitationId.length === 0) {
+        this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
+        throw invalid('url mode requires string "url" and "elicitationId"');
+      }
+      prepared = { kind: 'url', url: p.url, elicitationId: p.elicitationId };
+    } else {
+      throw invalid(`unsupported elicitation mode "${String(mode)}"`);
+    }
+
+    const fieldKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.map((f) => f.key) : [];
+    const secretKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.filter((f) => f.secretLike).map((f) => f.key) : [];
+    const finish = (action: FinishedElicitation['action'], decidedBy: DecidedBy, content?: AnswerContent): void => {
+      this.queue.recordFinished({
+        id,
+        server: server.name,
+        mode,
+        message: rawMessage,
+        fieldKeys,
+        secretKeys,
+        action,
+        decidedBy,
+        durationMs: this.now() - started,
+        at: new Date(),
+        ...(prepared.kind === 'url' ? { url: prepared.url } : {}),
+        ...(content ? { content } : {}),
+      });
+    };
+
+    // 2. Policy and rate limit: decided before anything reaches the user.
+    if (prepared.kind === 'form' && secretKeys.length > 0 && this.deps.settings().sensitiveFields === 'decline') {
+      this.deps.log.info(`[${server.name}] declined: fields look like secrets (${secretKeys.join(', ')})`);
+      finish('decline', 'policy');
+      return { action: 'decline' };
+    }
+    const gate = this.deps.gate(server.name);
+    if (gate.outcome === 'decline') {
+      this.deps.log.info(`[${server.name}] declined by ${gate.decidedBy === 'policy' ? 'policy (blocked)' : 'rate limit'}`);
+      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server.name);
+      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server.name, gate.windowCount, gate.windowSeconds);
+      finish('decline', gate.decidedBy);
+      return { action: 'decline' };
+    }
+
+    if (gate.outcome === 'ask') {
+      // Asked before queueing: the notification takes no focus, and a "no" costs the queue nothing.
+      const answer = await this.deps.presenter.askPermission(asker, message.text, extra.signal);
+      if (extra.signal.aborted) {
+        finish('cancel', 'serverCancel');
+        return { action: 'cancel' };
+      }
+      if (answer !== 'answer') {
+        const action = answer === 'dismissed' ? 'cancel' : 'decline';
+        finish(action, answer === 'block' ? 'policy' : 'user');
+        return { action };
+      }
+    }
+
+    const { ticket, turn: turnPromise } = this.queue.enter({ id, server: server.name, mode, message: message.text, signal: extra.signal, ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}) });
+    const keepAlive = this.startKeepAlive(params, extra);
+    try {
+      const turn = await turnPromise;
+      if (turn !== 'go') {
+        finish(turn, ticket.decidedBy ?? 'user');
+        return { action: turn };
+      }
+      if (prepared.kind === 'form' && prepared.form.ok) {
+        const { form, warnings } = prepared.form;
+        const answer: FormAnswer = await this.deps.presenter.presentForm(
+          { id, asker, message: message.text + (message.truncated ? ' …' : ''), form, warnings: [...warnings, ...formWarnings(rawMessage, form)] },
+          ticket.controller.signal,
+        );
+        const cancelled = this.cancelledOutcome(ticket, extra);
+        if (cancelled) {
+          finish(cancelled, ticket.decidedBy ?? 'user');
+          return { action: cancelled };
+        }
+        if (answer.action !== 'accept') {
+          finish(answer.action, 'user');
+          return { action: answer.action };
+        }
+        // The final check: a reply that fails validation is never sent.
+        const reply = buildReply(form, answer.content);
+        if (!reply.ok) {
+          this.deps.log.warn(`[${server.name}] answer failed final validation: ${JSON.stringify(reply.errors)}`);
+          finish('cancel', 'user');
+          return { action: 'cancel' };
+        }
+        finish('accept', 'user', reply.content);
+        return { action: 'accept', content: reply.content };
+      }
+      if (prepared.kind === 'url') {
+        const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
+        const answer: UrlAnswer = await this.deps.presenter.presentUrl(
+          { id, asker, message: message.text, url: prepared.url, analysis },
+          ticket.controller.signal,
+        );
+        const cancelled = this.cancelledOutcome(ticket, extra);
+        if (cancelled) {
+          finish(cancelled, ticket.decidedBy ?? 'user');
+          return { action: cancelled };
+        }
+        if (answer.action === 'accept' && analysis.verdict !== 'block') {
+          this.queue.awaitCompletion(ticket, this.deps.settings().urlExpiryMs);
+          finish('accept', 'user');
+          return { action: 'accept' };
+        }
+        const action = answer.action === 'accept' ? 'decline' : answer.action;
+        finish(action, analysis.verdict === 'block' ? 'policy' : 'user');
+        return { action };
+      }
+      throw invalid('unreachable');
+    } finally {
+      clearInterval(keepAlive);
+      this.queue.release(ticket);
+    }
+  }
+
+  /** When the server or the user (from the pending list) settled this request from outside. */
+  private cancelledOutcome(ticket: Ticket, extra: HandleExtra): 'cancel' | 'decline' | undefined {
+    if (extra.signal.aborted) {
+      ticket.decidedBy ??= 'serverCancel';
+      return 'cancel';
+    }
+    return ticket.external;
+  }
+
+  private startKeepAlive(params: ElicitRequest['params'], extra: HandleExtra): NodeJS.Timeout | undefined {
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    if ((typeof token !== 'string' && typeof token !== 'number') || !extra.sendProgress) return undefined;
+    let n = 0;
+    const send = extra.sendProgress;
+    return setInterval(() => {
+      if (extra.signal.aborted) return;
+      send(token, ++n, 'Waiting for the user').catch((e: unknown) => this.deps.log.warn(`keep-alive failed: ${String(e)}`));
+    }, this.deps.keepAliveMs ?? KEEP_ALIVE_MS);
+  }
+
+  complete(server: string, elicitationId: string): void {
+    const entry = this.queue.complete(server, elicitationId);
+    if (!entry) {
+      // The spec: ignore unknown, foreign or already-completed ids.
+      this.deps.log.info(`[${server}] ignored notifications/elicitation/complete for unknown id ${JSON.stringify(elicitationId.slice(0, 100))}`);
+      return;
+    }
+    this.deps.log.info(`[${server}] url elicitation ${elicitationId} completed`);
+    this.deps.presenter.notifyUrlCompleted({ name: server, info: undefined });
+  }
+
+  serverGone(server: string): void {
+    const wasOnScreen = this.queue.dropServer(server);
+    if (wasOnScreen) this.deps.presenter.notifyServerGone(server);
+  }
+
+  /** Waits until a url elicitation completes, is marked done, dismissed or expires. */
+  waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome> {
+    return this.queue.waitForCompletion(server, elicitationId);
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The broker's view of pending elicitations: turn-taking (one prompt on screen at a time, FIFO
+ * across servers), settling from outside (the pending list, a disconnect, a server cancel), url
+ * elicitations awaiting completion, and the history of finished ones. Storage and ordering are
+ * `PendingQueue`'s; this adds the promises. No `vscode` import.
+ */
+import type { AnswerContent } from './fieldModel';
+import { PendingQueue, History, type PendingEntry } from './pendingQueue';
+
+import type { DecidedBy } from './auditRecord';
+
+export type { DecidedBy } from './auditRecord';
+export type CompletionOutcome = 'completed' | 'markedDone' | 'dismissed' | 'expired' | 'disconnected';
+
+/** One finished elicitation, as the history view and the audit log see it. */
+export interface FinishedElicitation {
+  readonly id: string;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly fieldKeys: readonly string[];
+  readonly secretKeys: readonly string[];
+  readonly action: 'accept' | 'decline' | 'cancel' | 'error';
+  readonly decidedBy: DecidedBy;
+  readonly durationMs: number;
+  readonly at: Date;
+  readonly url?: string;
+  readonly content?: AnswerContent;
+}
+
+/** A request's handle while it is pending. */
+export interface Ticket {
+  readonly id: string;
+  /** Aborted to close the open widget: server cancel, disconnect, or settled from the list. */
+  readonly controller: AbortController;
+  /** Set when the user settled it from the pending list instead of the prompt. */
+  external: 'decline' | 'cancel' | undefined;
+  decidedBy: DecidedBy | undefined;
+}
+
+interface Waiter {
+  ticket: Ticket;
+  resolveTurn: (r: 'go' | 'decline' | 'cancel') => void;
+}
+
+interface Payload {
+  ticket: Ticket;
+  completion?: { waiters: ((o: CompletionOutcome) => void)[]; timer: ReturnType<typeof setTimeout> | undefined };
+}
+
+export type PendingView = PendingEntry<Payload>;
+
+export class ElicitationQueue {
+  private readonly pending = new PendingQueue<Payload>();
+  readonly history = new History<FinishedElicitation>(50);
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly finishedListeners = new Set<(f: FinishedElicitation) => void>();
+
+  constructor(private readonly now: () => number) {}
+
+  onDidChange(listener: () => void): () => void {
+    return this.pending.onDidChange(listener);
+  }
+
+  onDidFinish(listener: (f: FinishedElicitation) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
+  }
+
+  list(): readonly PendingView[] {
+    return this.pending.list();
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Queues a request; `turn` resolves 'go' when its prompt may be shown, or how it was settled first. */
+  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string }): { ticket: Ticket; turn: Promise<'go' | 'decline' | 'cancel'> } {
+    const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
+    const onAbort = (): void => {
+      ticket.decidedBy ??= 'serverCancel';
+      this.abortTicket(ticket, 'cancel');
+    };
+    if (e.signal.aborted) onAbort();
+    else e.signal.addEventListener('abort', onAbort, { once: true });
+    this.pending.enqueue({
+      id: e.id,
+      server: e.server,
+      mode: e.mode,
+      message: e.message,
+      createdAt: this.now(),
+      state: 'queued',
+      ...(e.elicitationId ? { elicitationId: e.elicitationId } : {}),
+      payload: { ticket },
+    });
+    const turn = ticket.controller.signal.aborted
+      ? Promise.resolve(ticket.external ?? 'cancel')
+      : new Promise<'go' | 'decline' | 'cancel'>((resolve) => {
+          this.waiters.set(ticket.id, { ticket, resolveTurn: resolve });
+          this.pump();
+        });
+    return { ticket, turn };
+  }
+
+  private pump(): void {
+    // Every queued entry has its waiter: `enter` registers both in the same synchronous step.
+    const next = this.pending.next();
+    if (!next) return;
+    const w = this.waiters.get(next.id);
+    this.waiters.delete(next.id);
+    w?.resolveTurn('go');
+  }
+
+  /** The request is over (answered or settled); frees the on-screen slot unless awaiting completion. */
+  release(ticket: Ticket): void {
+    this.waiters.delete(ticket.id);
+    const entry = this.pending.get(ticket.id);
+    if (entry && entry.state !== 'awaitingCompletion') this.pending.remove(ticket.id);
+    this.pump();
+  }
+
+  private abortTicket(ticket: Ticket, outcome: 'decline' | 'cancel'): void {
+    const w = this.waiters.get(ticket.id);
+    if (w) {
+      this.waiters.delete(ticket.id);
+      w.resolveTurn(outcome);
+    }
+    ticket.controller.abort();
+  }
+
+  /** From the pending list: answer decline or cancel without showing (or closing) the prompt. */
+  settle(id: string, action: 'decline' | 'cancel'): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    if (entry.state === 'awaitingCompletion') {
+      this.endCompletion(entry, 'dismissed');
+      return true;
+    }
+    entry.payload.ticket.external = action;
+    entry.payload.ticket.decidedBy = 'user';
+    this.abortTicket(entry.payload.ticket, action);
+    return true;
+  }
+
+  settleServer(server: string, action: 'decline' | 'cancel'): number {
+    const ids = this.pending.list().filter((e) => e.server === server && e.state !== 'awaitingCompletion').map((e) => e.id);
+    for (const id of ids) this.settle(id, action);
+    return ids.length;
+  }
+
+  /** A disconnect: every entry of that server goes. Returns whether one was on screen. */
+  dropServer(server: string): boolean {
+    let wasOnScreen = false;
+    for (const entry of this.pending.list().filter((e) => e.server === server)) {
+      if (entry.state === 'onScreen') wasOnScreen = true;
+      if (entry.state === 'awaitingCompletion') {
+        this.endCompletion(entry, 'disconnected');
+      } else {
+        entry.payload.ticket.decidedBy = 'disconnect';
+        this.abortTicket(entry.payload.ticket, 'cancel');
+      }
+    }
+    return wasOnScreen;
+  }
+
+  awaitCompletion(ticket: Ticket, expiryMs: number): void {
+    const entry = this.pending.get(ticket.id);
+    if (!entry) return;
+    this.pending.markAwaitingCompletion(ticket.id, entry.elicitationId ?? ticket.id);
+    const timer = expiryMs > 0 ? setTimeout(() => this.endCompletion(entry, 'expired'), expiryMs) : undefined;
+    entry.payload.completion = { waiters: entry.payload.completion?.waiters ?? [], timer };
+  }
+
+  /** `notifications/elicitation/complete`; undefined when the id is unknown here. */
+  complete(server: string, elicitationId: string): PendingView | undefined {
+    const entry = this.pending.findByElicitationId(server, elicitationId);
+    if (!entry || entry.state !== 'awaitingCompletion') return undefined;
+    this.endCompletion(entry, 'completed');
+    return entry;
+  }
+
+  markDone(id: string): void {
+    const entry = this.pending.get(id);
+    if (entry?.state === 'awaitingCompletion') this.endCompletion(entry, 'markedDone');
+  }
+
+  waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome> {
+    const entry = this.pending.findByElicitationId(server, elicitationId);
+    if (!entry || entry.state !== 'awaitingCompletion') return Promise.resolve('dismissed');
+    return new Promise((resolve) => {
+      entry.payload.completion ??= { waiters: [], timer: undefined };
+      entry.payload.completion.waiters.push(resolve);
+    });
+  }
+
+  private endCompletion(entry: PendingView, outcome: CompletionOutcome): void {
+    const c = entry.payload.completion;
+    clearTimeout(c?.timer);
+    this.pending.remove(entry.id);
+    for (const w of c?.waiters.splice(0) ?? []) w(outcome);
+  }
+
+  recordFinished(f: FinishedElicitation): void {
+    this.history.push(f);
+    for (const l of this.finishedListeners) l(f);
+  }
+
+  /** Deactivation: cancel everything still open. */
+  cancelAll(): void {
+    for (const e of this.pending.list()) {
+      if (e.state === 'awaitingCompletion') this.endCompletion(e, 'dismissed');
+      else this.settle(e.id, 'cancel');
+    }
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Elicitations waiting for the user, across all servers, and a short history of finished ones.
+ * Requests are shown one at a time, oldest first, so a busy server cannot jump the queue or
+ * stack dialogs on top of each other. No `vscode` import here: listeners are plain callbacks.
+ */
+import type { DecidedBy, ElicitationAction } from './auditRecord';
+
+/** The lifecycle of a pending elicitation. */
+export type PendingState =
+  /** Waiting its turn. */
+  | 'queued'
+  /** The one request currently presented to the user. */
+  | 'onScreen'
+  /** URL mode: the user opened the link; waiting for the server's completion notification. */
+  | 'awaitingCompletion';
+
+/** One pending elicitation. `payload` is whatever the UI layer needs to answer it. */
+export interface PendingEntry<T> {
+  /** Unique within the queue (not the JSON-RPC id, which is only unique per server). */
+  readonly id: string;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+  readonly state: PendingState;
+  /** URL mode: the server's `elicitationId`, which its completion notification refers to. */
+  readonly elicitationId?: string;
+  readonly payload: T;
+}
+
+/**
+ * What {@link PendingQueue.enqueue} takes. New entries always start `queued`; a url-mode
+ * request may carry its `elicitationId` from the start.
+ */
+export type NewPendingEntry<T> = Omit<PendingEntry<T>, 'state'> & { readonly state?: 'queued' };
+
+/** Removes the listener it was returned for. */
+export type Unsubscribe = () => void;
+
+/** A set of change listeners; every listener runs even if an earlier one throws. */
+class Listeners {
+  private readonly set = new Set<() => void>();
+
+  add(listener: () => void): Unsubscribe {
+    // Wrapped so the same function can subscribe twice and unsubscribe each independently.
+    const wrapped = () => listener();
+    this.set.add(wrapped);
+    return () => this.set.delete(wrapped);
+  }
+
+  fire(): void {
+    const errors: unknown[] = [];
+    for (const l of [...this.set]) {
+      try {
+        l();
+      } catch (e) {
+        errors.push(e);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'Several pending-queue listeners failed');
+  }
+}
+
+/**
+ * The queue of pending elicitations. Entries keep arrival order; {@link next} moves the oldest
+ * queued entry on screen, and only when nothing else is on screen.
+ */
+export class PendingQueue<T> {
+  // A Map keeps insertion order, and replacing a value keeps the key's place.
+  private readonly entries = new Map<string, PendingEntry<T>>();
+  private readonly listeners = new Listeners();
+
+  /** Number of entries in any state. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Adds a request in the `queued` state. Throws if `entry.id` is already present. */
+  enqueue(entry: NewPendingEntry<T>): PendingEntry<T> {
+    if (this.entries.has(entry.id)) throw new Error(`Pending elicitation ${entry.id} is already queued`);
+    const added: PendingEntry<T> = { ...entry, state: 'queued' };
+    this.entries.set(entry.id, added);
+    this.listeners.fire();
+    return added;
+  }
+
+  /** The entry on screen, if any. */
+  current(): PendingEntry<T> | undefined {
+    for (const e of this.entries.values()) if (e.state === 'onScreen') return e;
+    return undefined;
+  }
+
+  /**
+   * Puts the oldest queued entry (from any server) on screen and returns it. Returns
+   * undefined if another entry is already on screen or nothing is queued.
+   */
+  next(): PendingEntry<T> | undefined {
+    if (this.current()) return undefined;
+    for (const e of this.entries.values()) {
+      if (e.state === 'queued') return this.replace(e, { ...e, state: 'onScreen' });
+    }
+    return undefined;
+  }
+
+  /**
+   * URL mode: the user accepted and opened the link; the entry now waits for the server's
+   * `notifications/elicitation/complete` and no longer blocks the screen.
+   */
+  markAwaitingCompletion(id: string, elicitationId: string): PendingEntry<T> | undefined {
+    const e = this.entries.get(id);
+    return e && this.replace(e, { ...e, state: 'awaitingCompletion', elicitationId });
+  }
+
+  /** Finds the URL-mode entry a completion notification refers to. */
+  findByElicitationId(server: string, elicitationId: string): PendingEntry<T> | undefined {
+    for (const e of this.entries.values()) {
+      if (e.server === server && e.elicitationId === elicitationId) return e;
+    }
+    return undefined;
+  }
+
+  /** Looks up an entry by id. */
+  get(id: string): PendingEntry<T> | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Removes an entry that was answered; returns it. */
+  finish(id: string): PendingEntry<T> | undefined {
+    return this.remove(id);
+  }
+
+  /** Removes an entry for any reason (cancelled, timed out…); returns it. */
+  remove(id: string): PendingEntry<T> | undefined {
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    this.entries.delete(id);
+    this.listeners.fire();
+    return e;
+  }
+
+  /**
+   * Removes every entry matching `predicate` (say, all of one server on disconnect or when
+   * its policy becomes `block`) and returns them in arrival order. Fires one change event.
+   */
+  removeWhere(predicate: (entry: PendingEntry<T>) => boolean): PendingEntry<T>[] {
+    const removed = [...this.entries.values()].filter(predicate);
+    for (const e of removed) this.entries.delete(e.id);
+    if (removed.length > 0) this.listeners.fire();
+    return removed;
+  }
+
+  /** All entries in arrival order. */
+  list(): PendingEntry<T>[] {
+    return [...this.entries.values()];
+  }
+
+  /** Calls `listener` after every change. */
+  onDidChange(listener: () => void): Unsubscribe {
+    return this.listeners.add(listener);
+  }
+
+  private replace(old: PendingEntry<T>, updated: PendingEntry<T>): PendingEntry<T> {
+    this.entries.set(old.id, updated);
+    this.listeners.fire();
+    return updated;
+  }
+}
+
+/** A finished elicitation, as the history view shows it. */
+export interface HistoryEntry {
+  readonly server: string;
+  readonly message: string;
+  readonly action: ElicitationAction;
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+  readonly decidedBy: DecidedBy;
+}
+
+/** How many finished elicitations {@link History} keeps by default. */
+export const DEFAULT_HISTORY_CAPACITY = 50;
+
+/** A bounded ring buffer of recent items; the oldest is dropped when full. */
+export class History<T = HistoryEntry> {
+  private readonly items: (T | undefined)[];
+  private start = 0;
+  private count = 0;
+  private readonly listeners = new Listeners();
+
+  constructor(readonly capacity: number = DEFAULT_HISTORY_CAPACITY) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`History capacity must be a positive integer (got ${capacity})`);
+    this.items = new Array<T | undefined>(capacity);
+  }
+
+  /** Number of items held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds an item, dropping the oldest when full. */
+  push(item: T): void {
+    if (this.count < this.capacity) {
+      this.items[(this.start + this.count) % this.capacity] = item;
+      this.count++;
+    } else {
+      this.items[this.start] = item;
+      this.start = (this.start + 1) % this.capacity;
+    }
+    this.listeners.fire();
+  }
+
+  /** Items from oldest to newest. */
+  list(): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.items[(this.start + i) % this.capacity] as T);
+    return out;
+  }
+
+  /** Drops everything. */
+  clear(): void {
+    this.items.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+    this.listeners.fire();
+  }
+
+  /** Calls `listener` after every change. */
+  onDidChange(listener: () => void): Unsubscribe {
+    return this.listeners.add(listener);
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The one answer validator. The InputBox `validateInput`, the webview and the final check before
+ * replying all call these functions, so a value is judged the same way everywhere. Built on ajv with
+ * ajv-formats; compiled validators are cached. No `vscode` import here.
+ */
+import Ajv from 'ajv';
+import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from './fieldModel';
+import { sanitiseForDisplay } from './textSafety';
+
+/** How many compiled validators are kept, keyed by their schema (least recently used goes first). */
+export const VALIDATOR_CACHE_SIZE = 64;
+// Ajv keeps every compiled schema's constants in its instance scope; starting a fresh instance
+// now and then bounds that growth. Validators compiled earlier keep working.
+const COMPILES_PER_AJV = 200;
+
+/**
+ * Compiles a server `pattern` the way the validator runs it: with the `u` flag when the pattern
+ * allows it, otherwise without, because servers often send escapes such as `\_` or `\:` that only
+ * legacy (non-unicode) syntax accepts. Throws `SyntaxError` when neither works.
+ */
+export function compilePattern(source: string, flags = 'u'): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (err) {
+    if (!flags.includes('u')) throw err;
+    return new RegExp(source, flags.replace('u', ''));
+  }
+}
+
+const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: string, flags: string) => compilePattern(source, flags), {
+  code: 'compilePattern',
+});
+
+let ajv: Ajv | undefined;
+let compilesOnAjv = 0;
+const byForm = new WeakMap<FormModel, ValidateFunction>();
+const bySchema = new Map<string, ValidateFunction>();
+
+function compile(schema: Record<string, unknown>): ValidateFunction {
+  if (ajv === undefined || compilesOnAjv >= COMPILES_PER_AJV) {
+    // ownProperties: answers arrive as plain objects, and a field named `toString` must not be
+    // satisfied by Object.prototype. strictNumbers: NaN and Infinity are not JSON numbers.
+    ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, ownProperties: true, code: { regExp: regExpEngine } });
+    addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+    compilesOnAjv = 0;
+  }
+  compilesOnAjv++;
+  const fn = ajv.compile(schema);
+  ajv.removeSchema(schema);
+  return fn;
+}
+
+function fieldSchema(field: Field): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  const put = (name: string, v: unknown): void => {
+    if (v !== undefined) s[name] = v;
+  };
+  switch (field.kind) {
+    case 'string':
+      s['type'] = 'string';
+      put('minLength', field.minLength);
+      put('maxLength', field.maxLength);
+      put('format', field.format);
+      put('pattern', field.pattern);
+      break;
+    case 'number':
+    case 'integer':
+      s['type'] = field.kind;
+      put('minimum', field.minimum);
+      put('maximum', field.maximum);
+      break;
+    case 'boolean':
+      s['type'] = 'boolean';
+      break;
+    case 'singleSelect':
+      s['type'] = 'string';
+      s['enum'] = field.options.map((o) => o.value);
+      break;
+    case 'multiSelect':
+      s['type'] = 'array';
+      s['items'] = { type: 'string', enum: field.options.map((o) => o.value) };
+      s['uniqueItems'] = true;
+      put('minItems', field.minItems);
+      put('maxItems', field.maxItems);
+      break;
+  }
+  return s;
+}
+
+/**
+ * The JSON Schema the validator compiles for a form, derived from its fields (not from the raw
+ * `form.schema`) so that validation checks exactly what the UI renders. Extra keys are refused.
+ */
+export function answerSchema(form: FormModel): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(form.fields.map((f) => [f.key, fieldSchema(f)])),
+    required: form.fields.filter((f) => f.required).map((f) => f.key),
+    additionalProperties: false,
+  };
+}
+
+function validatorFor(form: FormModel): ValidateFunction {
+  const cached = byForm.get(form);
+  if (cached !== undefined) return cached;
+  const schema = answerSchema(form);
+  const key = JSON.stringify(schema);
+  let fn = bySchema.get(key);
+  if (fn === undefined) {
+    fn = compile(schema);
+  } else {
+    bySchema.delete(key);
+  }
+  bySchema.set(key, fn);
+  if (bySchema.size > VALIDATOR_CACHE_SIZE) {
+    const oldest = bySchema.keys().next();
+    if (oldest.done !== true) bySchema.delete(oldest.value);
+  }
+  byForm.set(form, fn);
+  return fn;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  email: 'Must be a valid email address',
+  uri: 'Must be a valid URI, such as https://example.com/path',
+  date: 'Must be a valid date (YYYY-MM-DD)',
+  'date-time': 'Must be a valid date and time, such as 2024-05-01T12:00:00Z',
+};
+
+function typeMessage(field: Field | undefined): string {
+  switch (field?.kind) {
+    case 'integer':
+      return 'Must be a whole number';
+    case 'number':
+      return 'Must be a number';
+    case 'boolean':
+      return 'Must be true or false';
+    case 'singleSelect':
+      return 'Must be one of the listed options';
+    case 'multiSelect':
+      return 'Must be a list of options';
+    default:
+      return 'Must be text';
+  }
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+function messageFor(err: ErrorObject, field: Field | undefined, inItems: boolean): string {
+  const p = err.params as Record<string, unknown>;
+  if (inItems) return 'Contains an option that is not in the list';
+  switch (err.keyword) {
+    case 'required':
+      return 'Required';
+    case 'type':
+      return typeMessage(field);
+    case 'minimum':
+      return `Must be at least ${num(p['limit'])}`;
+    case 'maximum':
+      return `Must be at most ${num(p['limit'])}`;
+    case 'minLength':
+      return `Must be at least ${plural(num(p['limit']), 'character', 'characters')}`;
+    case 'maxLength':
+      return `Must be at most ${plural(num(p['limit']), 'character', 'characters')}`;
+    case 'format':
+      return FORMAT_MESSAGES[String(p['format'])] ?? 'Has the wrong format';
+    case 'pattern': {
+      const shown = sanitiseForDisplay(String(p['pattern']), 80);
+      return shown.truncated ? 'Does not match the required pattern' : `Must match the pattern ${shown.text}`;
+    }
+    case 'enum':
+      return 'Must be one of the listed options';
+    case 'minItems':
+      return `Pick at least ${num(p['limit'])}`;
+    case 'maxItems':
+      return `Pick at most ${num(p['limit'])}`;
+    case 'uniqueItems':
+      return 'Each option can be picked only once';
+    default:
+      return err.message ?? 'Invalid value';
+  }
+}
+
+function decodePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Validates reply content exactly as it would be sent. Errors are keyed by field key, `''` for
+ * form-level problems (unexpected keys); one human-readable message per field.
+ * Form values as typed, where `''` means "not answered", go through {@link buildReply} instead.
+ */
+export function validateAnswer(form: FormModel, content: Record<string, unknown>): { valid: boolean; errors: Record<string, string> } {
+  const data = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
+  const validate = validatorFor(form);
+  const errors: Record<string, string> = {};
+  if (validate(data)) return { valid: true, errors };
+  const formLevel: string[] = [];
+  for (const err of validate.errors ?? []) {
+    if (err.keyword === 'additionalProperties') {
+      const extra = String((err.params as Record<string, unknown>)['additionalProperty']);
+      formLevel.push(`Unexpected field “${sanitiseForDisplay(extra, 80).text}”`);
+      continue;
+    }
+    const segments = err.instancePath.split('/').slice(1).map(decodePointerSegment);
+    const key = err.keyword === 'required' ? String((err.params as Record<string, unknown>)['missingProperty']) : segments[0];
+    if (key === undefined) {
+      formLevel.push(err.message ?? 'Invalid answer');
+      continue;
+    }
+    if (Object.hasOwn(errors, key)) continue;
+    errors[key] = messageFor(err, form.fields.find((f) => f.key === key), segments.length > 1);
+  }
+  if (formLevel.length > 0) errors[''] = formLevel.join('; ');
+  return { valid: false, errors };
+}
+
+function isUnanswered(field: Field, value: AnswerValue | undefined): boolean {
+  if (value === undefined) return true;
+  if (value === '' && (field.kind === 'string' || field.kind === 'singleSelect')) return true;
+  // A required multi-select may legitimately be empty (minItems permitting); an optional one is omitted.
+  return field.kind === 'multiSelect' && !field.required && Array.isArray(value) && value.length === 0;
+}
+
+function collect(form: FormModel, values: Readonly<Record<string, AnswerValue | undefined>>, only?: string): [string, AnswerValue][] {
+  const entries: [string, AnswerValue][] = [];
+  for (const field of form.fields) {
+    if (only !== undefined && field.key !== only) continue;
+    const value = Object.hasOwn(values, field.key) ? values[field.key] : undefined;
+    if (value === undefined || isUnanswered(field, value)) continue;
+    entries.push([field.key, Array.isArray(value) ? [...value] : value]);
+  }
+  return entries;
+}
+
+/**
+ * Turns the form's current values into reply `content`: keeps schema keys only, drops unanswered
+ * fields (`undefined`; `''` for text and single-select; `[]` for an optional multi-select), coerces
+ * nothing, then validates. Never returns `ok: true` with content that fails validation.
+ */
+export function buildReply(
+  form: FormModel,
+  values: Readonly<Record<string, AnswerValue | undefined>>,
+): { ok: true; content: AnswerContent } | { ok: false; errors: Record<string, string> } {
+  const content: AnswerContent = Object.fromEntries(collect(form, values));
+  const result = validateAnswer(form, content);
+  return result.valid ? { ok: true, content } : { ok: false, errors: result.errors };
+}
+
+/**
+ * The live message for one field, judged as {@link buildReply} would judge it (so an empty
+ * required field says "Required"), or `undefined` when the value is fine.
+ */
+export function validateField(form: FormModel, key: string, value: AnswerValue | undefined): string | undefined {
+  if (!form.fields.some((f) => f.key === key)) return `Unknown field “${sanitiseForDisplay(key, 80).text}”`;
+  const content = Object.fromEntries(collect(form, Object.fromEntries([[key, value]]), key));
+  const errors = validateAnswer(form, content).errors;
+  return Object.hasOwn(errors, key) ? errors[key] : undefined;
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function parseNumber(field: Field, raw: string): { ok: true; value: number } | { ok: false; message: string } {
+  const text = raw.trim();
+  const integer = field.kind === 'integer';
+  if (!DECIMAL.test(text)) {
+    return { ok: false, message: integer ? 'Must be a whole number, such as 42' : 'Must be a number, such as 42 or 3.5' };
+  }
+  const n = Number(text);
+  if (!Number.isFinite(n)) return { ok: false, message: 'Number is too large' };
+  if (integer && !Number.isInteger(n)) return { ok: false, message: 'Must be a whole number, without a fractional part' };
+  if (integer && !Number.isSafeInteger(n)) return { ok: false, message: 'Number is too large to be exact' };
+  return { ok: true, value: n === 0 ? 0 : n };
+}
+
+function matchOption(options: readonly FieldOption[], text: string): string | undefined {
+  const exact = options.find((o) => o.value === text) ?? options.find((o) => o.label === text);
+  if (exact !== undefined) return exact.value;
+  const folded = text.trim().toLowerCase();
+  const loose = options.filter((o) => o.value.toLowerCase() === folded || o.label.toLowerCase() === folded);
+  return loose.length === 1 ? loose[0]?.value : undefined;
+}
+
+function optionList(options: readonly FieldOption[]): string {
+  const shown = options.slice(0, 5).map((o) => sanitiseForDisplay(o.label, 40).text);
+  return shown.join(', ') + (options.length > 5 ? ', …' : '');
+}
+
+/**
+ * Turns InputBox text into a typed value. `''` means "not answered" (`value: undefined`).
+ * Numbers are parsed strictly (no `12abc`, blanks, `Infinity`, hex or thousands separators);
+ * integer fields refuse fractions. Options match by value or label; multi-select takes a
+ * comma-separated list. Constraints (bounds, lengths…) are left to {@link validateField}.
+ */
+export function parseFieldInput(field: Field, raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; message: string } {
+  if (raw === '') return { ok: true, value: undefined };
+  switch (field.kind) {
+    case 'string':
+      return { ok: true, value: raw };
+    case 'number':
+    case 'integer':
+      return parseNumber(field, raw);
+    case 'boolean': {
+      const t = raw.trim().toLowerCase();
+      if (['true', 'yes', 'y', '1'].includes(t)) return { ok: true, value: true };
+      if (['false', 'no', 'n', '0'].includes(t)) return { ok: true, value: false };
+      return { ok: false, message: 'Must be true or false' };
+    }
+    case 'singleSelect': {
+      const value = matchOption(field.options, raw);
+      return value === undefined ? { ok: false, message: `Must be one of: ${optionList(field.options)}` } : { ok: true, value };
+    }
+    case 'multiSelect': {
+      const picked: string[] = [];
+      for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+        const value = matchOption(field.options, part);
+        if (value === undefined) {
+          return { ok: false, message: `“${sanitiseForDisplay(part, 40).text}” is not one of: ${optionList(field.options)}` };
+        }
+        if (!picked.includes(value)) picked.push(value);
+      }
+      return { ok: true, value: picked };
+    }
+  }
+}
+
+function defaultOf(field: Field): AnswerValue | undefined {
+  if (field.kind !== 'multiSelect') return field.default;
+  // A copy, so editing the pre-filled list never alters the model.
+  return field.default === undefined ? undefined : [...field.default];
+}
+
+/** The values to pre-fill: each field's `default` (SEP-1034), `undefined` where there is none. */
+export function defaultValues(form: FormModel): Record<string, AnswerValue | undefined> {
+  return Object.fromEntries(form.fields.map((f) => [f.key, defaultOf(f)]));
+}

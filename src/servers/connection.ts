@@ -1,0 +1,290 @@
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitRequestSchema,
+  ElicitationCompleteNotificationSchema,
+  ToolListChangedNotificationSchema,
+  LoggingMessageNotificationSchema,
+  type Tool,
+  type Implementation,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../config/parse/mcpJson';
+import type { ElicitationSink } from '../elicitation/broker';
+import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
+import { createTransport, shouldFallBackToSse, type PreparedTransport, type TransportKind } from './transports';
+
+export type ServerState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'starting'; readonly attempt: number }
+  | { readonly kind: 'running'; readonly transport: TransportKind; readonly serverInfo: Implementation | undefined; readonly pid: number | undefined }
+  | { readonly kind: 'error'; readonly reason: string; readonly gaveUp: boolean }
+  | { readonly kind: 'untrusted' };
+
+export interface ConnectionDeps {
+  readonly log: Logger;
+  readonly clientInfo: Implementation;
+  readonly sink: ElicitationSink;
+  /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
+  readonly onGaveUp: (name: string, reason: string) => void;
+}
+
+/** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
+export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
+/** A connection that stayed up this long resets the crash counter. */
+const STABLE_AFTER_MS = 60_000;
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * One MCP server: an SDK Client over one transport, with an honest state machine and crash
+ * restarts. Its lifetime is the server definition's; a changed definition gets a new Connection.
+ */
+export class Connection extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<Connection>());
+  readonly onDidChange = this._onDidChange.event;
+
+  private _state: ServerState = { kind: 'stopped' };
+  private _tools: readonly Tool[] = [];
+  private client: Client | undefined;
+  private prepared: PreparedTransport | undefined;
+  private wanted = false;
+  private crashes = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private stableTimer: NodeJS.Timeout | undefined;
+  /** Bumped on every start/stop so late callbacks from an old client are ignored. */
+  private generation = 0;
+
+  constructor(
+    readonly definition: ServerDefinition,
+    private readonly deps: ConnectionDeps,
+  ) {
+    super();
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+  get state(): ServerState {
+    return this._state;
+  }
+  get tools(): readonly Tool[] {
+    return this._tools;
+  }
+  get pid(): number | undefined {
+    return this._state.kind === 'running' ? this._state.pid : this.prepared?.pid();
+  }
+
+  private setState(s: ServerState): void {
+    this._state = s;
+    this.deps.log.info(`[${this.name}] ${describeState(s)}`);
+    this._onDidChange.fire(this);
+  }
+
+  markUntrusted(): void {
+    this.wanted = false;
+    this.setState({ kind: 'untrusted' });
+  }
+
+  async start(): Promise<void> {
+    if (this.isDisposed) return;
+    this.wanted = true;
+    this.crashes = 0;
+    clearTimeout(this.restartTimer);
+    if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+    await this.connect(1);
+  }
+
+  async stop(): Promise<void> {
+    this.wanted = false;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.stableTimer);
+    await this.teardown();
+    if (!this.isDisposed) this.setState({ kind: 'stopped' });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  private async connect(attempt: number): Promise<void> {
+    const gen = ++this.generation;
+    this.setState({ kind: 'starting', attempt });
+    try {
+      await this.connectOnce(gen, undefined).catch(async (err: unknown) => {
+        if (gen !== this.generation || !shouldFallBackToSse(this.definition, err)) throw err;
+        this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(err)}); trying legacy SSE`);
+        await this.teardown(false);
+        await this.connectOnce(gen, 'sse');
+      });
+    } catch (err) {
+      if (gen !== this.generation) return;
+      await this.teardown(false);
+      this.onFailure(`${errorText(err)}`);
+    }
+  }
+
+  private async connectOnce(gen: number, kind: TransportKind | undefined): Promise<void> {
+    const client = new Client(this.deps.clientInfo, {
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+    });
+    const prepared = createTransport(this.definition, (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), kind);
+    this.client = client;
+    this.prepared = prepared;
+    this.installHandlers(client, gen);
+    client.onclose = () => {
+      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
+    };
+    client.onerror = (e) => this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
+    if (this.deps.log.isTracing) {
+      const t = prepared.transport;
+      const orig = t.send.bind(t);
+      t.send = (msg, opts) => {
+        this.deps.log.trace(`[${this.name}] → ${JSON.stringify(msg)}`);
+        return orig(msg, opts);
+      };
+    }
+    await client.connect(prepared.transport, { timeout: CONNECT_TIMEOUT_MS });
+    if (gen !== this.generation) return;
+    if (this.deps.log.isTracing) {
+      const t = prepared.transport;
+      const onmessage = t.onmessage;
+      t.onmessage = (msg, extra) => {
+        this.deps.log.trace(`[${this.name}] ← ${JSON.stringify(msg)}`);
+        onmessage?.(msg, extra);
+      };
+    }
+    this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid() });
+    this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
+    await this.refreshTools(gen);
+  }
+
+  private installHandlers(client: Client, gen: number): void {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.deps.sink.handle(
+        { name: this.name, serverInfo: client.getServerVersion() },
+        request.params,
+        {
+          signal: extra.signal,
+          requestId: extra.requestId,
+          sendProgress: async (progressToken, progress, message) => {
+            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
+          },
+        },
+      ),
+    );
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      this.deps.sink.complete(this.name, n.params.elicitationId);
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(gen));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+    });
+  }
+
+  private async refreshTools(gen: number): Promise<void> {
+    const client = this.client;
+    if (!client || gen !== this.generation || !client.getServerCapabilities()?.tools) return;
+    try {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 10_000);
+      if (gen !== this.generation) return;
+      this._tools = tools;
+      this._onDidChange.fire(this);
+    } catch (err) {
+      this.deps.log.warn(`[${this.name}] tools/list failed: ${errorText(err)}`);
+    }
+  }
+
+  private onUnexpectedClose(): void {
+    this.deps.sink.serverGone(this.name);
+    this._tools = [];
+    this.client = undefined;
+    if (!this.wanted || this.isDisposed) {
+      this.setState({ kind: 'stopped' });
+      return;
+    }
+    this.onFailure('the server exited unexpectedly');
+  }
+
+  private onFailure(reason: string): void {
+    clearTimeout(this.stableTimer);
+    this.deps.sink.serverGone(this.name);
+    if (!this.wanted || this.isDisposed) return;
+    this.crashes++;
+    if (this.crashes > RESTART_DELAYS_MS.length) {
+      this.wanted = false;
+      this.setState({ kind: 'error', reason, gaveUp: true });
+      this.deps.onGaveUp(this.name, reason);
+      return;
+    }
+    const delay = RESTART_DELAYS_MS[this.crashes - 1] ?? 16000;
+    this.setState({ kind: 'error', reason: `${reason}; restarting in ${delay / 1000} s`, gaveUp: false });
+    this.restartTimer = setTimeout(() => void this.connect(this.crashes + 1), delay);
+  }
+
+  /** Closes the client; stdio servers get the SDK's stdin-close, SIGTERM, SIGKILL sequence. */
+  private async teardown(bumpGeneration = true): Promise<void> {
+    if (bumpGeneration) this.generation++;
+    const client = this.client;
+    this.client = undefined;
+    this._tools = [];
+    if (client) {
+      this.deps.sink.serverGone(this.name);
+      await client.close().catch((e: unknown) => this.deps.log.warn(`[${this.name}] close failed: ${errorText(e)}`));
+    }
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this._state.kind !== 'running') throw new Error(vscode.l10n.t('Server "{0}" is not running.', this.name));
+    // Tool calls that wait on the user (elicitation inside) take long; progress keeps them alive.
+    return (await client.callTool({ name, ...(args ? { arguments: args } : {}) }, undefined, {
+      ...(signal ? { signal } : {}),
+      timeout: 15 * 60_000,
+      resetTimeoutOnProgress: true,
+    })) as CallToolResult;
+  }
+
+  override dispose(): void {
+    this.wanted = false;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.stableTimer);
+    void this.teardown();
+    super.dispose();
+  }
+
+  /** Async dispose for deactivate: waits until the child process is gone. */
+  async shutdown(): Promise<void> {
+    this.wanted = false;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.stableTimer);
+    await this.teardown();
+    super.dispose();
+  }
+}
+
+export function describeState(s: ServerState): string {
+  switch (s.kind) {
+    case 'stopped':
+      return 'stopped';
+    case 'starting':
+      return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
+    case 'running':
+      return `running over ${s.transport}${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}${s.pid ? ` pid ${s.pid}` : ''}`;
+    case 'error':
+      return `error: ${s.reason}`;
+    case 'untrusted':
+      return 'not started: workspace is not trusted';
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,133 @@
+import * as vscode from 'vscode';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { fingerprint, type ConfigError } from '../config/parse/mcpJson';
+import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
+import type { ElicitationSink } from '../elicitation/broker';
+import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
+import { Connection } from './connection';
+
+export interface ServerEntry {
+  readonly name: string;
+  readonly connection: Connection | undefined;
+  readonly resolved: ResolvedServer | undefined;
+  /** Set when the definition could not be used; the view shows it. */
+  readonly configError: ConfigError | undefined;
+}
+
+/**
+ * Owns one Connection per configured server. `reconcile` compares definitions by fingerprint, so
+ * an edit restarts only the servers whose definition changed.
+ */
+export class ServerManager extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  /** Any server's state or tools changed, or servers were added or removed. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly connections = new Map<string, { conn: Connection; print: string; resolved: ResolvedServer; sub: vscode.Disposable }>();
+  private broken: ReadonlyMap<string, ConfigError> = new Map();
+  private reloading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly loader: ConfigLoader,
+    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean },
+  ) {
+    super();
+    this._register(loader.onDidChange(() => void this.reload()));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
+  }
+
+  /** Re-reads configuration; serialised so overlapping edits apply in order. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(async () => {
+      if (this.isDisposed) return;
+      const cfg = await this.loader.load();
+      this.broken = cfg.broken;
+      await this.reconcile(cfg.servers);
+    }).catch((e: unknown) => this.deps.log.error('reloading configuration failed', e));
+    return this.reloading;
+  }
+
+  private async reconcile(servers: readonly ResolvedServer[]): Promise<void> {
+    const wanted = new Map(servers.map((s) => [s.def.name, s]));
+    const stops: Promise<void>[] = [];
+    for (const [name, entry] of this.connections) {
+      const next = wanted.get(name);
+      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined) {
+        this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
+        this.connections.delete(name);
+        entry.sub.dispose();
+        stops.push(entry.conn.shutdown());
+      }
+    }
+    await Promise.all(stops);
+    const starts: Promise<void>[] = [];
+    for (const [name, resolved] of wanted) {
+      if (this.connections.has(name)) continue;
+      const conn = new Connection(resolved.def, {
+        log: this.deps.log,
+        clientInfo: this.deps.clientInfo,
+        sink: this.deps.sink,
+        onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
+      });
+      const sub = conn.onDidChange(() => this._onDidChange.fire());
+      this.connections.set(name, { conn, print: fingerprint(resolved.def), resolved, sub });
+      if (resolved.workspaceDefined && !vscode.workspace.isTrusted) conn.markUntrusted();
+      else if (this.deps.autoStart()) starts.push(conn.start());
+    }
+    this._onDidChange.fire();
+    await Promise.all(starts);
+  }
+
+  private async showGaveUp(name: string, reason: string): Promise<void> {
+    const show = vscode.l10n.t('Show Log');
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('MCP server “{0}” keeps failing and was not restarted again: {1}', name, reason), show);
+    if (choice === show) this.deps.log.show();
+  }
+
+  list(): ServerEntry[] {
+    const out: ServerEntry[] = [...this.connections.values()].map(({ conn, resolved }) => ({ name: conn.name, connection: conn, resolved, configError: undefined }));
+    for (const [name, err] of this.broken) {
+      if (!this.connections.has(name)) out.push({ name, connection: undefined, resolved: undefined, configError: err });
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): Connection | undefined {
+    return this.connections.get(name)?.conn;
+  }
+
+  running(): Connection[] {
+    return [...this.connections.values()].map((e) => e.conn).filter((c) => c.state.kind === 'running');
+  }
+
+  async startAll(): Promise<void> {
+    await Promise.all([...this.connections.values()].filter((e) => !(e.resolved.workspaceDefined && !vscode.workspace.isTrusted)).map((e) => e.conn.start()));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((e) => e.conn.stop()));
+  }
+
+  async restartAll(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((e) => e.conn.restart()));
+  }
+
+  /** Deactivation: close every connection and wait until stdio children are gone. */
+  async shutdown(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map(async (e) => {
+      e.sub.dispose();
+      await e.conn.shutdown();
+    }));
+  }
+
+  override dispose(): void {
+    for (const e of this.connections.values()) {
+      e.sub.dispose();
+      e.conn.dispose();
+    }
+    this.connections.clear();
+    super.dispose();
+  }
+}

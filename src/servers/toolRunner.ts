@@ -1,0 +1,79 @@
+import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationBroker } from '../elicitation/broker';
+import type { Connection } from './connection';
+
+/** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
+const DRAFT_ELICITATION_REQUIRED = -32604;
+
+interface RequiredUrl {
+  readonly url: string;
+  readonly elicitationId: string;
+  readonly message: string;
+}
+
+/** Reads `data.elicitations[]` from a -32042 (or draft -32604) error; undefined for any other error. */
+export function requiredElicitations(err: unknown): RequiredUrl[] | undefined {
+  if (!(err instanceof McpError)) return undefined;
+  if (err.code !== (ErrorCode.UrlElicitationRequired as number) && err.code !== DRAFT_ELICITATION_REQUIRED) return undefined;
+  const list = (err.data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const out: RequiredUrl[] = [];
+  for (const e of list.slice(0, 10)) {
+    if (typeof e !== 'object' || e === null) continue;
+    const r = e as Record<string, unknown>;
+    const id = r['elicitationId'] ?? r['elicitionId'];
+    if (typeof r['url'] === 'string' && typeof id === 'string') out.push({ url: r['url'], elicitationId: id, message: typeof r['message'] === 'string' ? r['message'] : '' });
+  }
+  return out.length ? out : undefined;
+}
+
+export class UrlElicitationDeclinedError extends Error {
+  constructor(
+    readonly original: unknown,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Calls a tool; when it fails with URLElicitationRequired, walks the user through each listed
+ * url elicitation with the same consent flow, waits for completion (or Mark as Done), then retries
+ * once. A retry that asks for the same URLs again is not retried (loop guard).
+ */
+export async function callToolWithElicitation(
+  conn: Connection,
+  broker: ElicitationBroker,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+  log?: (m: string) => void,
+): Promise<CallToolResult> {
+  try {
+    return await conn.callTool(name, args, signal);
+  } catch (err) {
+    const needed = requiredElicitations(err);
+    if (!needed) throw err;
+    log?.(`[${conn.name}] tool ${name} requires ${needed.length} url elicitation(s); asking the user`);
+    for (const e of needed) {
+      const result = await broker.handle(
+        { name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined },
+        { mode: 'url', url: e.url, elicitationId: e.elicitationId, message: e.message },
+        { signal: signal ?? new AbortController().signal, requestId: `tool:${name}:${e.elicitationId}` },
+      );
+      if (result.action !== 'accept') throw new UrlElicitationDeclinedError(err, `the user chose ${result.action} for ${e.url}`);
+      const outcome = await broker.waitForCompletion(conn.name, e.elicitationId);
+      if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
+    }
+    try {
+      return await conn.callTool(name, args, signal);
+    } catch (retryErr) {
+      const again = requiredElicitations(retryErr);
+      if (again && again.some((a) => needed.some((n) => n.url === a.url))) {
+        log?.(`[${conn.name}] tool ${name} asked for the same URL again after completion; not retrying (loop guard)`);
+        throw new UrlElicitationDeclinedError(retryErr, 'the server asked for the same URL again after it was completed; not retrying');
+      }
+      throw retryErr;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ServerDefinition } from '../config/parse/mcpJson';
+
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** A transport about to be connected, plus what the connection needs to know about it. */
+export interface PreparedTransport {
+  readonly transport: Transport;
+  readonly kind: TransportKind;
+  /** For stdio: the child's pid once started (read after connect). */
+  pid(): number | undefined;
+}
+
+export function createTransport(def: ServerDefinition, onStderr: (line: string) => void, kindOverride?: TransportKind): PreparedTransport {
+  if (def.type === 'stdio') {
+    const transport = new StdioClientTransport({
+      command: def.command,
+      args: [...def.args],
+      // Only the SDK's safe default variables plus what the user configured: never our whole
+      // environment, which may carry tokens for unrelated tools.
+      env: { ...getDefaultEnvironment(), ...def.env },
+      ...(def.cwd ? { cwd: def.cwd } : {}),
+      stderr: 'pipe',
+    });
+    let buf = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        onStderr(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+      if (buf.length > 8192) {
+        onStderr(buf);
+        buf = '';
+      }
+    });
+    return { transport, kind: 'stdio', pid: () => transport.pid ?? undefined };
+  }
+  const url = new URL(def.url);
+  const requestInit: RequestInit = { headers: { ...def.headers } };
+  const kind = kindOverride ?? def.type;
+  if (kind === 'sse') {
+    return {
+      transport: new SSEClientTransport(url, {
+        requestInit,
+        // EventSource ignores requestInit; pass headers to its fetch too.
+        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }) },
+      }),
+      kind: 'sse',
+      pid: () => undefined,
+    };
+  }
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), kind: 'http', pid: () => undefined };
+}
+
+/**
+ * A Streamable HTTP `initialize` answered with a 4xx means the server may speak the legacy SSE
+ * transport instead (the spec's backwards-compatibility rule), so the caller retries with SSE.
+ */
+export function shouldFallBackToSse(def: ServerDefinition, err: unknown): boolean {
+  if (def.type !== 'http') return false;
+  if (err instanceof StreamableHTTPError) return err.code !== undefined && err.code >= 400 && err.code < 500;
+  const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
+  return m !== null && Number(m[1]) >= 400 && Number(m[1]) < 500;
+}

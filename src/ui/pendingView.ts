@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { ElicitationQueue, FinishedElicitation, PendingView as PendingEntryView } from '../elicitation/elicitationQueue';
+import { Disposable, toDisposable } from '../util/disposable';
+
+export type PendingNode =
+  | { readonly kind: 'entry'; readonly entry: PendingEntryView }
+  | { readonly kind: 'historyRoot' }
+  | { readonly kind: 'history'; readonly item: FinishedElicitation };
+
+export function stateLabel(state: PendingEntryView['state']): string {
+  switch (state) {
+    case 'onScreen':
+      return vscode.l10n.t('on screen');
+    case 'queued':
+      return vscode.l10n.t('queued');
+    case 'awaitingCompletion':
+      return vscode.l10n.t('awaiting completion');
+  }
+}
+
+export function age(fromMs: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - fromMs) / 1000));
+  if (s < 60) return vscode.l10n.t('{0} s', s);
+  if (s < 3600) return vscode.l10n.t('{0} min', Math.floor(s / 60));
+  return vscode.l10n.t('{0} h', Math.floor(s / 3600));
+}
+
+export function firstLine(text: string, max = 80): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "Pending Elicitations": what waits now, and a collapsible history of the last 50 finished. */
+export class PendingTreeView extends Disposable implements vscode.TreeDataProvider<PendingNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<PendingNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+
+  constructor(private readonly queue: ElicitationQueue) {
+    super();
+    const fire = (): void => this._onDidChangeTreeData.fire(undefined);
+    this._register(toDisposable(queue.onDidChange(fire)));
+    this._register(toDisposable(queue.history.onDidChange(fire)));
+  }
+
+  getChildren(node?: PendingNode): PendingNode[] {
+    if (!node) return [...this.queue.list().map((entry) => ({ kind: 'entry' as const, entry })), { kind: 'historyRoot' }];
+    if (node.kind === 'historyRoot') return this.queue.history.list().reverse().map((item) => ({ kind: 'history', item }));
+    return [];
+  }
+
+  getTreeItem(node: PendingNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'entry': {
+        const e = node.entry;
+        const item = new vscode.TreeItem(`${e.server}: ${firstLine(e.message)}`);
+        item.id = `pending:${e.id}`;
+        item.description = `${e.mode} · ${stateLabel(e.state)} · ${age(e.createdAt)}`;
+        item.tooltip = new vscode.MarkdownString().appendText(`${e.server}\n\n${e.message}`);
+        item.iconPath = new vscode.ThemeIcon(e.state === 'onScreen' ? 'eye' : e.state === 'awaitingCompletion' ? 'link-external' : 'clock');
+        item.contextValue = `pending.${e.state}`;
+        return item;
+      }
+      case 'historyRoot': {
+        const item = new vscode.TreeItem(vscode.l10n.t('History ({0})', this.queue.history.size), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = 'history';
+        item.iconPath = new vscode.ThemeIcon('history');
+        return item;
+      }
+      case 'history': {
+        const h = node.item;
+        const item = new vscode.TreeItem(`${h.server}: ${firstLine(h.message)}`);
+        item.description = `${h.action} · ${h.decidedBy} · ${h.at.toLocaleTimeString()}`;
+        item.iconPath = new vscode.ThemeIcon(h.action === 'accept' ? 'check' : h.action === 'decline' ? 'circle-slash' : 'close');
+        item.contextValue = 'pending.history';
+        return item;
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import * as vscode from 'vscode';
+import type { AnswerValue, Field, FormModel } from '../../elicitation/fieldModel';
+import { parseFieldInput, validateField } from '../../elicitation/validator';
+import type { Asker } from '../../elicitation/presenter';
+import { declineButton, blockButton, attributionTitle, formatHint } from './quickInputParts';
+
+/** How one step of a quick-input flow ended. */
+export type StepResult =
+  | { readonly kind: 'value'; readonly value: AnswerValue | undefined }
+  | { readonly kind: 'back' }
+  | { readonly kind: 'decline' }
+  | { readonly kind: 'cancel' }
+  | { readonly kind: 'block' };
+
+export interface StepContext {
+  readonly asker: Asker;
+  readonly message: string;
+  readonly warnings: readonly string[];
+  readonly form: FormModel;
+  readonly step?: { readonly n: number; readonly total: number };
+  readonly signal: AbortSignal;
+  /** Lets tests and the benchmark see the live widget. */
+  readonly onShow?: (w: vscode.QuickInput) => void;
+}
+
+interface Item extends vscode.QuickPickItem {
+  readonly value?: string | boolean;
+}
+
+/**
+ * Shows one field on its native widget and settles once: the value, Back, Decline, Cancel
+ * (Escape, or the request withdrawn) or Block. Listeners are disposed in every path.
+ */
+export function askField(field: Field, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+  switch (field.kind) {
+    case 'string':
+    case 'number':
+    case 'integer':
+      return askText(field, current, ctx);
+    default:
+      return askPick(field, current, ctx);
+  }
+}
+
+function settleOnce(input: vscode.InputBox | vscode.QuickPick<Item>, ctx: StepContext, run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void): Promise<StepResult> {
+  return new Promise<StepResult>((resolve) => {
+    const disposables: vscode.Disposable[] = [];
+    let done = false;
+    const settle = (r: StepResult): void => {
+      if (done) return;
+      done = true;
+      for (const d of disposables) d.dispose();
+      ctx.signal.removeEventListener('abort', onAbort);
+      input.dispose();
+      resolve(r);
+    };
+    const onAbort = (): void => settle({ kind: 'cancel' });
+    if (ctx.signal.aborted) return settle({ kind: 'cancel' });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    disposables.push(input.onDidHide(() => settle({ kind: 'cancel' })));
+    disposables.push(
+      (input.onDidTriggerButton)((b) => {
+        if (b === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
+        else if (b === declineButton()) settle({ kind: 'decline' });
+        else if (b === blockButton()) settle({ kind: 'block' });
+      }),
+    );
+    run(settle, disposables);
+    input.show();
+    ctx.onShow?.(input);
+  });
+}
+
+function common(input: vscode.QuickInput & { buttons: readonly vscode.QuickInputButton[] }, field: Field, ctx: StepContext): void {
+  input.title = attributionTitle(ctx.asker, ctx.step ? `${field.title}` : undefined);
+  if (ctx.step) {
+    input.step = ctx.step.n;
+    input.totalSteps = ctx.step.total;
+  }
+  input.ignoreFocusOut = true;
+  input.buttons = [...(ctx.step && ctx.step.n > 1 ? [vscode.QuickInputButtons.Back] : []), declineButton(), blockButton()];
+}
+
+function promptText(field: Field, ctx: StepContext): string {
+  const parts = [ctx.message];
+  if (field.description) parts.push(`${field.title}: ${field.description}`);
+  else if (ctx.form.fields.length > 1 || field.title !== field.key) parts.push(field.title + (field.required ? ' *' : ''));
+  for (const w of ctx.warnings) parts.push(`⚠ ${w}`);
+  return parts.join(' — ');
+}
+
+function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+  const input = vscode.window.createInputBox();
+  common(input, field, ctx);
+  input.prompt = promptText(field, ctx);
+  input.placeholder = formatHint(field) ?? (field.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to skip'));
+  input.value = current === undefined ? '' : String(current);
+  if (field.secretLike) input.password = true;
+  const check = (raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; message: string } => {
+    const parsed = parseFieldInput(field, raw);
+    if (!parsed.ok) return parsed;
+    const msg = validateField(ctx.form, field.key, parsed.value);
+    return msg ? { ok: false, message: msg } : parsed;
+  };
+  return settleOnce(input, ctx, (settle, d) => {
+    const live = (raw: string): void => {
+      const r = check(raw);
+      // Do not shout "Required" before the user typed anything.
+      input.validationMessage = r.ok || raw === '' ? undefined : r.message;
+    };
+    live(input.value);
+    d.push(input.onDidChangeValue(live));
+    d.push(
+      input.onDidAccept(() => {
+        const r = check(input.value);
+        if (r.ok) settle({ kind: 'value', value: r.value });
+        else input.validationMessage = r.message;
+      }),
+    );
+  });
+}
+
+function pickItems(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }>): Item[] {
+  if (field.kind === 'boolean') {
+    return [
+      { label: vscode.l10n.t('Yes'), value: true },
+      { label: vscode.l10n.t('No'), value: false },
+    ];
+  }
+  return field.options.map((o) => ({ label: o.label, value: o.value, ...(o.label !== o.value ? { detail: o.value } : {}) }));
+}
+
+function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+  const qp = vscode.window.createQuickPick<Item>();
+  common(qp, field, ctx);
+  const items = pickItems(field);
+  const header: Item[] = [{ label: ctx.message, kind: vscode.QuickPickItemKind.Separator }, ...ctx.warnings.map((w) => ({ label: `⚠ ${w}`, kind: vscode.QuickPickItemKind.Separator }))];
+  const skip: Item | undefined = !field.required && field.kind !== 'multiSelect' ? { label: vscode.l10n.t('$(circle-slash) Leave empty'), alwaysShow: true } : undefined;
+  qp.items = [...header, ...items, ...(skip ? [skip] : [])];
+  qp.placeholder = field.description ?? field.title;
+  qp.matchOnDetail = true;
+  if (field.kind === 'multiSelect') {
+    qp.canSelectMany = true;
+    const chosen = Array.isArray(current) ? current : [];
+    qp.selectedItems = items.filter((i) => typeof i.value === 'string' && chosen.includes(i.value));
+  } else {
+    const active = items.find((i) => i.value === current);
+    if (active) qp.activeItems = [active];
+  }
+  return settleOnce(qp, ctx, (settle, d) => {
+    d.push(
+      qp.onDidAccept(() => {
+        if (field.kind === 'multiSelect') {
+          const value = qp.selectedItems.flatMap((i) => (typeof i.value === 'string' ? [i.value] : []));
+          const msg = validateField(ctx.form, field.key, value.length === 0 && !field.required ? undefined : value);
+          if (msg) {
+            qp.placeholder = `⚠ ${msg}`;
+            return;
+          }
+          settle({ kind: 'value', value: value.length === 0 && !field.required ? undefined : value });
+          return;
+        }
+        const picked = qp.activeItems[0];
+        if (!picked) return;
+        if (picked === skip) settle({ kind: 'value', value: undefined });
+        else if (picked.value !== undefined) settle({ kind: 'value', value: picked.value });
+      }),
+    );
+  });
+}

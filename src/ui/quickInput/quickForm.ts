@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import type { AnswerValue } from '../../elicitation/fieldModel';
+import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
+import { buildReply, defaultValues } from '../../elicitation/validator';
+import { askField, type StepContext } from './fieldStep';
+import { attributionTitle, blockButton, declineButton } from './quickInputParts';
+
+export interface QuickFormHooks {
+  readonly onBlockServer: () => void;
+  readonly onShow?: (w: vscode.QuickInput) => void;
+}
+
+/**
+ * A form on native quick input. One field: its widget, and Enter accepts. Several fields:
+ * "step n of m" with Back, then a review step listing every answer before Accept.
+ */
+export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hooks: QuickFormHooks): Promise<FormAnswer> {
+  const fields = prompt.form.fields;
+  const values: Record<string, AnswerValue | undefined> = defaultValues(prompt.form);
+  const multi = fields.length > 1;
+  const total = multi ? fields.length + 1 : 1;
+  let i = 0;
+  for (;;) {
+    if (i >= fields.length) {
+      if (!multi) break;
+      const review = await reviewStep(prompt, values, total, signal, hooks);
+      if (review === 'back') {
+        i = fields.length - 1;
+        continue;
+      }
+      if (review === 'accept') break;
+      return finishOther(review, hooks);
+    }
+    const field = fields[i];
+    if (!field) break;
+    const ctx: StepContext = {
+      asker: prompt.asker,
+      message: prompt.message,
+      warnings: prompt.warnings,
+      form: prompt.form,
+      signal,
+      ...(multi ? { step: { n: i + 1, total } } : {}),
+      ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
+    };
+    const r = await askField(field, values[field.key], ctx);
+    if (r.kind === 'value') {
+      values[field.key] = r.value;
+      i++;
+    } else if (r.kind === 'back') {
+      i = Math.max(0, i - 1);
+    } else {
+      return finishOther(r.kind, hooks);
+    }
+  }
+  const reply = buildReply(prompt.form, values);
+  if (!reply.ok) {
+    // Only reachable if a step accepted something the whole-form check refuses (e.g. a required
+    // multi-select left empty); say so rather than send a bad reply.
+    void vscode.window.showErrorMessage(vscode.l10n.t('The answer is not valid: {0}', Object.values(reply.errors).join('; ')));
+    return { action: 'cancel' };
+  }
+  return { action: 'accept', content: reply.content };
+}
+
+function finishOther(kind: 'decline' | 'cancel' | 'block', hooks: QuickFormHooks): FormAnswer {
+  if (kind === 'block') {
+    hooks.onBlockServer();
+    return { action: 'decline' };
+  }
+  return { action: kind };
+}
+
+interface ReviewItem extends vscode.QuickPickItem {
+  readonly action?: 'accept' | 'edit';
+  readonly index?: number;
+}
+
+function display(v: AnswerValue | undefined, secret: boolean): string {
+  if (v === undefined || v === '') return vscode.l10n.t('(empty)');
+  if (secret && typeof v === 'string') return '•'.repeat(Math.min(v.length, 12));
+  if (typeof v === 'boolean') return v ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
+  return Array.isArray(v) ? v.join(', ') : String(v);
+}
+
+/** The last step: every answer, Accept, or pick a field to go back to it (via Back). */
+function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | undefined>, total: number, signal: AbortSignal, hooks: QuickFormHooks): Promise<'accept' | 'back' | 'decline' | 'cancel' | 'block'> {
+  const qp = vscode.window.createQuickPick<ReviewItem>();
+  qp.title = attributionTitle(prompt.asker, vscode.l10n.t('Review'));
+  qp.step = total;
+  qp.totalSteps = total;
+  qp.ignoreFocusOut = true;
+  qp.buttons = [vscode.QuickInputButtons.Back, declineButton(), blockButton()];
+  qp.placeholder = vscode.l10n.t('Press Enter to accept and send these answers, or Back to change them');
+  const accept: ReviewItem = { label: vscode.l10n.t('$(check) Accept and send'), action: 'accept', alwaysShow: true };
+  qp.items = [
+    accept,
+    { label: prompt.message, kind: vscode.QuickPickItemKind.Separator },
+    ...prompt.form.fields.map((f, index) => ({ label: f.title, description: display(values[f.key], f.secretLike), index, action: 'edit' as const })),
+  ];
+  qp.activeItems = [accept];
+  return new Promise((resolve) => {
+    const d: vscode.Disposable[] = [];
+    let done = false;
+    const settle = (r: 'accept' | 'back' | 'decline' | 'cancel' | 'block'): void => {
+      if (done) return;
+      done = true;
+      for (const x of d) x.dispose();
+      signal.removeEventListener('abort', onAbort);
+      qp.dispose();
+      resolve(r);
+    };
+    const onAbort = (): void => settle('cancel');
+    signal.addEventListener('abort', onAbort, { once: true });
+    d.push(qp.onDidHide(() => settle('cancel')));
+    d.push(
+      qp.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) settle('back');
+        else if (b === declineButton()) settle('decline');
+        else if (b === blockButton()) settle('block');
+      }),
+    );
+    d.push(qp.onDidAccept(() => settle(qp.activeItems[0]?.action === 'accept' ? 'accept' : 'back')));
+    qp.show();
+    hooks.onShow?.(qp);
+  });
+}

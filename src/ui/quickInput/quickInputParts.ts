@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { Field } from '../../elicitation/fieldModel';
+import type { Asker } from '../../elicitation/presenter';
+
+let decline: vscode.QuickInputButton | undefined;
+let block: vscode.QuickInputButton | undefined;
+
+/** Title-bar button that answers `decline`, distinct from Escape (`cancel`). Created once so identity compares work. */
+export function declineButton(): vscode.QuickInputButton {
+  return (decline ??= { iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: vscode.l10n.t('Decline (tell the server no)') });
+}
+
+export function blockButton(): vscode.QuickInputButton {
+  return (block ??= { iconPath: new vscode.ThemeIcon('mute'), tooltip: vscode.l10n.t('Block this server') });
+}
+
+/** The attribution banner of a quick input: which server asks, and what it reports itself to be. */
+export function attributionTitle(asker: Asker, suffix?: string): string {
+  const who = asker.info && asker.info !== asker.name ? `${asker.name} (${asker.info})` : asker.name;
+  const base = vscode.l10n.t('MCP server “{0}” asks', who);
+  return suffix ? `${base}: ${suffix}` : base;
+}
+
+export function formatHint(field: Field): string | undefined {
+  switch (field.kind) {
+    case 'string':
+      switch (field.format) {
+        case 'email':
+          return vscode.l10n.t('Email address, e.g. name@example.com');
+        case 'uri':
+          return vscode.l10n.t('URI, e.g. https://example.com/path');
+        case 'date':
+          return vscode.l10n.t('Date as YYYY-MM-DD');
+        case 'date-time':
+          return vscode.l10n.t('Date and time as YYYY-MM-DDTHH:MM:SSZ');
+        default:
+          return field.minLength !== undefined || field.maxLength !== undefined
+            ? vscode.l10n.t('{0} to {1} characters', field.minLength ?? 0, field.maxLength ?? '∞')
+            : undefined;
+      }
+    case 'number':
+    case 'integer': {
+      const kind = field.kind === 'integer' ? vscode.l10n.t('Whole number') : vscode.l10n.t('Number');
+      if (field.minimum !== undefined && field.maximum !== undefined) return vscode.l10n.t('{0} from {1} to {2}', kind, field.minimum, field.maximum);
+      if (field.minimum !== undefined) return vscode.l10n.t('{0}, at least {1}', kind, field.minimum);
+      if (field.maximum !== undefined) return vscode.l10n.t('{0}, at most {1}', kind, field.maximum);
+      return kind;
+    }
+    default:
+      return undefined;
+  }
+}

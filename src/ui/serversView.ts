@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerEntry, ServerManager } from '../servers/serverManager';
+import type { ServerState } from '../servers/connection';
+import { Disposable } from '../util/disposable';
+import type { ServerPolicy } from '../elicitation/policy';
+
+export type ServersNode = { readonly kind: 'server'; readonly entry: ServerEntry } | { readonly kind: 'tool'; readonly server: string; readonly tool: Tool };
+
+function stateIcon(state: ServerState | undefined, hasConfigError: boolean): vscode.ThemeIcon {
+  if (hasConfigError || !state) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  switch (state.kind) {
+    case 'running':
+      return new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+    case 'starting':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+    case 'untrusted':
+      return new vscode.ThemeIcon('shield');
+    case 'stopped':
+      return new vscode.ThemeIcon('circle-large-outline');
+  }
+}
+
+function stateDescription(entry: ServerEntry): string {
+  if (entry.configError) return vscode.l10n.t('configuration error: {0}', entry.configError.message);
+  const s = entry.connection?.state;
+  const transport = entry.resolved?.def.type ?? '';
+  switch (s?.kind) {
+    case 'running':
+      return [s.transport, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined].filter(Boolean).join(' · ');
+    case 'starting':
+      return vscode.l10n.t('{0} · starting…', transport);
+    case 'error':
+      return vscode.l10n.t('{0} · {1}', transport, s.reason);
+    case 'untrusted':
+      return vscode.l10n.t('not started: this workspace is not trusted');
+    default:
+      return vscode.l10n.t('{0} · stopped', transport);
+  }
+}
+
+/** "MCP Servers": each server with its state, and its tools as children. */
+export class ServersView extends Disposable implements vscode.TreeDataProvider<ServersNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ServersNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly policyFor: (server: string) => ServerPolicy,
+  ) {
+    super();
+    this._register(manager.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
+  }
+
+  refresh(): void {
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  getChildren(node?: ServersNode): ServersNode[] {
+    if (!node) return this.manager.list().map((entry) => ({ kind: 'server', entry }));
+    if (node.kind === 'server') return (node.entry.connection?.tools ?? []).map((tool) => ({ kind: 'tool', server: node.entry.name, tool }));
+    return [];
+  }
+
+  getTreeItem(node: ServersNode): vscode.TreeItem {
+    if (node.kind === 'tool') {
+      const item = new vscode.TreeItem(node.tool.title ?? node.tool.annotations?.title ?? node.tool.name, vscode.TreeItemCollapsibleState.None);
+      item.description = node.tool.description?.split('\n')[0] ?? '';
+      item.tooltip = new vscode.MarkdownString().appendText(`${node.tool.name}\n\n${node.tool.description ?? ''}`);
+      item.iconPath = new vscode.ThemeIcon('tools');
+      item.contextValue = 'mcpTool';
+      item.command = { command: 'mcpElicitation.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [node.server, node.tool.name] };
+      return item;
+    }
+    const { entry } = node;
+    const state = entry.connection?.state;
+    const hasTools = (entry.connection?.tools.length ?? 0) > 0;
+    const item = new vscode.TreeItem(entry.name, hasTools ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${entry.name}`;
+    item.iconPath = stateIcon(state, entry.configError !== undefined);
+    item.description = stateDescription(entry);
+    const policy = this.policyFor(entry.name);
+    const tip = new vscode.MarkdownString();
+    tip.appendText(`${entry.name} — ${item.description}\n`);
+    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy));
+    item.tooltip = tip;
+    item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}`;
+    return item;
+  }
+}

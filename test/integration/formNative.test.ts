@@ -1,0 +1,136 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import { elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+
+const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({ type: 'object', properties, required });
+
+suite('Form mode on native widgets (answers checked on the wire)', () => {
+  let s: Services;
+  suiteSetup(async () => {
+    s = await services();
+    await waitForRunning(s, 'fixture');
+  });
+
+  test('single text field: InputBox with attribution, typed value accepted', async () => {
+    const wire = elicitVia('fixture', { message: 'What is your name?', requestedSchema: schema({ name: { type: 'string', title: 'Name', minLength: 2 } }, ['name']) });
+    const p = await nextPrompt(s);
+    assert.equal(p.kind, 'inputBox');
+    const box = p.widget as vscode.InputBox;
+    assert.match(box.title ?? '', /fixture/);
+    assert.match(box.prompt ?? '', /What is your name\?/);
+    box.value = 'A';
+    await waitFor(() => (box.validationMessage ?? '') !== '', 'too-short validation message');
+    box.value = 'Ada';
+    await waitFor(() => !box.validationMessage, 'validation cleared');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const r = await wire;
+    assert.deepEqual(r.response, { action: 'accept', content: { name: 'Ada' } });
+  });
+
+  test('number with bounds: out-of-range refused, then a valid number sent as a number', async () => {
+    const wire = elicitVia('fixture', { message: 'How many?', requestedSchema: schema({ n: { type: 'integer', minimum: 1, maximum: 10 } }, ['n']) });
+    const box = (await nextPrompt(s)).widget as vscode.InputBox;
+    box.value = '42';
+    await waitFor(() => /10/.test(box.validationMessage?.toString() ?? ''), 'range message');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // Still open: an invalid value is never sent.
+    assert.equal(s.broker.queue.list().length, 1);
+    box.value = '7';
+    await waitFor(() => !box.validationMessage, 'valid');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual((await wire).response, { action: 'accept', content: { n: 7 } });
+  });
+
+  test('boolean: QuickPick Yes/No with default preselected', async () => {
+    const wire = elicitVia('fixture', { message: 'Proceed?', requestedSchema: schema({ ok: { type: 'boolean', default: false } }, ['ok']) });
+    const p = await nextPrompt(s);
+    const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+    assert.equal(p.kind, 'quickPick');
+    await waitFor(() => qp.activeItems.length > 0, 'active item');
+    assert.equal(qp.activeItems[0]?.label, 'No');
+    qp.activeItems = [qp.items.find((i) => i.label === 'Yes')!];
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual((await wire).response, { action: 'accept', content: { ok: true } });
+  });
+
+  test('titled enum: titles as labels, the const value on the wire', async () => {
+    const wire = elicitVia('fixture', {
+      message: 'Pick a region',
+      requestedSchema: schema({ region: { type: 'string', oneOf: [{ const: 'eu-west-1', title: 'Europe (Ireland)' }, { const: 'us-east-1', title: 'US East' }] } }, ['region']),
+    });
+    const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
+    const item = qp.items.find((i) => i.label === 'US East');
+    assert.ok(item, 'title shown as label');
+    assert.equal(item.detail, 'us-east-1');
+    qp.activeItems = [item];
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual((await wire).response, { action: 'accept', content: { region: 'us-east-1' } });
+  });
+
+  test('multi-select: defaults picked, string[] on the wire', async () => {
+    const wire = elicitVia('fixture', {
+      message: 'Toppings?',
+      requestedSchema: schema({ t: { type: 'array', items: { type: 'string', enum: ['cheese', 'ham', 'olives'] }, minItems: 1, maxItems: 2, default: ['cheese'] } }, ['t']),
+    });
+    const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
+    assert.deepEqual(qp.selectedItems.map((i) => i.label), ['cheese']);
+    qp.selectedItems = qp.items.filter((i) => i.label === 'cheese' || i.label === 'olives');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.deepEqual((await wire).response, { action: 'accept', content: { t: ['cheese', 'olives'] } });
+  });
+
+  test('Escape cancels; the Decline button declines', async () => {
+    const wire1 = elicitVia('fixture', { message: 'Esc me', requestedSchema: schema({ a: { type: 'string' } }) });
+    await nextPrompt(s);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.deepEqual((await wire1).response, { action: 'cancel' });
+  });
+
+  test('a server cancellation closes the open prompt and nothing is sent', async () => {
+    const wire = elicitVia('fixture', { message: 'Soon withdrawn', requestedSchema: schema({ a: { type: 'string' } }) }, { cancelAfterMs: 1500 });
+    const box = (await nextPrompt(s)).widget as vscode.InputBox;
+    const r = await wire;
+    assert.equal(r.kind, 'cancelled');
+    await waitFor(() => s.broker.queue.size === 0, 'queue empty');
+    const last = s.broker.queue.history.list().at(-1);
+    assert.equal(last?.decidedBy, 'serverCancel');
+    assert.ok(box);
+  });
+
+  test('two concurrent requests are shown one at a time, in arrival order', async () => {
+    const call = Promise.resolve(
+      vscode.commands.executeCommand('mcpElicitation.runTool', 'fixture', 'elicitMany', {
+        requests: [
+          { message: 'first', requestedSchema: schema({ v: { type: 'string' } }, ['v']) },
+          { message: 'second', requestedSchema: schema({ v: { type: 'string' } }, ['v']) },
+        ],
+        gapMs: 100,
+      }),
+    );
+    const p1 = await nextPrompt(s);
+    await waitFor(() => s.broker.queue.size === 2, 'both pending');
+    assert.deepEqual(s.broker.queue.list().map((e) => [e.message, e.state]), [['first', 'onScreen'], ['second', 'queued']]);
+    (p1.widget as vscode.InputBox).value = 'one';
+    const p2promise = nextPrompt(s);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const p2 = await p2promise;
+    assert.match((p2.widget as vscode.InputBox).prompt ?? '', /second/);
+    (p2.widget as vscode.InputBox).value = 'two';
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const result = (await call) as { content: { text: string }[] };
+    const records = JSON.parse(result.content[0]?.text ?? '[]') as { response: unknown }[];
+    assert.deepEqual(records.map((r) => r.response), [{ action: 'accept', content: { v: 'one' } }, { action: 'accept', content: { v: 'two' } }]);
+  });
+
+  test('an invalid schema gets -32602 naming the property, and nothing is shown', async () => {
+    let shown = false;
+    const sub = s.hooks.onDidShowPrompt(() => (shown = true));
+    const r = await elicitVia('fixture', { message: 'bad', requestedSchema: schema({ address: { type: 'object', properties: {} } }) });
+    sub.dispose();
+    assert.equal(r.kind, 'error');
+    assert.equal(r.error?.code, -32602);
+    assert.match(r.error?.message ?? '', /address/);
+    assert.equal(shown, false);
+  });
+});

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
+
+export const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
+
+export async function services(): Promise<Services> {
+  const ext = vscode.extensions.getExtension<McpElicitationHostApi & { __testing?: Services }>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} not found`);
+  const api = await ext.activate();
+  if (!api.__testing) throw new Error('test hooks missing: MCP_TEST_REPO_ROOT not set in the host');
+  return api.__testing;
+}
+
+/** Polls `predicate` until true; the only wait in these tests, bounded and with a reason. */
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const t0 = Date.now();
+  while (!predicate()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function waitForRunning(s: Services, name: string): Promise<void> {
+  await waitFor(() => s.manager.get(name)?.state.kind === 'running', `server ${name} running`);
+}
+
+export interface ShownPrompt {
+  readonly kind: string;
+  readonly id: string;
+  readonly widget: vscode.QuickInput | undefined;
+}
+
+/** Resolves with the next prompt the presenter shows. */
+export function nextPrompt(s: Services, timeoutMs = 20_000): Promise<ShownPrompt> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error('no prompt was shown'));
+    }, timeoutMs);
+    const sub = s.hooks.onDidShowPrompt((e) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+/** What the fixture server's `elicit` tool reports it received on the wire. */
+export interface WireRecord {
+  readonly kind: 'result' | 'error' | 'cancelled';
+  readonly response?: { action: string; content?: Record<string, unknown> };
+  readonly error?: { code?: number; message: string };
+}
+
+export function parseToolText(result: unknown): WireRecord {
+  const r = result as { content: { type: string; text: string }[] };
+  const text = r.content[0]?.text ?? '';
+  return JSON.parse(text) as WireRecord;
+}
+
+/** Starts an `elicit` tool call on `server`; the promise settles when the user's answer reached the server. */
+export function elicitVia(server: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<WireRecord> {
+  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'elicit', { params, ...extra })).then(parseToolText);
+}
