@@ -1,8 +1,9 @@
 // Runs the mocha suite inside the real extension host of code-server: the workbench reads
 // `extensionDevelopmentPath` and `extensionTestsPath` from its `payload` URL parameter, loads our
 // `run()`, and reports the outcome through window.codeAutomationExit / codeAutomationLog.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { format } from 'node:util';
 import path from 'node:path';
 import { repoRoot } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
@@ -39,7 +40,8 @@ export async function runInHostSuite({ grep } = {}) {
       void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));
     });
     await page.exposeFunction('codeAutomationLog', (type, args) => {
-      const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+      // The host forwards console calls as printf-style argument lists (mocha's reporter uses them).
+      const line = format(...(Array.isArray(args) ? args : [args]));
       log += line + '\n';
       if (type !== 'trace') process.stdout.write(`    ${line}\n`);
     });
@@ -53,6 +55,9 @@ export async function runInHostSuite({ grep } = {}) {
       exit,
       new Promise((resolve) => setTimeout(() => resolve(124), SUITE_TIMEOUT_MS)),
     ]);
+    // Keep the whole host log for diagnosis: mocha output plus code-server's own output.
+    mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
+    writeFileSync(path.join(repoRoot, 'test-results', 'integration.log'), `${log}\n--- code-server ---\n${cs.output}`);
     const m = /MOCHA_SUMMARY (\{.*\})/.exec(log);
     const summary = m ? JSON.parse(m[1]) : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
     if (!m) process.stdout.write(`    (no mocha summary; exit ${exitCode})\n${cs.output.slice(-3000)}\n`);

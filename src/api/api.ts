@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpElicitationHostApi, ElicitParams, ElicitResult, ServerInfo, PendingElicitation } from '../../api/mcpElicitationHost';
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
@@ -27,7 +26,7 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
     if (typeof options.source !== 'string' || options.source.trim() === '') throw new Error('elicit: options.source (the attribution shown to the user) is required');
     const result = await this.broker.handle(
       { name: options.source, serverInfo: undefined },
-      params as ElicitRequest['params'],
+      params,
       { signal: options.signal ?? new AbortController().signal, requestId: `api:${++this.seq}` },
     );
     return result as ElicitResult;

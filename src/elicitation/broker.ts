@@ -4,8 +4,8 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
  */
-import { McpError, ErrorCode, type ElicitResult, type ElicitRequest, type Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { AnswerContent } from './fieldModel';
+import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { AnswerContent, FormModel } from './fieldModel';
 import { normaliseRequestedSchema } from './schema';
 import { buildReply } from './validator';
 import { formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './textSafety';
@@ -29,7 +29,8 @@ export interface HandleExtra {
 
 /** What a Connection needs from the broker. */
 export interface ElicitationSink {
-  handle(server: ServerIdentity, params: ElicitRequest['params'], extra: HandleExtra): Promise<ElicitResult>;
+  /** `params` is the raw JSON of the request: the broker validates it (malformed → -32602). */
+  handle(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
   complete(server: string, elicitationId: string): void;
   serverGone(server: string): void;
 }
@@ -50,6 +51,14 @@ function invalid(reason: string): McpError {
   return new McpError(ErrorCode.InvalidParams, reason);
 }
 
+function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
+  const out: AnswerContent = { ...content };
+  for (const f of form.fields) {
+    if (out[f.key] === undefined && f.default !== undefined) out[f.key] = Array.isArray(f.default) ? [...(f.default as readonly string[])] : (f.default as string | number | boolean);
+  }
+  return out;
+}
+
 function askerOf(s: ServerIdentity): Asker {
   const info = s.serverInfo;
   return { name: s.name, info: info ? `${info.title ?? info.name} ${info.version}`.trim() : undefined };
@@ -63,32 +72,44 @@ export class ElicitationBroker implements ElicitationSink {
     this.queue = new ElicitationQueue(deps.now ?? Date.now);
   }
 
-  async handle(server: ServerIdentity, params: ElicitRequest['params'], extra: HandleExtra): Promise<ElicitResult> {
+  async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
     const started = this.now();
     const asker = askerOf(server);
-    const mode = params.mode ?? 'form';
-    const rawMessage = typeof params.message === 'string' ? params.message : '';
+    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
+      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): params must be an object`);
+      throw invalid('params must be an object');
+    }
+    const params = rawParams as Record<string, unknown>;
+    const mode = params['mode'] ?? 'form';
+    if (mode !== 'form' && mode !== 'url') {
+      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): unsupported mode`);
+      throw invalid(`mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`);
+    }
+    if (typeof params['message'] !== 'string') {
+      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): message is not a string`);
+      throw invalid('message: must be a string');
+    }
+    const rawMessage = params['message'];
     const message = sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS);
     const id = `e${this.nextId++}`;
 
     // 1. Is the request well-formed? Nothing is shown for a request we would reject.
     let prepared: { kind: 'form'; form: ReturnType<typeof normaliseRequestedSchema> } | { kind: 'url'; url: string; elicitationId: string };
     if (mode === 'form') {
-      const form = normaliseRequestedSchema((params as { requestedSchema?: unknown }).requestedSchema);
+      const form = normaliseRequestedSchema(params['requestedSchema']);
       if (!form.ok) {
         this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${form.error}`);
         throw invalid(form.error);
       }
       prepared = { kind: 'form', form };
-    } else if (mode === 'url') {
-      const p = params as { url?: unknown; elicitationId?: unknown };
-      if (typeof p.url !== 'string' || typeof p.elicitationId !== 'string' || p.elicitationId.length === 0) {
-        this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
-        throw invalid('url mode requires string "url" and "elicitationId"');
-      }
-      prepared = { kind: 'url', url: p.url, elicitationId: p.elicitationId };
     } else {
-      throw invalid(`unsupported elicitation mode "${String(mode)}"`);
+      const url = params['url'];
+      const elicitationId = params['elicitationId'];
+      if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
+        this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
+        throw invalid(typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode');
+      }
+      prepared = { kind: 'url', url, elicitationId };
     }
 
     const fieldKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.map((f) => f.key) : [];
@@ -169,8 +190,10 @@ export class ElicitationBroker implements ElicitationSink {
           finish('cancel', 'user');
           return { action: 'cancel' };
         }
-        finish('accept', 'user', reply.content);
-        return { action: 'accept', content: reply.content };
+        // We declare `form.applyDefaults`: keys the user left out get their schema default.
+        const content = withDefaults(form, reply.content);
+        finish('accept', 'user', content);
+        return { action: 'accept', content };
       }
       if (prepared.kind === 'url') {
         const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
@@ -208,8 +231,9 @@ export class ElicitationBroker implements ElicitationSink {
     return ticket.external;
   }
 
-  private startKeepAlive(params: ElicitRequest['params'], extra: HandleExtra): NodeJS.Timeout | undefined {
-    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  private startKeepAlive(params: Record<string, unknown>, extra: HandleExtra): NodeJS.Timeout | undefined {
+    const meta = params['_meta'];
+    const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
     if ((typeof token !== 'string' && typeof token !== 'number') || !extra.sendProgress) return undefined;
     let n = 0;
     const send = extra.sendProgress;

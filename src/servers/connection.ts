@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
 import {
-  ElicitRequestSchema,
   ElicitationCompleteNotificationSchema,
   ToolListChangedNotificationSchema,
   LoggingMessageNotificationSchema,
   type Tool,
   type Implementation,
   type CallToolResult,
+  type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/parse/mcpJson';
 import type { ElicitationSink } from '../elicitation/broker';
@@ -29,6 +31,12 @@ export interface ConnectionDeps {
   /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
   readonly onGaveUp: (name: string, reason: string) => void;
 }
+
+/**
+ * Accepts any `elicitation/create`. The broker checks the params itself so that every malformed
+ * request gets -32602 with the property and the reason, not a zod dump under -32603.
+ */
+const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown() }).passthrough();
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -161,7 +169,10 @@ export class Connection extends Disposable {
   }
 
   private installHandlers(client: Client, gen: number): void {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    // Protocol's registration, not Client's: Client wraps elicitation handlers in its own zod
+    // validation, whose failures reach the server as unreadable (and sometimes -32603) errors.
+    const register = Protocol.prototype.setRequestHandler as (this: Client, schema: typeof RawElicitRequest, handler: (r: z.infer<typeof RawElicitRequest>, extra: Parameters<Parameters<Client['setRequestHandler']>[1]>[1]) => Promise<ElicitResult>) => void;
+    register.call(client, RawElicitRequest, (request, extra) =>
       this.deps.sink.handle(
         { name: this.name, serverInfo: client.getServerVersion() },
         request.params,

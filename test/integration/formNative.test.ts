@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
-import { elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { acceptQuickInput, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({ type: 'object', properties, required });
 
@@ -11,6 +11,12 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     s = await services();
     await waitForRunning(s, 'fixture');
   });
+  // A failed test must not leave its prompt open in front of the next one.
+  teardown(async () => {
+    s.broker.queue.cancelAll();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await waitFor(() => s.broker.queue.size === 0, 'queue drained');
+  });
 
   test('single text field: InputBox with attribution, typed value accepted', async () => {
     const wire = elicitVia('fixture', { message: 'What is your name?', requestedSchema: schema({ name: { type: 'string', title: 'Name', minLength: 2 } }, ['name']) });
@@ -19,11 +25,13 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     const box = p.widget as vscode.InputBox;
     assert.match(box.title ?? '', /fixture/);
     assert.match(box.prompt ?? '', /What is your name\?/);
+    // Setting .value from code fires no change event; Enter runs the same validator.
     box.value = 'A';
-    await waitFor(() => (box.validationMessage ?? '') !== '', 'too-short validation message');
+    await acceptQuickInput();
+    await waitFor(() => (box.validationMessage?.toString() ?? '') !== '', 'too-short validation message');
+    assert.equal(s.broker.queue.size, 1, 'an invalid value is not sent');
     box.value = 'Ada';
-    await waitFor(() => !box.validationMessage, 'validation cleared');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     const r = await wire;
     assert.deepEqual(r.response, { action: 'accept', content: { name: 'Ada' } });
   });
@@ -32,13 +40,12 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     const wire = elicitVia('fixture', { message: 'How many?', requestedSchema: schema({ n: { type: 'integer', minimum: 1, maximum: 10 } }, ['n']) });
     const box = (await nextPrompt(s)).widget as vscode.InputBox;
     box.value = '42';
+    await acceptQuickInput();
     await waitFor(() => /10/.test(box.validationMessage?.toString() ?? ''), 'range message');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     // Still open: an invalid value is never sent.
-    assert.equal(s.broker.queue.list().length, 1);
+    assert.equal(s.broker.queue.size, 1);
     box.value = '7';
-    await waitFor(() => !box.validationMessage, 'valid');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { n: 7 } });
   });
 
@@ -50,7 +57,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     await waitFor(() => qp.activeItems.length > 0, 'active item');
     assert.equal(qp.activeItems[0]?.label, 'No');
     qp.activeItems = [qp.items.find((i) => i.label === 'Yes')!];
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { ok: true } });
   });
 
@@ -64,7 +71,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     assert.ok(item, 'title shown as label');
     assert.equal(item.detail, 'us-east-1');
     qp.activeItems = [item];
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { region: 'us-east-1' } });
   });
 
@@ -76,7 +83,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
     assert.deepEqual(qp.selectedItems.map((i) => i.label), ['cheese']);
     qp.selectedItems = qp.items.filter((i) => i.label === 'cheese' || i.label === 'olives');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { t: ['cheese', 'olives'] } });
   });
 
@@ -111,13 +118,14 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     const p1 = await nextPrompt(s);
     await waitFor(() => s.broker.queue.size === 2, 'both pending');
     assert.deepEqual(s.broker.queue.list().map((e) => [e.message, e.state]), [['first', 'onScreen'], ['second', 'queued']]);
+    assert.ok(p1.widget);
     (p1.widget as vscode.InputBox).value = 'one';
     const p2promise = nextPrompt(s);
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     const p2 = await p2promise;
     assert.match((p2.widget as vscode.InputBox).prompt ?? '', /second/);
     (p2.widget as vscode.InputBox).value = 'two';
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await acceptQuickInput();
     const result = (await call) as { content: { text: string }[] };
     const records = JSON.parse(result.content[0]?.text ?? '[]') as { response: unknown }[];
     assert.deepEqual(records.map((r) => r.response), [{ action: 'accept', content: { v: 'one' } }, { action: 'accept', content: { v: 'two' } }]);

@@ -63,3 +63,13 @@ export function parseToolText(result: unknown): WireRecord {
 export function elicitVia(server: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<WireRecord> {
   return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'elicit', { params, ...extra })).then(parseToolText);
 }
+
+/**
+ * The extension host batches QuickInput property updates on a zero-delay timer before sending
+ * them to the workbench; let that timer run so a following command sees the new state.
+ */
+export async function acceptQuickInput(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
