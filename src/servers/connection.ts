@@ -171,6 +171,7 @@ export class Connection extends Disposable {
   private installHandlers(client: Client, gen: number): void {
     // Protocol's registration, not Client's: Client wraps elicitation handlers in its own zod
     // validation, whose failures reach the server as unreadable (and sometimes -32603) errors.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call(client) below
     const register = Protocol.prototype.setRequestHandler as (this: Client, schema: typeof RawElicitRequest, handler: (r: z.infer<typeof RawElicitRequest>, extra: Parameters<Parameters<Client['setRequestHandler']>[1]>[1]) => Promise<ElicitResult>) => void;
     register.call(client, RawElicitRequest, (request, extra) =>
       this.deps.sink.handle(

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
-import { acceptQuickInput, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { acceptQuickInput, messageText, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({ type: 'object', properties, required });
 
@@ -28,7 +28,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     // Setting .value from code fires no change event; Enter runs the same validator.
     box.value = 'A';
     await acceptQuickInput();
-    await waitFor(() => (box.validationMessage?.toString() ?? '') !== '', 'too-short validation message');
+    await waitFor(() => (messageText(box.validationMessage)) !== '', 'too-short validation message');
     assert.equal(s.broker.queue.size, 1, 'an invalid value is not sent');
     box.value = 'Ada';
     await acceptQuickInput();
@@ -41,7 +41,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     const box = (await nextPrompt(s)).widget as vscode.InputBox;
     box.value = '42';
     await acceptQuickInput();
-    await waitFor(() => /10/.test(box.validationMessage?.toString() ?? ''), 'range message');
+    await waitFor(() => /10/.test(messageText(box.validationMessage)), 'range message');
     // Still open: an invalid value is never sent.
     assert.equal(s.broker.queue.size, 1);
     box.value = '7';

@@ -46,6 +46,11 @@ export function nextPrompt(s: Services, timeoutMs = 20_000): Promise<ShownPrompt
   });
 }
 
+/** The text of an InputBox validation message, whichever form it takes. */
+export function messageText(m: string | vscode.InputBoxValidationMessage | undefined): string {
+  return typeof m === 'string' ? m : (m?.message ?? '');
+}
+
 /** What the fixture server's `elicit` tool reports it received on the wire. */
 export interface WireRecord {
   readonly kind: 'result' | 'error' | 'cancelled';
