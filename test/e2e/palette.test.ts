@@ -1,0 +1,54 @@
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { demoRecords, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+
+describe('Workbench: palette, Servers view and Run Tool', () => {
+  let wb: Workbench;
+  before(async () => {
+    wb = await openWorkbench();
+    await waitForServers(wb.page, 2);
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('lists the extension commands in the palette', async () => {
+    const { page } = wb;
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>MCP Elicitation:');
+    for (const title of ['Run Tool…', 'Show Pending Elicitations', 'Restart All Servers', 'Open Audit Log']) {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: `MCP Elicitation: ${title}` }).first().waitFor({ timeout: 20_000 });
+    }
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows both servers running with their tools in the Servers view', async () => {
+    const { page } = wb;
+    await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
+    const view = page.locator('.pane', { hasText: 'MCP Servers' });
+    await view.locator('.monaco-list-row', { hasText: 'demo' }).first().waitFor();
+    await view.locator('.monaco-list-row', { hasText: 'Ask for a name' }).first().waitFor();
+    await view.locator('.monaco-list-row', { hasText: 'fixture' }).first().waitFor();
+    assert.ok(await view.locator('.monaco-list-row', { hasText: 'stdio · demo' }).count() >= 1, 'server description shows transport and serverInfo');
+    await screenshot(page, 'servers-view-dark');
+  });
+
+  it('runs a tool from the palette, answers its InputBox by typing, and shows the result', async () => {
+    const { page } = wb;
+    await runCommand(page, 'MCP Elicitation: Run Tool…');
+    await pickItem(page, 'demo');
+    await pickItem(page, 'Ask for a name');
+    const qi = quickInput(page);
+    await qi.locator('.quick-input-title', { hasText: 'demo' }).waitFor();
+    await qi.getByText('What should I call you?').waitFor();
+    await screenshot(page, 'inputbox-dark');
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Enter');
+    const recs = await waitForRecord(wb, 'ask_name');
+    assert.deepEqual(recs[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace' } });
+    // The result opens in a read-only editor.
+    await page.locator('.editor-instance .view-lines', { hasText: 'Hello, Ada Lovelace!' }).first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'run-tool-result-dark');
+    assert.equal(demoRecords(wb).length, 1);
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Playwright against the real workbench: each test file starts its own code-server with the
+ * extension loaded from this folder (the workbench `payload`), a fresh workspace, and the demo or
+ * fixture MCP servers; `close()` stops exactly what it started.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+// The launcher modules are plain ESM shared with the scripts.
+import { launchBrowser } from '../../scripts/lib/browser.mjs';
+import { startCodeServer, workbenchUrl } from '../../scripts/lib/codeServer.mjs';
+import { makeWorkspace, startHttpFixture, stdioFixture } from '../../scripts/lib/fixtures.mjs';
+import { repoRoot } from '../../scripts/hostPaths.mjs';
+
+export const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
+
+export interface Workbench {
+  readonly page: Page;
+  readonly recordDir: string;
+  readonly workspace: string;
+  /** Every URL the page tried to open in a new window (openExternal in the browser). */
+  readonly popups: string[];
+  close(): Promise<void>;
+}
+
+export interface WorkbenchOptions {
+  /** mcp.json servers; defaults to the demo stdio server plus the fixture. */
+  readonly servers?: Record<string, unknown>;
+  readonly settings?: Record<string, unknown>;
+  readonly workspaceSettings?: Record<string, unknown>;
+  readonly theme?: 'dark' | 'light';
+  readonly withHttpDemo?: boolean;
+  readonly locale?: string;
+  readonly viewport?: { width: number; height: number };
+}
+
+const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
+
+export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
+  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-rec-'));
+  const demoRecord = path.join(recordDir, 'demo.jsonl');
+  const servers = opts.servers ?? {
+    demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: demoRecord } },
+    fixture: stdioFixture('fixture', recordDir),
+  };
+  const ws = makeWorkspace({ servers, ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}) });
+  const cs = await startCodeServer({
+    workspace: ws.dir,
+    settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
+    env: { MCP_TEST_REPO_ROOT: repoRoot },
+    ...(opts.locale ? { locale: opts.locale } : {}),
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+    const popups: string[] = [];
+    context.on('page', (p) => {
+      popups.push(p.url());
+      p.on('framenavigated', (f) => {
+        if (f === p.mainFrame()) popups.push(f.url());
+      });
+    });
+    const page = await context.newPage();
+    await page.goto(workbenchUrl(cs, ws.dir, { extensionDevelopmentPath: repoRoot }));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    const b = browser;
+    return {
+      page,
+      recordDir,
+      workspace: ws.dir,
+      popups,
+      close: async () => {
+        await b.close().catch(() => undefined);
+        await cs.stop();
+        ws.dispose();
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await cs.stop();
+    ws.dispose();
+    throw err;
+  }
+}
+
+/** Runs a command from the palette by its full title ("Category: Title"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Picks a row of the open quick pick by its visible text. */
+export async function pickItem(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(text);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+export function quickInput(page: Page) {
+  return page.locator('.quick-input-widget');
+}
+
+/** Waits until the extension's servers are up (the status bar shows "MCP n/n"). */
+export async function waitForServers(page: Page, count: number): Promise<void> {
+  await page.locator('.statusbar-item', { hasText: `MCP ${count}/${count}` }).first().waitFor({ timeout: 60_000 });
+}
+
+/** The webview form: two iframes deep. */
+export function formFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+export async function formFrameHandle(page: Page): Promise<Frame> {
+  for (let i = 0; i < 200; i++) {
+    for (const f of page.frames()) {
+      if (f.name() === 'active-frame' || f.url().includes('fake.html')) {
+        const has = await f.locator('form, [data-form]').count().catch(() => 0);
+        if (has > 0) return f;
+      }
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('form webview frame not found');
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** What a demo tool recorded, in order. */
+export function demoRecords(wb: Workbench): { tool: string; result: { action: string; content?: Record<string, unknown> } }[] {
+  const f = path.join(wb.recordDir, 'demo.jsonl');
+  if (!existsSync(f)) return [];
+  return readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; result: { action: string; content?: Record<string, unknown> } });
+}
+
+export async function waitForRecord(wb: Workbench, tool: string, count = 1, timeoutMs = 30_000): ReturnType<typeof demoRecordsAsync> {
+  const t0 = Date.now();
+  for (;;) {
+    const recs = demoRecords(wb).filter((r) => r.tool === tool);
+    if (recs.length >= count) return recs;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`no record for ${tool} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+async function demoRecordsAsync(wb: Workbench) {
+  return demoRecords(wb);
+}
+
+export { startHttpFixture };
