@@ -146,7 +146,9 @@ export function demoRecords(wb: Workbench): { tool: string; result: { action: st
   return readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; result: { action: string; content?: Record<string, unknown> } });
 }
 
-export async function waitForRecord(wb: Workbench, tool: string, count = 1, timeoutMs = 30_000): ReturnType<typeof demoRecordsAsync> {
+export type DemoRecord = ReturnType<typeof demoRecords>[number];
+
+export async function waitForRecord(wb: Workbench, tool: string, count = 1, timeoutMs = 30_000): Promise<DemoRecord[]> {
   const t0 = Date.now();
   for (;;) {
     const recs = demoRecords(wb).filter((r) => r.tool === tool);
@@ -154,9 +156,6 @@ export async function waitForRecord(wb: Workbench, tool: string, count = 1, time
     if (Date.now() - t0 > timeoutMs) throw new Error(`no record for ${tool} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-async function demoRecordsAsync(wb: Workbench) {
-  return demoRecords(wb);
 }
 
 export { startHttpFixture };
