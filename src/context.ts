@@ -92,6 +92,8 @@ export class Services extends Disposable {
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: this.broker,
         autoStart: () => this.settings.autoStart,
+        // In-host tests exercise crash give-up without waiting the real 31 s of backoff.
+        ...(process.env['MCP_TEST_REPO_ROOT'] ? { restartDelaysMs: [100, 100, 100, 100, 100] } : {}),
       }),
     );
     const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));

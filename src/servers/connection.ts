@@ -30,6 +30,8 @@ export interface ConnectionDeps {
   readonly sink: ElicitationSink;
   /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
   readonly onGaveUp: (name: string, reason: string) => void;
+  /** Backoff before each automatic restart; its length is the number of tries before giving up. */
+  readonly restartDelaysMs?: readonly number[];
 }
 
 /**
@@ -230,14 +232,15 @@ export class Connection extends Disposable {
     this.deps.sink.serverGone(this.name);
     if (!this.wanted || this.isDisposed) return;
     this.crashes++;
-    if (this.crashes > RESTART_DELAYS_MS.length) {
+    const delays = this.deps.restartDelaysMs ?? RESTART_DELAYS_MS;
+    if (this.crashes > delays.length) {
       this.wanted = false;
       this.setState({ kind: 'error', reason, gaveUp: true });
       this.deps.onGaveUp(this.name, reason);
       return;
     }
-    const delay = RESTART_DELAYS_MS[this.crashes - 1] ?? 16000;
-    this.setState({ kind: 'error', reason: `${reason}; restarting in ${delay / 1000} s`, gaveUp: false });
+    const delay = delays[this.crashes - 1] ?? 16000;
+    this.setState({ kind: 'error', reason: `${reason}; restarting in ${(delay / 1000).toFixed(delay < 1000 ? 1 : 0)} s`, gaveUp: false });
     this.restartTimer = setTimeout(() => void this.connect(this.crashes + 1), delay);
   }
 

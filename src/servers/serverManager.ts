@@ -7,6 +7,11 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Connection } from './connection';
 
+/** Workspace trust gate: a workspace-defined server runs only in a trusted workspace; user-level servers always may. */
+export function mayStart(server: Pick<ResolvedServer, 'workspaceDefined'>, workspaceTrusted: boolean): boolean {
+  return workspaceTrusted || !server.workspaceDefined;
+}
+
 export interface ServerEntry {
   readonly name: string;
   readonly connection: Connection | undefined;
@@ -29,7 +34,7 @@ export class ServerManager extends Disposable {
 
   constructor(
     private readonly loader: ConfigLoader,
-    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean },
+    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean; restartDelaysMs?: readonly number[] },
   ) {
     super();
     this._register(loader.onDidChange(() => void this.reload()));
@@ -62,16 +67,22 @@ export class ServerManager extends Disposable {
     await Promise.all(stops);
     const starts: Promise<void>[] = [];
     for (const [name, resolved] of wanted) {
-      if (this.connections.has(name)) continue;
+      const existing = this.connections.get(name);
+      if (existing) {
+        // Trust was granted since: start what the gate held back.
+        if (existing.conn.state.kind === 'untrusted' && mayStart(resolved, vscode.workspace.isTrusted) && this.deps.autoStart()) starts.push(existing.conn.start());
+        continue;
+      }
       const conn = new Connection(resolved.def, {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
+        ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
       });
       const sub = conn.onDidChange(() => this._onDidChange.fire());
       this.connections.set(name, { conn, print: fingerprint(resolved.def), resolved, sub });
-      if (resolved.workspaceDefined && !vscode.workspace.isTrusted) conn.markUntrusted();
+      if (!mayStart(resolved, vscode.workspace.isTrusted)) conn.markUntrusted();
       else if (this.deps.autoStart()) starts.push(conn.start());
     }
     this._onDidChange.fire();
@@ -101,7 +112,7 @@ export class ServerManager extends Disposable {
   }
 
   async startAll(): Promise<void> {
-    await Promise.all([...this.connections.values()].filter((e) => !(e.resolved.workspaceDefined && !vscode.workspace.isTrusted)).map((e) => e.conn.start()));
+    await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.start()));
   }
 
   async stopAll(): Promise<void> {
