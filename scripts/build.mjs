@@ -32,6 +32,23 @@ function integrationEntry() {
   };
 }
 
+/**
+ * zod (pulled in by the MCP SDK) re-exports every locale as a namespace the SDK touches, so tree
+ * shaking keeps ~50 languages of error messages we never show. Keep only English.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(repoRoot, 'node_modules', 'zod', 'v4', 'locales', 'en.js'))};`,
+      resolveDir: repoRoot,
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -41,6 +58,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [zodEnglishOnly],
   },
   {
     entryPoints: { webview: 'webview/main.ts' },

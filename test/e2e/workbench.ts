@@ -33,6 +33,8 @@ export interface WorkbenchOptions {
   readonly withHttpDemo?: boolean;
   readonly locale?: string;
   readonly viewport?: { width: number; height: number };
+  /** Use extensions installed in this folder instead of loading the development folder. */
+  readonly extensionsDir?: string;
 }
 
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
@@ -50,6 +52,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
     env: { MCP_TEST_REPO_ROOT: repoRoot },
     ...(opts.locale ? { locale: opts.locale } : {}),
+    ...(opts.extensionsDir ? { extensionsDir: opts.extensionsDir } : {}),
   });
   let browser: Browser | undefined;
   try {
@@ -63,7 +66,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       });
     });
     const page = await context.newPage();
-    await page.goto(workbenchUrl(cs, ws.dir, { extensionDevelopmentPath: repoRoot }));
+    await page.goto(workbenchUrl(cs, ws.dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     const b = browser;
     return {
