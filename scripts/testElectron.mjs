@@ -20,7 +20,8 @@ let code = 1;
 try {
   code = await runTests({
     version: process.env.VSCODE_VERSION ?? 'stable',
-    extensionDevelopmentPath: repoRoot,
+    // Ours plus the API-client fixture, as in code-server where it is installed beside ours.
+    extensionDevelopmentPath: [repoRoot, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
     extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
     launchArgs: [ws.dir, '--disable-extensions', '--disable-workspace-trust'],
     extensionTestsEnv: { MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_HTTP_URL: http.url, MCP_TEST_SSE_URL: http.sseUrl },

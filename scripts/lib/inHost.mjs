@@ -1,7 +1,7 @@
 // Runs the mocha suite inside the real extension host of code-server: the workbench reads
 // `extensionDevelopmentPath` and `extensionTestsPath` from its `payload` URL parameter, loads our
 // `run()`, and reports the outcome through window.codeAutomationExit / codeAutomationLog.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
@@ -22,8 +22,12 @@ export async function runInHostSuite({ grep } = {}) {
       'fixture-http': { type: 'http', url: http.url },
     },
   });
+  // A second, installed extension that uses our public API the way a third party would.
+  const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension'), path.join(extensionsDir, 'mcp-test.api-client-0.0.1'), { recursive: true });
   const cs = await startCodeServer({
     workspace: ws.dir,
+    extensionsDir,
     env: {
       MCP_TEST_RECORD_DIR: recordDir,
       MCP_TEST_REPO_ROOT: repoRoot,

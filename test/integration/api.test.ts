@@ -1,0 +1,59 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import { acceptQuickInput, nextPrompt, services, waitFor } from './helpers';
+
+interface ApiState {
+  version: number;
+  servers: { name: string; state: string; tools: string[] }[];
+  pending: { server: string; mode: string; state: string; message: string }[];
+  pendingChanges: number;
+}
+
+const form = { message: 'Which environment?', requestedSchema: { type: 'object', properties: { env: { type: 'string', enum: ['dev', 'prod'] } }, required: ['env'] } };
+
+suite('Public API used from a second extension', () => {
+  let s: Services;
+  suiteSetup(async () => {
+    s = await services();
+    await waitFor(() => s.manager.get('fixture')?.state.kind === 'running', 'fixture running');
+  });
+  teardown(async () => {
+    await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  test('elicit() shows our UI with the source as attribution and resolves to the ElicitResult', async () => {
+    const result = vscode.commands.executeCommand<{ action: string; content?: unknown }>('mcpApiClient.elicit', form);
+    const p = await nextPrompt(s);
+    const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+    assert.match(qp.title ?? '', /API Client Test/);
+    const state = await vscode.commands.executeCommand<ApiState>('mcpApiClient.state');
+    assert.equal(state.version, 1);
+    assert.deepEqual(state.pending.map((e) => [e.server, e.mode, e.state]), [['API Client Test', 'form', 'onScreen']]);
+    assert.ok(state.servers.some((x) => x.name === 'fixture' && x.state === 'running' && x.tools.includes('elicit')));
+    qp.activeItems = qp.items.filter((i) => i.label === 'prod');
+    await acceptQuickInput();
+    assert.deepEqual(await result, { action: 'accept', content: { env: 'prod' } });
+    const after = await vscode.commands.executeCommand<ApiState>('mcpApiClient.state');
+    assert.equal(after.pending.length, 0);
+  });
+
+  test('API requests obey the same policy as servers (block → decline, nothing shown)', async () => {
+    await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', { 'API Client Test': 'block' }, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => s.gatekeeper.policyFor('API Client Test') === 'block', 'policy applied');
+    let shown = false;
+    const sub = s.hooks.onDidShowPrompt(() => (shown = true));
+    const result = await vscode.commands.executeCommand('mcpApiClient.elicit', form);
+    sub.dispose();
+    assert.deepEqual(result, { action: 'decline' });
+    assert.equal(shown, false);
+    assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'policy');
+  });
+
+  test('a malformed request from the API is rejected with the reason', async () => {
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('mcpApiClient.elicit', { message: 'x', requestedSchema: { type: 'object', properties: { a: { $ref: '#/x' } } } })),
+      /properties\.a/,
+    );
+  });
+});
