@@ -20,6 +20,14 @@ import { PublicApi } from './api/api';
 import { Disposable, toDisposable } from './util/disposable';
 import { Logger } from './util/log';
 
+/** How often to send keep-alive progress while the user answers (the broker's default is the same). */
+function keepAliveMs(): number {
+  // In-host tests cannot wait 15 s: they shorten the interval through the environment. Read per
+  // request, because the extension activates before a test can set it.
+  const forTests = process.env['MCP_TEST_REPO_ROOT'] ? Number(process.env['MCP_TEST_KEEPALIVE_MS']) : NaN;
+  return forTests > 0 ? forTests : 15_000;
+}
+
 function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
   return { serverPolicy: { ...s.serverPolicy }, defaultPolicy: s.defaultPolicy, rateLimit: s.rateLimit };
 }
@@ -47,16 +55,21 @@ export class Services extends Disposable {
   private settings: Settings = readSettings();
   readonly hooks = this._register(new TestHooks());
   readonly policyActions = new PolicyActions();
-  readonly gatekeeper = new Gatekeeper(policySettings(this.settings), new RateLimiter(this.settings.rateLimit, Date.now));
+  /** Per-server token buckets; the Gatekeeper owns the decisions, tests read the limit in force. */
+  readonly limiter = new RateLimiter(this.settings.rateLimit, Date.now);
+  readonly gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
   readonly presenter: VscodePresenter;
   readonly broker: ElicitationBroker;
   readonly loader: ConfigLoader;
   readonly manager: ServerManager;
   readonly audit: AuditLog;
   readonly results = this._register(new ResultDocuments());
+  readonly previewDiagnostics = this._register(vscode.languages.createDiagnosticCollection('mcpElicitation.preview'));
   readonly statusBar: StatusBar;
   readonly api: PublicApi;
   private readonly urls = new Map<string, string>();
+  /** Which widget each request is shown on, to know whether a quick input is on screen. */
+  private readonly promptKinds = new Map<string, string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
@@ -67,7 +80,11 @@ export class Services extends Disposable {
       log: this.log,
       policy: this.policyActions,
       allowMore: (server) => this.gatekeeper.allowMore(server),
-      onDidShowPrompt: (kind, id, widget) => this.hooks.fire(kind, id, widget),
+      policyFor: (server) => this.gatekeeper.policyFor(server),
+      onDidShowPrompt: (kind, id, widget) => {
+        this.promptKinds.set(id, kind);
+        this.hooks.fire(kind, id, widget);
+      },
       openExternal: (uri) => {
         this.hooks.opened.push(uri.toString(true));
         this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
@@ -79,10 +96,14 @@ export class Services extends Disposable {
       gate: (server) => this.gatekeeper.decide(server),
       settings: () => ({ sensitiveFields: this.settings.sensitiveFields, allowHttpLoopback: this.settings.allowHttpLoopback, urlExpiryMs: this.settings.urlExpiryMinutes * 60_000 }),
       log: this.log,
+      get keepAliveMs() {
+        return keepAliveMs();
+      },
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
     this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
       if (f.url) this.urls.set(f.id, f.url);
+      this.promptKinds.delete(f.id);
       this.audit.write(f);
     })));
     this.loader = this._register(new ConfigLoader(context, this.log));
@@ -107,10 +128,17 @@ export class Services extends Disposable {
         this.gatekeeper.update(policySettings(s));
         if (e.affectsConfiguration('mcpElicitation.serverPolicy') || e.affectsConfiguration('mcpElicitation.defaultPolicy')) {
           serversView.refresh();
-          // A policy change applies to requests already waiting, not only to new ones.
+          // A policy change applies to requests already waiting, not only to new ones. The one on
+          // screen stays: the user is looking at it and can still answer or decline it.
           for (const entry of this.broker.queue.list()) {
-            if (entry.state === 'queued' && this.gatekeeper.policyFor(entry.server) === 'block') this.broker.queue.settle(entry.id, 'decline');
+            if (entry.state === 'queued' && this.gatekeeper.policyFor(entry.server) === 'block') {
+              this.broker.queue.settle(entry.id, 'decline');
+              // settle() says the user decided; the broker reads this only after the settle
+              // resolves its turn, so history and audit say it was the policy.
+              entry.payload.ticket.decidedBy = 'policy';
+            }
           }
+          this.presenter.applyPolicy();
         }
       }),
     );
@@ -120,6 +148,13 @@ export class Services extends Disposable {
   /** Starts configured servers; called after activation returns so activation stays cheap. */
   start(): void {
     void this.manager.reload();
+  }
+
+  /** Whether the request on screen is a quick input, which any other quick input would close. */
+  quickInputOnScreen(): boolean {
+    const current = this.broker.queue.list().find((e) => e.state === 'onScreen');
+    const kind = current && this.promptKinds.get(current.id);
+    return kind === 'inputBox' || kind === 'quickPick';
   }
 
   reveal(entry: PendingView): void {

@@ -8,6 +8,7 @@ import type { Connection } from '../servers/connection';
 import { runTool } from './runTool';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
+import { previewForm } from './previewForm';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
 
@@ -70,6 +71,7 @@ const COMMANDS: Record<string, Handler> = {
       void vscode.window.showInformationMessage(vscode.l10n.t('The audit log is empty so far.'));
     }
   },
+  'mcpElicitation.previewForm': (s) => previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.hooks.fire('webview', 'preview')),
   'mcpElicitation.policy.allow': setPolicy('allow'),
   'mcpElicitation.policy.ask': setPolicy('ask'),
   'mcpElicitation.policy.block': setPolicy('block'),

@@ -1,0 +1,76 @@
+import * as vscode from 'vscode';
+import { checkElicitationPayload, type PreviewProblem } from '../elicitation/preview';
+import { defaultValues } from '../elicitation/validator';
+import { showFormPanel } from '../ui/form/formPanel';
+import { showUrlConsent } from '../ui/urlConsent';
+import { analyseUrl } from '../elicitation/urlSafety';
+
+/** Where a problem about `property` sits in the document: its key, or the top. */
+function rangeOf(doc: vscode.TextDocument, p: PreviewProblem): vscode.Range {
+  if (p.property) {
+    const at = doc.getText().indexOf(`"${p.property}"`);
+    if (at >= 0) return new vscode.Range(doc.positionAt(at), doc.positionAt(at + p.property.length + 2));
+  }
+  return new vscode.Range(0, 0, 0, 1);
+}
+
+async function showWouldSend(result: unknown): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `// ${vscode.l10n.t('Preview: this result would be sent to the server')}\n${JSON.stringify(result, null, 2)}\n` });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
+/**
+ * "MCP Elicitation: Preview Elicitation Form": for server authors. Renders the active editor's
+ * request exactly as a server's would be, lists violations as diagnostics, and on Accept shows the
+ * result that would be sent instead of sending it.
+ */
+export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.DiagnosticCollection, onShown?: () => void): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON file with an elicitation/create request, its params, or a requestedSchema.'));
+    return;
+  }
+  const doc = editor.document;
+  const result = checkElicitationPayload(doc.getText());
+  const warnings = result.kind === 'invalid' ? [] : result.warnings;
+  diagnostics.set(doc.uri, [
+    ...result.violations.map((v) => Object.assign(new vscode.Diagnostic(rangeOf(doc, v), v.message, vscode.DiagnosticSeverity.Error), { source: 'MCP elicitation' })),
+    ...warnings.map((w) => Object.assign(new vscode.Diagnostic(rangeOf(doc, w), w.message, vscode.DiagnosticSeverity.Warning), { source: 'MCP elicitation' })),
+  ]);
+  if (result.violations.length > 0) {
+    const list = result.violations.map((v) => `• ${v.message}`).join('\n');
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
+      { modal: false, detail: list },
+      vscode.l10n.t('Show Problems'),
+    ).then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    return;
+  }
+  const asker = { name: vscode.l10n.t('Preview'), info: vscode.workspace.asRelativePath(doc.uri) };
+  if (result.kind === 'url') {
+    const answer = await showUrlConsent(
+      { id: 'preview', asker, message: result.message, url: result.url, analysis: analyseUrl(result.url) },
+      new AbortController().signal,
+      // Preview never opens anything: it shows what the user would have agreed to.
+      { openExternal: () => Promise.resolve(false), onBlockServer: () => undefined },
+    );
+    await showWouldSend({ action: answer.action });
+    return;
+  }
+  if (result.kind !== 'form' || !result.form) return;
+  const outcome = await showFormPanel({
+    extensionUri,
+    form: result.form,
+    signal: new AbortController().signal,
+    ...(onShown ? { onDidShow: onShown } : {}),
+    init: {
+      requestId: `preview:${doc.uri.toString()}:${doc.version}`,
+      attribution: { serverName: asker.name, serverInfo: asker.info, message: result.message, messageTruncated: false },
+      fields: result.form.fields,
+      warnings: warnings.map((w) => w.message),
+      values: defaultValues(result.form),
+      preview: true,
+    },
+  });
+  await showWouldSend(outcome.action === 'accept' ? { action: 'accept', content: outcome.content } : { action: outcome.action });
+}
