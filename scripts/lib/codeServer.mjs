@@ -65,7 +65,21 @@ export async function startCodeServer(opts) {
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...opts.settings }, null, 2));
-  if (opts.locale) writeFileSync(path.join(userDataDir, 'User', 'argv.json'), JSON.stringify({ locale: opts.locale }));
+  if (opts.locale && !opts.locale.startsWith('en')) {
+    // No language pack can be downloaded here. An empty one (core strings fall back to English)
+    // is enough for the server to resolve the locale, so extensions get their own translations.
+    writeFileSync(
+      path.join(userDataDir, 'languagepacks.json'),
+      JSON.stringify({
+        [opts.locale]: {
+          hash: `test-${opts.locale}`,
+          extensions: [{ extensionIdentifier: { id: `mcp-test.language-pack-${opts.locale}` }, version: '0.0.1' }],
+          translations: { vscode: path.join(repoRoot, 'test', 'fixtures', 'languagePack', 'main.i18n.json') },
+          label: opts.locale,
+        },
+      }),
+    );
+  }
 
   const args = [
     p.codeServerEntry,

@@ -57,7 +57,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, ...(opts.locale ? { locale: opts.locale } : {}) });
     const popups: string[] = [];
     context.on('page', (p) => {
       popups.push(p.url());
