@@ -8,6 +8,7 @@ import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
 import { formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/mcpJson';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
+import { isWorkspaceDefined } from './parse/trust';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
@@ -137,7 +138,7 @@ export class ConfigLoader extends Disposable {
       }
     }
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
-    const workspaceDefined = def.source.kind === 'workspaceFile' || def.source.scope !== 'user';
+    const workspaceDefined = isWorkspaceDefined(def.source);
     const definitionUri = file ? vscode.Uri.file(file) : undefined;
     return { server: { def: resolved, workspaceDefined, definitionUri } };
   }

@@ -6,11 +6,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Connection } from './connection';
-
-/** Workspace trust gate: a workspace-defined server runs only in a trusted workspace; user-level servers always may. */
-export function mayStart(server: Pick<ResolvedServer, 'workspaceDefined'>, workspaceTrusted: boolean): boolean {
-  return workspaceTrusted || !server.workspaceDefined;
-}
+import { mayStart } from '../config/parse/trust';
 
 export interface ServerEntry {
   readonly name: string;
@@ -34,7 +30,7 @@ export class ServerManager extends Disposable {
 
   constructor(
     private readonly loader: ConfigLoader,
-    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean; restartDelaysMs?: readonly number[] },
+    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean; restartDelaysMs?: readonly number[]; connectTimeoutMs?: () => number },
   ) {
     super();
     this._register(loader.onDidChange(() => void this.reload()));
@@ -79,6 +75,7 @@ export class ServerManager extends Disposable {
         sink: this.deps.sink,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
+        ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
       });
       const sub = conn.onDidChange(() => this._onDidChange.fire());
       this.connections.set(name, { conn, print: fingerprint(resolved.def), resolved, sub });
