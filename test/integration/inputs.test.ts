@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import { services, waitFor, waitForRunning } from './helpers';
+
+suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => {
+  let s: Services;
+  let mcpJson: string;
+  let original: string;
+
+  suiteSetup(async () => {
+    s = await services();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    mcpJson = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
+    original = readFileSync(mcpJson, 'utf8');
+  });
+  suiteTeardown(async () => {
+    writeFileSync(mcpJson, original);
+    await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
+    await vscode.commands.executeCommand('mcpElicitation.clearInputs');
+  });
+
+  test('a password input is asked for with a masked box, passed to the server, kept in SecretStorage only', async () => {
+    const json = JSON.parse(original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
+    const fixture = json.servers['fixture'];
+    assert.ok(fixture?.args);
+    json.inputs = [{ type: 'promptString', id: 'tok', description: 'Token for the test server', password: true, default: 'pa55-w0rd-value' }];
+    json.servers['extra-input'] = { command: fixture.command ?? 'node', args: [fixture.args[0] ?? '', 'extra-input'], env: { FIXTURE_TOKEN: '${input:tok}' } } as never;
+    writeFileSync(mcpJson, JSON.stringify(json, null, 2));
+    // The InputBox is VS Code's own (showInputBox); its pre-filled default is accepted like Enter.
+    // Bounded: Enter on whatever box is open until the server runs (at most 10 s).
+    for (let i = 0; i < 100 && s.manager.get('extra-input')?.state.kind !== 'running'; i++) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await waitForRunning(s, 'extra-input');
+    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'extra-input', 'env', { name: 'FIXTURE_TOKEN' });
+    assert.equal(env.content[0]?.text, 'pa55-w0rd-value', 'the server got the value');
+    assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), 'pa55-w0rd-value', 'stored in SecretStorage');
+    assert.equal(s.context.workspaceState.get('mcpElicitation.input.tok'), undefined, 'not in workspace state');
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('mcpElicitation'));
+    assert.ok(!settings.includes('pa55-w0rd-value'), 'never in settings');
+  });
+
+  test('Clear Remembered Inputs forgets the secret', async () => {
+    await vscode.commands.executeCommand('mcpElicitation.clearInputs');
+    assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), undefined);
+  });
+});
