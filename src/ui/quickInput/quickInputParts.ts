@@ -16,8 +16,9 @@ export function blockButton(): vscode.QuickInputButton {
 
 /** The attribution banner of a quick input: which server asks, and what it reports itself to be. */
 export function attributionTitle(asker: Asker, suffix?: string): string {
-  const who = asker.info && asker.info !== asker.name ? `${asker.name} (${asker.info})` : asker.name;
-  const base = vscode.l10n.t('MCP server “{0}” asks', who);
+  // The configured name is what the user recognises; serverInfo is the server's own claim, shown after.
+  const named = vscode.l10n.t('MCP server “{0}” asks', asker.name);
+  const base = asker.info && asker.info !== asker.name ? `${named} (${asker.info})` : named;
   return suffix ? `${base}: ${suffix}` : base;
 }
 
