@@ -8,7 +8,8 @@ import { extractMessages, missingTranslations } from '../../scripts/l10n.mjs';
 describe('localization bundles', () => {
   it('l10n/bundle.l10n.json lists exactly the messages in src (run node scripts/l10n.mjs)', () => {
     const onDisk = JSON.parse(readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
-    assert.deepEqual(Object.keys(onDisk).sort(), Object.keys(extractMessages()).sort());
+    const extracted = extractMessages() as Record<string, string>;
+    assert.deepEqual(Object.keys(onDisk).sort(), Object.keys(extracted).sort());
   });
 
   it('every message and manifest string has a German translation', () => {
