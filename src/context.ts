@@ -6,6 +6,7 @@ import type { PendingView } from './elicitation/elicitationQueue';
 import { Gatekeeper } from './elicitation/policy';
 import { RateLimiter } from './elicitation/tokenBucket';
 import { ServerManager } from './servers/serverManager';
+import { CONNECT_TIMEOUT_MS } from './servers/connection';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
@@ -28,6 +29,12 @@ function keepAliveMs(): number {
   return forTests > 0 ? forTests : 15_000;
 }
 
+/** How long a server may take to answer `initialize`; in-host tests shorten it through the environment. */
+function connectTimeoutMs(): number {
+  const forTests = process.env['MCP_TEST_REPO_ROOT'] ? Number(process.env['MCP_TEST_CONNECT_TIMEOUT_MS']) : NaN;
+  return forTests > 0 ? forTests : CONNECT_TIMEOUT_MS;
+}
+
 function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
   return { serverPolicy: { ...s.serverPolicy }, defaultPolicy: s.defaultPolicy, rateLimit: s.rateLimit };
 }
@@ -38,6 +45,10 @@ export class TestHooks {
   readonly onDidShowPrompt = this._onDidShowPrompt.event;
   /** Every URL handed to openExternal, in order. */
   readonly opened: string[] = [];
+  /** How long `new Services(context)` took in activate(), ms (the benchmark reads it). */
+  activationMs: number | undefined = undefined;
+  /** Every CSP violation a form webview reported (the hostile battery asserts there are none). */
+  readonly cspViolations: { readonly server: string; readonly directive: string }[] = [];
   fire(kind: string, id: string, widget?: vscode.QuickInput): void {
     this._onDidShowPrompt.fire({ kind, id, at: Date.now(), widget });
   }
@@ -68,8 +79,6 @@ export class Services extends Disposable {
   readonly statusBar: StatusBar;
   readonly api: PublicApi;
   private readonly urls = new Map<string, string>();
-  /** Which widget each request is shown on, to know whether a quick input is on screen. */
-  private readonly promptKinds = new Map<string, string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
@@ -81,10 +90,8 @@ export class Services extends Disposable {
       policy: this.policyActions,
       allowMore: (server) => this.gatekeeper.allowMore(server),
       policyFor: (server) => this.gatekeeper.policyFor(server),
-      onDidShowPrompt: (kind, id, widget) => {
-        this.promptKinds.set(id, kind);
-        this.hooks.fire(kind, id, widget);
-      },
+      onCspViolation: (server, directive) => this.hooks.cspViolations.push({ server, directive }),
+      onDidShowPrompt: (kind, id, widget) => this.hooks.fire(kind, id, widget),
       openExternal: (uri) => {
         this.hooks.opened.push(uri.toString(true));
         this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
@@ -103,7 +110,6 @@ export class Services extends Disposable {
     this.audit = new AuditLog(context, () => this.settings, this.log);
     this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
       if (f.url) this.urls.set(f.id, f.url);
-      this.promptKinds.delete(f.id);
       this.audit.write(f);
     })));
     this.loader = this._register(new ConfigLoader(context, this.log));
@@ -115,6 +121,7 @@ export class Services extends Disposable {
         autoStart: () => this.settings.autoStart,
         // In-host tests exercise crash give-up without waiting the real 31 s of backoff.
         ...(process.env['MCP_TEST_REPO_ROOT'] ? { restartDelaysMs: [100, 100, 100, 100, 100] } : {}),
+        connectTimeoutMs,
       }),
     );
     const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
@@ -148,13 +155,6 @@ export class Services extends Disposable {
   /** Starts configured servers; called after activation returns so activation stays cheap. */
   start(): void {
     void this.manager.reload();
-  }
-
-  /** Whether the request on screen is a quick input, which any other quick input would close. */
-  quickInputOnScreen(): boolean {
-    const current = this.broker.queue.list().find((e) => e.state === 'onScreen');
-    const kind = current && this.promptKinds.get(current.id);
-    return kind === 'inputBox' || kind === 'quickPick';
   }
 
   reveal(entry: PendingView): void {

@@ -8,9 +8,9 @@ import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@mo
 import type { AnswerContent, FormModel } from './fieldModel';
 import { normaliseRequestedSchema } from './schema';
 import { buildReply } from './validator';
-import { formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './textSafety';
+import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './textSafety';
 import { analyseUrl } from './urlSafety';
-import type { Asker, Presenter, FormAnswer, UrlAnswer } from './presenter';
+import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { GateDecision } from './policy';
 import { ElicitationQueue, type Ticket, type DecidedBy, type FinishedElicitation, type CompletionOutcome } from './elicitationQueue';
 
@@ -61,7 +61,8 @@ function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
 
 function askerOf(s: ServerIdentity): Asker {
   const info = s.serverInfo;
-  return { name: s.name, info: info ? `${info.title ?? info.name} ${info.version}`.trim() : undefined };
+  // serverInfo is the server's own claim, shown on every prompt: same rules as any server text.
+  return { name: s.name, info: info ? sanitiseForDisplay(`${info.title ?? info.name} ${info.version}`.trim(), MAX_LABEL_CHARS).text : undefined };
 }
 
 export class ElicitationBroker implements ElicitationSink {
@@ -80,7 +81,8 @@ export class ElicitationBroker implements ElicitationSink {
       throw invalid('params must be an object');
     }
     const params = rawParams as Record<string, unknown>;
-    const mode = params['mode'] ?? 'form';
+    // Only an absent mode means form; `null` or any other value is not a mode we know.
+    const mode = params['mode'] === undefined ? 'form' : params['mode'];
     if (mode !== 'form' && mode !== 'url') {
       this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): unsupported mode`);
       throw invalid(`mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`);
@@ -119,7 +121,8 @@ export class ElicitationBroker implements ElicitationSink {
         id,
         server: server.name,
         mode,
-        message: rawMessage,
+        // The history view and the audit show this: the sanitised, length-capped text.
+        message: message.text,
         fieldKeys,
         secretKeys,
         action,
@@ -146,9 +149,16 @@ export class ElicitationBroker implements ElicitationSink {
       return { action: 'decline' };
     }
 
+    // From here on the user may take a while (the `ask` notification too): keep the server waiting.
+    const keepAlive = this.startKeepAlive(params, extra);
     if (gate.outcome === 'ask') {
       // Asked before queueing: the notification takes no focus, and a "no" costs the queue nothing.
-      const answer = await this.deps.presenter.askPermission(asker, message.text, extra.signal);
+      let answer: AskAnswer | undefined;
+      try {
+        answer = await this.deps.presenter.askPermission(asker, message.text, extra.signal);
+      } finally {
+        if (extra.signal.aborted || answer !== 'answer') clearInterval(keepAlive);
+      }
       if (extra.signal.aborted) {
         finish('cancel', 'serverCancel');
         return { action: 'cancel' };
@@ -161,7 +171,6 @@ export class ElicitationBroker implements ElicitationSink {
     }
 
     const { ticket, turn: turnPromise } = this.queue.enter({ id, server: server.name, mode, message: message.text, signal: extra.signal, ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}) });
-    const keepAlive = this.startKeepAlive(params, extra);
     try {
       const turn = await turnPromise;
       if (turn !== 'go') {
@@ -170,8 +179,10 @@ export class ElicitationBroker implements ElicitationSink {
       }
       if (prepared.kind === 'form' && prepared.form.ok) {
         const { form, warnings } = prepared.form;
+        // The widgets get sanitised, length-capped texts; the reply is still built from `form`.
+        const display = formForDisplay(form);
         const answer: FormAnswer = await this.deps.presenter.presentForm(
-          { id, asker, message: message.text + (message.truncated ? ' …' : ''), form, warnings: [...warnings, ...formWarnings(rawMessage, form)] },
+          { id, asker, message: message.text + (message.truncated ? ' …' : ''), form: display.form, warnings: [...display.notes, ...warnings.map((w) => sanitiseForDisplay(w, MAX_MESSAGE_CHARS).text), ...formWarnings(rawMessage, form)] },
           ticket.controller.signal,
         );
         const cancelled = this.cancelledOutcome(ticket, extra);
@@ -228,7 +239,10 @@ export class ElicitationBroker implements ElicitationSink {
       ticket.decidedBy ??= 'serverCancel';
       return 'cancel';
     }
-    return ticket.external;
+    // The queue aborted the ticket (settled from the list, or the server disconnected, which
+    // happens before the SDK aborts `extra.signal` when we stop it): its decidedBy is already set.
+    if (ticket.controller.signal.aborted) return ticket.external ?? 'cancel';
+    return undefined;
   }
 
   private startKeepAlive(params: Record<string, unknown>, extra: HandleExtra): NodeJS.Timeout | undefined {
@@ -255,8 +269,11 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   serverGone(server: string): void {
-    const wasOnScreen = this.queue.dropServer(server);
-    if (wasOnScreen) this.deps.presenter.notifyServerGone(server);
+    // A crash reports the loss twice (the close, then the restart logic) before the dropped
+    // entries are released: tell the user once, for a prompt not already dropped.
+    const onScreenNotYetDropped = this.queue.list().some((e) => e.server === server && e.state === 'onScreen' && e.payload.ticket.decidedBy !== 'disconnect');
+    this.queue.dropServer(server);
+    if (onScreenNotYetDropped) this.deps.presenter.notifyServerGone(server);
   }
 
   /** Waits until a url elicitation completes, is marked done, dismissed or expires. */

@@ -218,3 +218,40 @@ export function formWarnings(message: string, form: FormModel): string[] {
   }
   return warnings;
 }
+
+/** Sanitised text with the visible `…` marker when it was cut. */
+function shown(text: string, limit: number): { text: string; truncated: boolean } {
+  const s = sanitiseForDisplay(text, limit);
+  return s.truncated ? { text: `${s.text}…`, truncated: true } : s;
+}
+
+/**
+ * A copy of `form` for the widgets: every title, description and option label sanitised (see
+ * {@link sanitiseForDisplay}) and cut to its display limit with a visible `…`, plus a note for each
+ * field whose text was cut. Keys, option values, defaults and the schema are untouched, so an
+ * answer validates (and is sent) exactly as for the original. Strings are English (pure module).
+ */
+export function formForDisplay(form: FormModel): { form: FormModel; notes: string[] } {
+  const notes: string[] = [];
+  const fields = form.fields.map((field): Field => {
+    const title = shown(field.title, MAX_LABEL_CHARS);
+    const description = field.description === undefined ? undefined : shown(field.description, MAX_DESCRIPTION_CHARS);
+    let labelsCut = false;
+    const base = { ...field, title: title.text, description: description?.text };
+    const out: Field =
+      field.kind === 'singleSelect' || field.kind === 'multiSelect'
+        ? {
+            ...(base as typeof field),
+            options: field.options.map((o) => {
+              const label = shown(o.label, MAX_LABEL_CHARS);
+              labelsCut ||= label.truncated;
+              return { value: o.value, label: label.text };
+            }),
+          }
+        : base;
+    const cut = [title.truncated && 'title', description?.truncated && 'description', labelsCut && 'option labels'].filter((w): w is string => typeof w === 'string');
+    if (cut.length > 0) notes.push(`Field “${title.text}”: the server's ${cut.join(' and ')} ${cut.length > 1 || labelsCut ? 'were' : 'was'} too long and shortened (…).`);
+    return out;
+  });
+  return { form: { fields, schema: form.schema }, notes };
+}

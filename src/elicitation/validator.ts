@@ -6,6 +6,7 @@
 import Ajv from 'ajv';
 import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { Script, createContext } from 'node:vm';
 import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from './fieldModel';
 import { sanitiseForDisplay } from './textSafety';
 
@@ -122,6 +123,55 @@ function validatorFor(form: FormModel): ValidateFunction {
   return fn;
 }
 
+/**
+ * Longest one validation may run. A server's `pattern` can backtrack exponentially (`^(a+)+$`
+ * against `aaaa…!` takes seconds at 28 characters and hours at 40), and validation runs in the
+ * extension host on every keystroke and on the defaults when a request arrives.
+ */
+export const VALIDATION_BUDGET_MS = 100;
+/** The message for a value whose check ran out of time (its pattern is pathological). */
+export const TOO_COMPLEX_MESSAGE = 'Could not be checked in time: the server\'s pattern is too complex';
+
+// A vm timeout interrupts any JavaScript on the stack, regular expressions included, so one
+// validation is bounded however the server wrote its patterns. One context, reused: cheap per call.
+const bounded = new Script('run()');
+const boundedContext = createContext({ run: (): unknown => undefined });
+
+/** Inputs (as JSON) each validator ran out of time on twice in a row; they fail fast from then on. */
+const tooComplex = new WeakMap<ValidateFunction, Set<string>>();
+/** How many slow inputs are remembered per validator (a flood of distinct ones still costs the budget each). */
+const TOO_COMPLEX_REMEMBERED = 32;
+
+function runOnce(validate: ValidateFunction, data: unknown): boolean | 'timeout' {
+  boundedContext['run'] = () => validate(data);
+  try {
+    return bounded.runInContext(boundedContext, { timeout: VALIDATION_BUDGET_MS }) === true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'timeout';
+    throw err;
+  } finally {
+    boundedContext['run'] = () => undefined;
+  }
+}
+
+function validateWithin(validate: ValidateFunction, data: unknown): boolean | 'timeout' {
+  const key = JSON.stringify(data);
+  const slow = tooComplex.get(validate);
+  if (slow?.has(key)) return 'timeout';
+  // The budget is wall-clock time: a GC pause or a busy machine can eat it once. Twice in a row
+  // means the check itself is slow; remember the input, so a flood of the same request costs
+  // nothing more.
+  const first = runOnce(validate, data);
+  if (first !== 'timeout') return first;
+  const second = runOnce(validate, data);
+  if (second === 'timeout') {
+    const set = slow ?? new Set<string>();
+    if (set.size >= TOO_COMPLEX_REMEMBERED) set.clear();
+    tooComplex.set(validate, set.add(key));
+  }
+  return second;
+}
+
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -202,7 +252,14 @@ export function validateAnswer(form: FormModel, content: Record<string, unknown>
   const data = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
   const validate = validatorFor(form);
   const errors: Record<string, string> = {};
-  if (validate(data)) return { valid: true, errors };
+  const verdict = validateWithin(validate, data);
+  if (verdict === 'timeout') {
+    // Which field was slow is unknown: every answered field, and the form, carry the message.
+    for (const key of Object.keys(data)) errors[key] = TOO_COMPLEX_MESSAGE;
+    errors[''] = TOO_COMPLEX_MESSAGE;
+    return { valid: false, errors };
+  }
+  if (verdict) return { valid: true, errors };
   const formLevel: string[] = [];
   for (const err of validate.errors ?? []) {
     if (err.keyword === 'additionalProperties') {

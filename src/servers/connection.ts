@@ -6,6 +6,8 @@ import {
   ElicitationCompleteNotificationSchema,
   ToolListChangedNotificationSchema,
   LoggingMessageNotificationSchema,
+  McpError,
+  ErrorCode,
   type Tool,
   type Implementation,
   type CallToolResult,
@@ -32,19 +34,28 @@ export interface ConnectionDeps {
   readonly onGaveUp: (name: string, reason: string) => void;
   /** Backoff before each automatic restart; its length is the number of tries before giving up. */
   readonly restartDelaysMs?: readonly number[];
+  /** How long `initialize` may take (read per attempt; tests shorten it). */
+  readonly connectTimeoutMs?: () => number;
 }
 
 /**
  * Accepts any `elicitation/create`. The broker checks the params itself so that every malformed
  * request gets -32602 with the property and the reason, not a zod dump under -32603.
  */
-const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown() }).passthrough();
+// `.optional()`: zod 4 treats a bare `unknown()` key as required, and a request without params
+// would fail here with a zod dump under -32603 instead of reaching the broker's -32602.
+const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown().optional() }).passthrough();
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
 const STABLE_AFTER_MS = 60_000;
-const CONNECT_TIMEOUT_MS = 30_000;
+export const CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
+ * the connection pings to tell a dead server from a hiccup; no answer in this time means dead.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * One MCP server: an SDK Client over one transport, with an honest state machine and crash
@@ -64,6 +75,8 @@ export class Connection extends Disposable {
   private stableTimer: NodeJS.Timeout | undefined;
   /** Bumped on every start/stop so late callbacks from an old client are ignored. */
   private generation = 0;
+  /** The generation a liveness ping is running for, so a burst of errors sends one ping. */
+  private probing: number | undefined;
 
   constructor(
     readonly definition: ServerDefinition,
@@ -146,7 +159,10 @@ export class Connection extends Disposable {
     client.onclose = () => {
       if (gen === this.generation && this.client === client) this.onUnexpectedClose();
     };
-    client.onerror = (e) => this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
+    client.onerror = (e) => {
+      this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
+      if (prepared.kind !== 'stdio') this.probe(client, gen);
+    };
     if (this.deps.log.isTracing) {
       const t = prepared.transport;
       const orig = t.send.bind(t);
@@ -155,7 +171,7 @@ export class Connection extends Disposable {
         return orig(msg, opts);
       };
     }
-    await client.connect(prepared.transport, { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(prepared.transport, { timeout: this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS });
     if (gen !== this.generation) return;
     if (this.deps.log.isTracing) {
       const t = prepared.transport;
@@ -225,6 +241,31 @@ export class Connection extends Disposable {
       return;
     }
     this.onFailure('the server exited unexpectedly');
+  }
+
+  /**
+   * After an HTTP/SSE transport error: is the server still there? A stream that dropped mid-way
+   * leaves requests waiting that the SDK never fails, so a server that does not answer a ping is
+   * treated like an exited process: prompts close, calls fail, the restart policy applies.
+   */
+  private probe(client: Client, gen: number): void {
+    if (this.probing === gen || gen !== this.generation || this.client !== client || this._state.kind !== 'running') return;
+    this.probing = gen;
+    client.ping({ timeout: PROBE_TIMEOUT_MS }).then(
+      () => {
+        if (this.probing === gen) this.probing = undefined;
+      },
+      async (err: unknown) => {
+        if (this.probing === gen) this.probing = undefined;
+        if (gen !== this.generation || this.client !== client) return;
+        // An error answer (say, a server without ping) still proves the server is there.
+        if (err instanceof McpError && err.code !== (ErrorCode.RequestTimeout as number) && err.code !== (ErrorCode.ConnectionClosed as number)) return;
+        this.deps.log.warn(`[${this.name}] the server stopped answering: ${errorText(err)}`);
+        // teardown() closes the client, which fails every request still waiting on it.
+        await this.teardown();
+        this.onFailure(`the connection was lost (${errorText(err)})`);
+      },
+    );
   }
 
   private onFailure(reason: string): void {
@@ -300,6 +341,16 @@ export function describeState(s: ServerState): string {
   }
 }
 
+/**
+ * A readable reason: the message, plus what Node and the SDK keep elsewhere (`fetch failed` says
+ * nothing without its cause, such as `connect ECONNREFUSED 127.0.0.1:9`; an HTTP error's status).
+ */
 export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const parts = [err.message];
+  const status = (err as { code?: unknown }).code;
+  if (typeof status === 'number' && status >= 400 && status < 600 && !err.message.includes(String(status))) parts.push(`(HTTP ${status})`);
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof Error && cause.message && !err.message.includes(cause.message)) parts.push(`(${cause.message})`);
+  return parts.join(' ');
 }

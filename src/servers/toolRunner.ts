@@ -1,5 +1,5 @@
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationBroker } from '../elicitation/broker';
+import type { CompletionOutcome, ElicitationBroker } from '../elicitation/broker';
 import type { Connection } from './connection';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
@@ -27,13 +27,36 @@ export function requiredElicitations(err: unknown): RequiredUrl[] | undefined {
   return out.length ? out : undefined;
 }
 
+/**
+ * The tool call stays failed: the user declined or cancelled a listed url elicitation, the browser
+ * step did not complete, or the retry asked again. `message` says why; `code` and `data` are the
+ * original error's, so a caller of the `runTool` command still sees the -32042 and its elicitations.
+ */
 export class UrlElicitationDeclinedError extends Error {
+  readonly code: number | undefined;
+  readonly data: unknown;
   constructor(
     readonly original: unknown,
     reason: string,
   ) {
     super(reason);
+    this.code = original instanceof McpError ? original.code : undefined;
+    this.data = original instanceof McpError ? original.data : undefined;
   }
+}
+
+/** Waits for the browser step, unless the tool call is cancelled first (Cancel on its progress). */
+function completionOrAbort(wait: Promise<CompletionOutcome>, signal: AbortSignal | undefined): Promise<CompletionOutcome | 'cancelled'> {
+  if (!signal) return wait;
+  if (signal.aborted) return Promise.resolve('cancelled');
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve('cancelled');
+    signal.addEventListener('abort', onAbort, { once: true });
+    void wait.then((o) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(o);
+    });
+  });
 }
 
 /**
@@ -62,7 +85,8 @@ export async function callToolWithElicitation(
         { signal: signal ?? new AbortController().signal, requestId: `tool:${name}:${e.elicitationId}` },
       );
       if (result.action !== 'accept') throw new UrlElicitationDeclinedError(err, `the user chose ${result.action} for ${e.url}`);
-      const outcome = await broker.waitForCompletion(conn.name, e.elicitationId);
+      const outcome = await completionOrAbort(broker.waitForCompletion(conn.name, e.elicitationId), signal);
+      if (outcome === 'cancelled') throw new UrlElicitationDeclinedError(err, 'the tool call was cancelled while it waited for the browser step');
       if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
     }
     try {

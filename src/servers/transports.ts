@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/parse/mcpJson';
+import { AnsweringReadBuffer } from './answeringReadBuffer';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -25,6 +26,12 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
       ...(def.cwd ? { cwd: def.cwd } : {}),
       stderr: 'pipe',
     });
+    // The SDK keeps its line framing in a private field; swap in ours so a malformed request is
+    // answered instead of dropped (see answeringReadBuffer.ts). Checked by the hostile battery.
+    const framing = transport as unknown as { _readBuffer?: unknown };
+    if (framing._readBuffer !== undefined) {
+      framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
+    }
     let buf = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8');

@@ -30,6 +30,27 @@ export function firstLine(text: string, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * The sidebar is usually too narrow to show a history row's description, so the icon says what
+ * matters most: who ended it when it was not the user (the action follows from that), else how.
+ */
+function historyIcon(h: FinishedElicitation): string {
+  switch (h.decidedBy) {
+    case 'policy':
+      return 'shield';
+    case 'rateLimit':
+      return 'dashboard';
+    case 'disconnect':
+      return 'debug-disconnect';
+    case 'serverCancel':
+      return 'discard';
+    case 'timeout':
+      return 'watch';
+    case 'user':
+      return h.action === 'accept' ? 'check' : h.action === 'decline' ? 'circle-slash' : 'close';
+  }
+}
+
 /** "Pending Elicitations": what waits now, and a collapsible history of the last 50 finished. */
 export class PendingTreeView extends Disposable implements vscode.TreeDataProvider<PendingNode> {
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<PendingNode | undefined>());
@@ -55,7 +76,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         const item = new vscode.TreeItem(`${e.server}: ${firstLine(e.message)}`);
         item.id = `pending:${e.id}`;
         item.description = `${e.mode} · ${stateLabel(e.state)} · ${age(e.createdAt)}`;
-        item.tooltip = new vscode.MarkdownString().appendText(`${e.server}\n\n${e.message}`);
+        // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
+        item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
         item.iconPath = new vscode.ThemeIcon(e.state === 'onScreen' ? 'eye' : e.state === 'awaitingCompletion' ? 'link-external' : 'clock');
         item.contextValue = `pending.${e.state}`;
         return item;
@@ -70,7 +92,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         const h = node.item;
         const item = new vscode.TreeItem(`${h.server}: ${firstLine(h.message)}`);
         item.description = `${h.action} · ${h.decidedBy} · ${h.at.toLocaleTimeString()}`;
-        item.iconPath = new vscode.ThemeIcon(h.action === 'accept' ? 'check' : h.action === 'decline' ? 'circle-slash' : 'close');
+        item.tooltip = new vscode.MarkdownString().appendText(`${h.server} · ${item.description}\n\n${h.message}`);
+        item.iconPath = new vscode.ThemeIcon(historyIcon(h));
         item.contextValue = 'pending.history';
         return item;
       }

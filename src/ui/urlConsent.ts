@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 
 export interface UrlConsentHooks {
+  /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
   readonly openExternal: (uri: vscode.Uri) => Thenable<boolean>;
   readonly onBlockServer: () => void;
 }
@@ -10,45 +11,70 @@ function who(prompt: UrlPrompt): string {
   return prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
 }
 
-/** The host with its registrable domain set apart, since a modal cannot change font weight. */
-function emphasisedHost(prompt: UrlPrompt): string {
+/**
+ * The site the link leads to: the registrable domain, in ASCII so look-alike letters cannot hide
+ * in it. A modal cannot change font weight, so the site goes in the (bold) title and the full host
+ * on the first line below it; bracket characters for emphasis render as boxes without CJK fonts.
+ */
+function site(prompt: UrlPrompt): string {
   const d = prompt.analysis.display;
-  if (!d) return prompt.url;
-  const host = d.hostUnicode;
-  const reg = d.registrableDomain;
-  if (reg && host !== reg && host.endsWith(`.${reg}`)) return `${host.slice(0, -reg.length)}【${reg}】`;
-  return `【${host}】`;
+  const s = d?.registrableDomain || d?.hostPunycode;
+  if (s) return s;
+  // No host (`javascript:…`, `data:…`, unparsable): the title names the scheme, the detail shows it all.
+  return d?.scheme ? `${d.scheme}:` : prompt.url.length > 60 ? `${prompt.url.slice(0, 59)}…` : prompt.url;
+}
+
+function hostLine(prompt: UrlPrompt): string[] {
+  const d = prompt.analysis.display;
+  if (!d?.hostUnicode) return [];
+  const host = d.hostPunycode !== d.hostUnicode ? `${d.hostUnicode} (${vscode.l10n.t('registered as {0}', d.hostPunycode)})` : d.hostUnicode;
+  return [vscode.l10n.t('Host: {0}', d.port ? `${host}, ${vscode.l10n.t('port {0}', d.port)}` : host)];
+}
+
+/**
+ * The detail text. The server's message goes last and labelled: it is server-controlled and keeps
+ * its line breaks, so anywhere earlier it could imitate the "Full address" line that follows it.
+ */
+function detailText(prompt: UrlPrompt): string {
+  const warnings = prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${r.message}`);
+  return [
+    ...hostLine(prompt),
+    vscode.l10n.t('Requested by MCP server “{0}”.', who(prompt)),
+    '',
+    vscode.l10n.t('Full address:'),
+    prompt.url,
+    ...(warnings.length ? ['', ...warnings] : []),
+    ...(prompt.message ? ['', vscode.l10n.t('Message from the server:'), prompt.message] : []),
+  ].join('\n');
+}
+
+/**
+ * VS Code re-serialises a `Uri` before the browser gets it (`redirect_uri=https%3A%2F%2F…` arrives
+ * decoded as `redirect_uri=https://…`), so the page opened would differ from the one shown. The
+ * extension host's openExternal passes a string through verbatim, although the API types it as
+ * `Uri`; handing it the string is the only way to open exactly what the dialog showed.
+ */
+function exactTarget(url: string): vscode.Uri {
+  return url as unknown as vscode.Uri;
 }
 
 /**
  * The consent dialog of url mode. Modal; shows which server asks, its message as plain text,
- * the destination host first, the full URL exactly as it will be opened, and every warning.
- * Nothing is opened except by a click on "Open in Browser" here; a blocked URL has no such button.
+ * the destination site and host first, the full URL exactly as it will be opened, and every
+ * warning. Nothing is opened except by a click on "Open in Browser" here; a blocked URL has no
+ * such button.
  */
 export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hooks: UrlConsentHooks): Promise<UrlAnswer> {
   const a = prompt.analysis;
-  const d = a.display;
-  const warnings = a.reasons.map((r) => `${r.severity === 'block' ? '⛔' : '⚠'} ${r.message}`);
-  const detailLines = [
-    vscode.l10n.t('Requested by MCP server “{0}”.', who(prompt)),
-    '',
-    prompt.message,
-    '',
-    ...(d && d.hostPunycode !== d.hostUnicode ? [vscode.l10n.t('Host as registered: {0}', d.hostPunycode), ''] : []),
-    vscode.l10n.t('Full address:'),
-    prompt.url,
-    ...(warnings.length ? ['', ...warnings] : []),
-  ];
-  const detail = detailLines.join('\n');
+  const detail = detailText(prompt);
 
   if (a.verdict === 'block') {
-    const blockServer = vscode.l10n.t('Block this Server');
-    const choice = await raceAbort(
-      vscode.window.showErrorMessage(vscode.l10n.t('Blocked a link from “{0}”: {1}', prompt.asker.name, emphasisedHost(prompt)), { modal: true, detail }, blockServer),
-      signal,
-    );
-    if (choice === blockServer) hooks.onBlockServer();
-    // A blocked URL is never opened; the server hears "decline" whatever the user clicked.
+    // A blocked URL is never opened and the server hears "decline" at once: the dialog only tells
+    // the user why, so neither the server nor the next prompt in the queue waits for it to close.
+    // One button: a second one would be the default (VS Code makes the first non-cancel button
+    // primary), and Enter should not change a server's policy.
+    const ok: vscode.MessageItem = { title: vscode.l10n.t('OK'), isCloseAffordance: true };
+    void vscode.window.showErrorMessage(vscode.l10n.t('Blocked a link from “{0}” to {1}', prompt.asker.name, site(prompt)), { modal: true, detail }, ok);
     return { action: 'decline' };
   }
 
@@ -56,14 +82,13 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   const copy = vscode.l10n.t('Copy URL');
   const decline = vscode.l10n.t('Decline');
   const blockServer = vscode.l10n.t('Block this Server');
-  const title = vscode.l10n.t('Open {0} in your browser?', emphasisedHost(prompt));
+  const title = vscode.l10n.t('Open a page on {0} in your browser?', site(prompt));
   const show = a.verdict === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   const choice = await raceAbort(show(title, { modal: true, detail }, open, copy, decline, blockServer), signal);
   if (signal.aborted) return { action: 'cancel' };
   switch (choice) {
     case open: {
-      // Exactly the string the server sent and the dialog showed; `true` skips re-encoding.
-      const opened = await hooks.openExternal(vscode.Uri.parse(prompt.url, true));
+      const opened = await hooks.openExternal(exactTarget(prompt.url));
       return { action: 'accept', opened };
     }
     case copy: {

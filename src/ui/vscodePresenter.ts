@@ -7,6 +7,13 @@ import { showFormPanel } from './form/formPanel';
 import { showQuickForm } from './quickInput/quickForm';
 import { showUrlConsent } from './urlConsent';
 import type { PolicyActions } from './policyActions';
+import type { ServerPolicy } from '../elicitation/policy';
+
+/** An `ask` notification still waiting for the user. */
+interface PendingAsk {
+  readonly server: string;
+  readonly settle: (answer: AskAnswer) => void;
+}
 
 export interface PresenterDeps {
   readonly extensionUri: vscode.Uri;
@@ -14,14 +21,19 @@ export interface PresenterDeps {
   readonly log: Logger;
   readonly policy: PolicyActions;
   readonly allowMore: (server: string) => void;
+  /** The policy in force now: an `ask` notification answered after a block must not show anything. */
+  readonly policyFor: (server: string) => ServerPolicy;
   /** Observers for tests and the benchmark: the widget of the current prompt became visible. */
   readonly onDidShowPrompt: (kind: 'inputBox' | 'quickPick' | 'webview' | 'consent', id: string, widget?: vscode.QuickInput) => void;
   readonly openExternal: (uri: vscode.Uri) => Thenable<boolean>;
+  /** A form webview reported a CSP violation: something tried to run or load that must not. */
+  readonly onCspViolation?: (server: string, directive: string) => void;
 }
 
 /** The real user interface behind the broker: native quick input, the webview form, modal consent. */
 export class VscodePresenter implements Presenter {
   private readonly blockedNoticeShown = new Set<string>();
+  private readonly asks = new Set<PendingAsk>();
 
   constructor(private readonly deps: PresenterDeps) {}
 
@@ -40,7 +52,10 @@ export class VscodePresenter implements Presenter {
       form: prompt.form,
       signal,
       onBlockServer,
-      onCspViolation: (directive) => this.deps.log.warn(`[${prompt.asker.name}] CSP violation in form webview: ${directive}`),
+      onCspViolation: (directive) => {
+        this.deps.log.warn(`[${prompt.asker.name}] CSP violation in form webview: ${directive}`);
+        this.deps.onCspViolation?.(prompt.asker.name, directive);
+      },
       onDidShow: () => this.deps.onDidShowPrompt('webview', prompt.id),
       init: {
         requestId: prompt.id,
@@ -67,22 +82,48 @@ export class VscodePresenter implements Presenter {
     const decline = vscode.l10n.t('Decline');
     const block = vscode.l10n.t('Block Server');
     const firstLine = message.split('\n')[0] ?? '';
-    // Non-modal: nothing takes focus until the user picks Answer.
-    const choice = await new Promise<string | undefined>((resolve) => {
-      const onAbort = (): void => resolve(undefined);
+    // Non-modal: nothing takes focus until the user picks Answer. A notification cannot be closed
+    // from here, so a server cancel or a policy change settles the promise and a late click on the
+    // stale notification does nothing.
+    const choice = await new Promise<AskAnswer>((resolve) => {
+      let done = false;
+      const pending: PendingAsk = {
+        server: asker.name,
+        settle: (a) => {
+          if (done) return;
+          done = true;
+          this.asks.delete(pending);
+          signal.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+      };
+      const onAbort = (): void => pending.settle('dismissed');
+      if (signal.aborted) return pending.settle('dismissed');
       signal.addEventListener('abort', onAbort, { once: true });
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} wants your input: {1}', asker.name, firstLine), answer, decline, block).then((c) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(c);
+      this.asks.add(pending);
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} wants your input: {1}', asker.name, firstLine), answer, decline, block).then(async (c) => {
+        if (c === block) {
+          // Even on a stale notification: the user asked for the server to be blocked.
+          await this.deps.policy.blockServer(asker.name);
+          pending.settle('block');
+        } else {
+          pending.settle(c === answer ? 'answer' : c === decline ? 'decline' : 'dismissed');
+        }
       });
     });
-    if (choice === answer) return 'answer';
-    if (choice === decline) return 'decline';
-    if (choice === block) {
-      await this.deps.policy.blockServer(asker.name);
-      return 'block';
-    }
-    return 'dismissed';
+    // Blocked while the notification waited (Servers view, another prompt's Block button).
+    if (choice === 'answer' && this.deps.policyFor(asker.name) === 'block') return 'block';
+    return choice;
+  }
+
+  /** Pending `ask` notifications of servers that are now blocked are declined at once. */
+  applyPolicy(): void {
+    for (const a of [...this.asks]) if (this.deps.policyFor(a.server) === 'block') a.settle('block');
+  }
+
+  /** For tests: `ask` notifications still waiting for the user. */
+  get pendingAsks(): number {
+    return this.asks.size;
   }
 
   notifyBlocked(server: string): void {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { AnswerValue, Field, FormModel } from '../../elicitation/fieldModel';
 import { parseFieldInput, validateField } from '../../elicitation/validator';
+import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/textSafety';
 import type { Asker } from '../../elicitation/presenter';
-import { declineButton, blockButton, attributionTitle, formatHint } from './quickInputParts';
+import { declineButton, blockButton, attributionTitle, formatHint, separatorLabel, setPickPrompt } from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
 export type StepResult =
@@ -72,7 +73,9 @@ function settleOnce(input: vscode.InputBox | vscode.QuickPick<Item>, ctx: StepCo
 }
 
 function common(input: vscode.QuickInput & { buttons: readonly vscode.QuickInputButton[] }, field: Field, ctx: StepContext): void {
-  input.title = attributionTitle(ctx.asker, ctx.step ? `${field.title}` : undefined);
+  // The field's name in the title too, single field or not: a validation message replaces the
+  // prompt, and the title is then all that says what is being asked.
+  input.title = attributionTitle(ctx.asker, field.title);
   if (ctx.step) {
     input.step = ctx.step.n;
     input.totalSteps = ctx.step.total;
@@ -127,14 +130,23 @@ function pickItems(field: Exclude<Field, { kind: 'string' | 'number' | 'integer'
       { label: vscode.l10n.t('No'), value: false },
     ];
   }
-  return field.options.map((o) => ({ label: o.label, value: o.value, ...(o.label !== o.value ? { detail: o.value } : {}) }));
+  // The value is server text too: shown sanitised (the label already is), sent as it is.
+  return field.options.map((o) => {
+    const shownValue = sanitiseForDisplay(o.value, MAX_LABEL_CHARS);
+    const detail = shownValue.text + (shownValue.truncated ? '…' : '');
+    return { label: o.label, value: o.value, ...(o.label !== detail ? { detail } : {}) };
+  });
 }
 
 function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
   const qp = vscode.window.createQuickPick<Item>();
   common(qp, field, ctx);
   const items = pickItems(field);
-  const header: Item[] = [{ label: ctx.message, kind: vscode.QuickPickItemKind.Separator }, ...ctx.warnings.map((w) => ({ label: `⚠ ${w}`, kind: vscode.QuickPickItemKind.Separator }))];
+  // The question goes in the prompt, wrapped under the filter box, like an InputBox's. Hosts
+  // without QuickPick.prompt get one short separator instead: a separator shares the first item's
+  // row, and a long one (or several in a row, of which only the last shows) would hide that item.
+  const text = promptText(field, ctx);
+  const header: Item[] = setPickPrompt(qp, text) ? [] : [{ label: separatorLabel(text), kind: vscode.QuickPickItemKind.Separator }];
   const skip: Item | undefined = !field.required && field.kind !== 'multiSelect' ? { label: vscode.l10n.t('$(circle-slash) Leave empty'), alwaysShow: true } : undefined;
   qp.items = [...header, ...items, ...(skip ? [skip] : [])];
   qp.placeholder = field.description ?? field.title;

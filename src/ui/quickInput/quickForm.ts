@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { AnswerValue } from '../../elicitation/fieldModel';
+import type { AnswerValue, Field } from '../../elicitation/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
 import { buildReply, defaultValues } from '../../elicitation/validator';
 import { askField, type StepContext } from './fieldStep';
-import { attributionTitle, blockButton, declineButton } from './quickInputParts';
+import { attributionTitle, blockButton, declineButton, separatorLabel, setPickPrompt } from './quickInputParts';
 
 export interface QuickFormHooks {
   readonly onBlockServer: () => void;
@@ -20,10 +20,17 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   const multi = fields.length > 1;
   const total = multi ? fields.length + 1 : 1;
   let i = 0;
+  /** The current step was opened from the review by picking its answer: it returns there. */
+  let fromReview = false;
   for (;;) {
     if (i >= fields.length) {
       if (!multi) break;
       const review = await reviewStep(prompt, values, total, signal, hooks);
+      fromReview = typeof review === 'number';
+      if (typeof review === 'number') {
+        i = review;
+        continue;
+      }
       if (review === 'back') {
         i = fields.length - 1;
         continue;
@@ -45,9 +52,10 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
     const r = await askField(field, values[field.key], ctx);
     if (r.kind === 'value') {
       values[field.key] = r.value;
-      i++;
+      i = fromReview ? fields.length : i + 1;
     } else if (r.kind === 'back') {
-      i = Math.max(0, i - 1);
+      // Back from an answer opened from the review goes back to the review, unchanged.
+      i = fromReview ? fields.length : Math.max(0, i - 1);
     } else {
       return finishOther(r.kind, hooks);
     }
@@ -75,15 +83,19 @@ interface ReviewItem extends vscode.QuickPickItem {
   readonly index?: number;
 }
 
-function display(v: AnswerValue | undefined, secret: boolean): string {
+/** An answer as the user saw it while giving it: option titles rather than the values sent. */
+function display(field: Field, v: AnswerValue | undefined): string {
   if (v === undefined || v === '') return vscode.l10n.t('(empty)');
-  if (secret && typeof v === 'string') return '•'.repeat(Math.min(v.length, 12));
+  if (field.secretLike && typeof v === 'string') return '•'.repeat(Math.min(v.length, 12));
   if (typeof v === 'boolean') return v ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
-  return Array.isArray(v) ? v.join(', ') : String(v);
+  const label = (x: string): string => (field.kind === 'singleSelect' || field.kind === 'multiSelect' ? field.options.find((o) => o.value === x)?.label ?? x : x);
+  return Array.isArray(v) ? v.map(label).join(', ') : label(String(v));
 }
 
-/** The last step: every answer, Accept, or pick a field to go back to it (via Back). */
-function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | undefined>, total: number, signal: AbortSignal, hooks: QuickFormHooks): Promise<'accept' | 'back' | 'decline' | 'cancel' | 'block'> {
+type ReviewResult = 'accept' | 'back' | 'decline' | 'cancel' | 'block';
+
+/** The last step: every answer, then Accept, Back, or an answer picked to change it (its field index). */
+function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | undefined>, total: number, signal: AbortSignal, hooks: QuickFormHooks): Promise<ReviewResult | number> {
   const qp = vscode.window.createQuickPick<ReviewItem>();
   qp.title = attributionTitle(prompt.asker, vscode.l10n.t('Review'));
   qp.step = total;
@@ -92,16 +104,20 @@ function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | und
   qp.buttons = [vscode.QuickInputButtons.Back, declineButton(), blockButton()];
   qp.placeholder = vscode.l10n.t('Press Enter to accept and send these answers, or Back to change them');
   const accept: ReviewItem = { label: vscode.l10n.t('$(check) Accept and send'), action: 'accept', alwaysShow: true };
+  // The request's message as the prompt; where the host has no QuickPick.prompt, a short
+  // separator (a long one would cover the first answer's row).
+  const text = [prompt.message, ...prompt.warnings.map((w) => `⚠ ${w}`)].join(' — ');
+  const header: ReviewItem[] = setPickPrompt(qp, text) ? [] : [{ label: separatorLabel(text), kind: vscode.QuickPickItemKind.Separator }];
   qp.items = [
     accept,
-    { label: prompt.message, kind: vscode.QuickPickItemKind.Separator },
-    ...prompt.form.fields.map((f, index) => ({ label: f.title, description: display(values[f.key], f.secretLike), index, action: 'edit' as const })),
+    ...header,
+    ...prompt.form.fields.map((f, index) => ({ label: f.title, description: display(f, values[f.key]), index, action: 'edit' as const })),
   ];
   qp.activeItems = [accept];
   return new Promise((resolve) => {
     const d: vscode.Disposable[] = [];
     let done = false;
-    const settle = (r: 'accept' | 'back' | 'decline' | 'cancel' | 'block'): void => {
+    const settle = (r: ReviewResult | number): void => {
       if (done) return;
       done = true;
       for (const x of d) x.dispose();
@@ -119,7 +135,13 @@ function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | und
         else if (b === blockButton()) settle('block');
       }),
     );
-    d.push(qp.onDidAccept(() => settle(qp.activeItems[0]?.action === 'accept' ? 'accept' : 'back')));
+    d.push(
+      qp.onDidAccept(() => {
+        const picked = qp.activeItems[0];
+        if (picked?.action === 'accept') settle('accept');
+        else if (picked?.index !== undefined) settle(picked.index);
+      }),
+    );
     qp.show();
     hooks.onShow?.(qp);
   });

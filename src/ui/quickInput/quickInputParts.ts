@@ -51,3 +51,29 @@ export function formatHint(field: Field): string | undefined {
       return undefined;
   }
 }
+
+/**
+ * Longest separator label we show. A QuickPick separator is drawn in the row of the item after
+ * it, and a long one covers that item's label entirely: a long question would hide the "Yes".
+ */
+const MAX_SEPARATOR_CHARS = 60;
+
+/** `text` cut to fit a separator, at a word boundary where one is near, with an ellipsis. */
+export function separatorLabel(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= MAX_SEPARATOR_CHARS) return flat;
+  const cut = flat.slice(0, MAX_SEPARATOR_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > MAX_SEPARATOR_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * Shows `text` as the QuickPick's prompt: below the filter box, wrapped, never covering an item.
+ * `QuickPick.prompt` arrived after our minimum VS Code (1.90); older hosts lack the property, and
+ * false here tells the caller to fall back to a (short) separator.
+ */
+export function setPickPrompt<T extends vscode.QuickPickItem>(qp: vscode.QuickPick<T>, text: string): boolean {
+  if (!('prompt' in qp)) return false;
+  (qp as { prompt?: string }).prompt = text;
+  return true;
+}

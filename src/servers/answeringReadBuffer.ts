@@ -1,0 +1,81 @@
+/**
+ * Line framing for the stdio transport that never leaves a request unanswered. The SDK's own read
+ * buffer drops every line that fails its JSON-RPC schema (it only reports it through `onerror`), so
+ * a server that sends `elicitation/create` with `"params": []`, a fractional id or an extra member
+ * would wait forever for an answer. This buffer frames lines exactly as the SDK's does and, for a
+ * request it cannot accept but whose id it can read, sends the JSON-RPC error itself.
+ */
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { ErrorCode, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** The error we answer a malformed request with; `id` is echoed as the server sent it. */
+export interface MalformedReply {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly error: { readonly code: number; readonly message: string };
+}
+
+const ENVELOPE = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The error for a parsed JSON value that failed the JSON-RPC schema, or `undefined` when it is not
+ * an answerable request (a notification, a response, or no usable id). A broken envelope (version,
+ * id, unknown members) is -32600; a request whose only fault is its `params` is -32602.
+ */
+export function replyToMalformed(raw: unknown): MalformedReply | undefined {
+  if (!isRecord(raw) || typeof raw['method'] !== 'string') return undefined;
+  const id = raw['id'];
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
+  const extra = Object.keys(raw).filter((k) => !ENVELOPE.has(k));
+  if (raw['jsonrpc'] !== '2.0' || typeof id === 'number' && !Number.isInteger(id) || extra.length > 0) {
+    const why = raw['jsonrpc'] !== '2.0' ? 'jsonrpc must be "2.0"' : extra.length > 0 ? `unexpected member ${JSON.stringify(extra[0]).slice(0, 60)}` : 'id must be a string or an integer';
+    return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } };
+  }
+  const params = raw['params'];
+  // The union's own error says only "Invalid input"; the request schema names the field.
+  const issues = JSONRPCRequestSchema.safeParse(raw).error?.issues ?? [];
+  const why = isRecord(params) ? issues.map((i) => `${['params', ...i.path.slice(1).map(String)].join('.')}: ${i.message}`).join('; ').slice(0, 300) : 'params must be an object';
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } };
+}
+
+/** Drop-in for the SDK's `ReadBuffer` (append / readMessage / clear), answering malformed requests. */
+export class AnsweringReadBuffer {
+  private buffer: Buffer | undefined;
+
+  constructor(
+    private readonly answer: (reply: MalformedReply) => void,
+    private readonly maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  ) {}
+
+  append(chunk: Buffer): void {
+    const size = (this.buffer?.length ?? 0) + chunk.length;
+    if (size > this.maxBufferSize) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`);
+    }
+    this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
+  }
+
+  /** The next message; throws (the transport reports it and reads on) for a line it cannot use. */
+  readMessage(): JSONRPCMessage | null {
+    if (!this.buffer) return null;
+    const index = this.buffer.indexOf('\n');
+    if (index === -1) return null;
+    const line = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
+    this.buffer = this.buffer.subarray(index + 1);
+    const raw: unknown = JSON.parse(line);
+    const parsed = JSONRPCMessageSchema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const reply = replyToMalformed(raw);
+    if (reply) this.answer(reply);
+    throw new Error(reply ? `malformed request answered with ${reply.error.code} ${reply.error.message}` : `dropped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`);
+  }
+
+  clear(): void {
+    this.buffer = undefined;
+  }
+}

@@ -1,0 +1,428 @@
+// The hostile battery in the real extension host: test/fixtures/hostileServer.mjs sends every case
+// of test/fixtures/hostileCases.mjs over stdio and records what came back on the wire. Proves that
+// a buggy or malicious server cannot crash the extension, freeze the host, run script in the form
+// webview, open a URL, or make an answer go missing.
+//
+// How prompts are answered. A case that reaches the UI is answered by a responder subscribed to
+// `hooks.onDidShowPrompt`: Escape (closeQuickOpen) for quick inputs, `queue.settle(id, 'cancel')`
+// for the webview, or typing the case's `answer.value`. Url-mode cases would show a MODAL consent
+// dialog that in-host code cannot click, so they run under the `block` policy: here they must be
+// declined and open nothing. That the dialog itself never offers "Open" for an attack URL, and that
+// the broker declines a blocked URL even if a buggy dialog answered "accept", is proven over the
+// same case list in plain Node by test/unit/hostile.test.ts.
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import type { FormPrompt } from '../../src/elicitation/presenter';
+import { TOO_COMPLEX_MESSAGE } from '../../src/elicitation/validator';
+import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
+import { BY_TAG, CASES, PAYLOADS } from '../fixtures/hostileCases.mjs';
+import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+
+/** Raw bidi controls, C0/C1 controls other than \n and \t, lone surrogates: never in widget text. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNSAFE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * The longest the extension host's event loop may stall during the battery. What this must catch
+ * costs seconds to hours: a runaway regular expression (before the validation budget, one default
+ * value hung the host for good) or work quadratic in a 1 MB message. What it must tolerate, on this
+ * shared 2-core machine with code-server and Chromium beside it, is ordinary noise: creating a form
+ * webview or a major GC after the 1 MB cases was measured at up to ~350 ms (the battery logs its
+ * worst stalls and the case on the wire at each). One second separates the two with margin both
+ * ways, and is still well under the 5 s after which VS Code reports a host as unresponsive.
+ */
+const MAX_STALL_MS = 1000;
+const SERVER = 'hostile';
+
+interface CaseRecord {
+  readonly tag: string;
+  readonly expect: string;
+  readonly inTime: boolean;
+  readonly got: readonly { id: string | number; responses: readonly { result?: { action?: unknown; content?: unknown }; error?: { code?: unknown; message?: unknown } }[] }[];
+}
+
+interface Shown {
+  readonly tag: string | undefined;
+  readonly kind: string;
+  /** Every string the widget shows (title, prompt, placeholder, item labels…). */
+  readonly texts: string[];
+  validation?: string;
+}
+
+/** Records event-loop stalls over 100 ms with their time, to name the case that caused one. */
+function stallSampler(): { stop(): void; stalls: { at: number; ms: number }[] } {
+  const stalls: { at: number; ms: number }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last - 20 > 100) stalls.push({ at: Date.now(), ms: Math.round(now - last - 20) });
+    last = now;
+  }, 20);
+  return { stop: () => clearInterval(timer), stalls };
+}
+
+function configuration(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('mcpElicitation');
+}
+
+/** Sets a workspace setting and waits until the extension host sees it. */
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await configuration().update(key, value, vscode.ConfigurationTarget.Workspace);
+  await waitFor(() => JSON.stringify(configuration().inspect(key)?.workspaceValue) === JSON.stringify(value), `setting ${key}`);
+}
+
+function readLines(file: string, from = 0): Record<string, unknown>[] {
+  if (!existsSync(file)) return [];
+  // `from` is a byte offset (a file size), so slice the bytes before decoding.
+  return readFileSync(file).subarray(from).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+function widgetTexts(w: vscode.QuickInput | undefined): string[] {
+  if (!w) return [];
+  const box = w as Partial<vscode.InputBox & vscode.QuickPick<vscode.QuickPickItem>>;
+  const items = (box.items ?? []).flatMap((i) => [i.label, i.description ?? '', i.detail ?? '']);
+  return [w.title ?? '', box.prompt ?? '', box.placeholder ?? '', ...items];
+}
+
+function runTool(tool: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', SERVER, tool, args));
+}
+
+function toolJson<T>(result: unknown): T {
+  const r = result as { content: { text: string }[]; isError?: boolean };
+  assert.ok(!r.isError, `tool failed: ${r.content[0]?.text}`);
+  return JSON.parse(r.content[0]?.text ?? 'null') as T;
+}
+
+suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lose answers', () => {
+  let s: Services;
+  const record = path.join(os.tmpdir(), `mcp-eh-hostile-${process.pid}-${Date.now()}.jsonl`);
+  const keys = ['servers', 'presentation', 'serverPolicy', 'rateLimit'] as const;
+  const saved = new Map<string, unknown>();
+  /** Every prompt the responder saw, in order. */
+  const shown: Shown[] = [];
+  /** Every form the presenter was handed (all widgets render from these). */
+  const prompts: FormPrompt[] = [];
+  const responderErrors: string[] = [];
+  let responder: vscode.Disposable | undefined;
+  let restorePresenter: (() => void) | undefined;
+  const stall = monitorEventLoopDelay({ resolution: 10 });
+  let openedBefore = 0;
+  /** While set, the responder only records: the test answers the prompt itself. */
+  let paused = false;
+
+  /** Names the case on the wire at each stall: the last one sent before it. */
+  function blame(stalls: readonly { at: number; ms: number }[]): string {
+    const sends = readLines(record).filter((l) => l['type'] === 'send');
+    return stalls
+      .map((st) => `${st.ms} ms during ${String(sends.filter((l) => Number(l['at']) <= st.at).at(-1)?.['tag'])}`)
+      .join('; ');
+  }
+
+  /** The tag of the case the hostile server sent last (it writes that before sending). */
+  function currentTag(): string | undefined {
+    const sends = readLines(record).filter((l) => l['type'] === 'send');
+    return sends.at(-1)?.['tag'] as string | undefined;
+  }
+
+  async function answer(e: { kind: string; id: string; widget: vscode.QuickInput | undefined }): Promise<void> {
+    const tag = currentTag();
+    const entry: Shown = { tag, kind: e.kind, texts: widgetTexts(e.widget) };
+    shown.push(entry);
+    if (paused) return;
+    const planned = tag === undefined ? undefined : (BY_TAG.get(tag)?.answer as 'none' | { value: string; thenCancel?: boolean } | undefined);
+    if (planned === 'none') return;
+    if (e.kind === 'webview') {
+      s.broker.queue.settle(e.id, 'cancel');
+      return;
+    }
+    // Let the host send the new widget to the workbench before acting on it (see acceptQuickInput).
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 0));
+    if (planned?.value !== undefined && e.widget && 'value' in e.widget) {
+      const box = e.widget as vscode.InputBox;
+      box.value = planned.value;
+      await acceptQuickInput();
+      if (!planned.thenCancel) return;
+      await waitFor(() => messageText(box.validationMessage) !== '', `validation message for ${tag}`);
+      entry.validation = messageText(box.validationMessage);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+
+  /** Runs the listed cases (all but the disconnect case by default); returns one record per case. */
+  async function battery(ids?: readonly string[]): Promise<CaseRecord[]> {
+    const from = existsSync(record) ? statSync(record).size : 0;
+    const summary = toolJson<{ ran: number }>(await runTool('runBattery', ids ? { ids } : {}));
+    const cases = readLines(record, from).filter((l) => l['type'] === 'case') as unknown as CaseRecord[];
+    assert.equal(cases.length, summary.ran);
+    return cases;
+  }
+
+  /** Exactly one well-formed response per request, of the kind the case expects. */
+  function checkWire(c: CaseRecord): string | undefined {
+    if (!c.inTime) return 'no answer within 30 s';
+    const all = c.got.flatMap((g) => g.responses);
+    for (const g of c.got) {
+      const want = c.expect === 'two-responses' ? 2 : c.expect === 'no-response' ? 0 : 1;
+      if (g.responses.length !== want) return `${g.responses.length} responses for id ${JSON.stringify(g.id)} (want ${want})`;
+    }
+    for (const r of all) {
+      if (r.error !== undefined) {
+        if (typeof r.error.code !== 'number' || typeof r.error.message !== 'string' || r.error.message === '') return `malformed error ${JSON.stringify(r.error)}`;
+      } else if (!['accept', 'decline', 'cancel'].includes(String(r.result?.action))) {
+        return `malformed result ${JSON.stringify(r.result).slice(0, 200)}`;
+      }
+    }
+    const first = all[0];
+    if (c.expect.startsWith('error-')) {
+      return all.every((r) => r.error?.code === Number(c.expect.slice(5))) ? undefined : `want ${c.expect}, got ${JSON.stringify(first).slice(0, 200)}`;
+    }
+    if (c.expect === 'accept') {
+      const want = { action: 'accept', content: BY_TAG.get(c.tag)?.content };
+      return JSON.stringify(first?.result) === JSON.stringify(want) ? undefined : `want ${JSON.stringify(want)}, got ${JSON.stringify(first)}`;
+    }
+    if (c.expect === 'cancel' || c.expect === 'decline') return first?.result?.action === c.expect ? undefined : `want ${c.expect}, got ${JSON.stringify(first)}`;
+    if (c.expect === 'two-responses') return all.every((r) => r.result?.action === 'cancel') ? undefined : `want two cancels, got ${JSON.stringify(all)}`;
+    return undefined;
+  }
+
+  function assertWire(cases: readonly CaseRecord[]): void {
+    const bad = cases.flatMap((c) => {
+      const why = checkWire(c);
+      return why ? [`${c.tag}: ${why}`] : [];
+    });
+    assert.deepEqual(bad, [], `cases answered wrongly:\n${bad.join('\n')}`);
+  }
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    s = await services();
+    await waitForRunning(s, 'fixture');
+    for (const k of keys) saved.set(k, configuration().inspect(k)?.workspaceValue);
+    const repo = process.env['MCP_TEST_REPO_ROOT'];
+    assert.ok(repo, 'MCP_TEST_REPO_ROOT is set by the harness');
+    // A hundred requests in a few seconds would trip the rate limit: lift it for this suite.
+    await setSetting('rateLimit', { requests: 0, perSeconds: 60 });
+    await setSetting('presentation', 'quickInput');
+    await setSetting('servers', { [SERVER]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileServer.mjs')], env: { HOSTILE_RECORD: record } } });
+    await waitForRunning(s, SERVER);
+    await waitFor(() => s.manager.get(SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile tools listed');
+    // Observe, without changing, what every widget is handed.
+    const presenter = s.presenter;
+    const original = presenter.presentForm.bind(presenter);
+    presenter.presentForm = (prompt, signal) => {
+      prompts.push(prompt);
+      return original(prompt, signal);
+    };
+    restorePresenter = () => {
+      presenter.presentForm = original;
+    };
+    responder = s.hooks.onDidShowPrompt((e) => {
+      answer(e).catch((err: unknown) => responderErrors.push(String(err)));
+    });
+    openedBefore = s.hooks.opened.length;
+  });
+
+  suiteTeardown(async function () {
+    this.timeout(60_000);
+    responder?.dispose();
+    restorePresenter?.();
+    stall.disable();
+    s.broker.queue.cancelAll();
+    for (const k of keys) await configuration().update(k, saved.get(k), vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => s.manager.get(SERVER) === undefined, 'hostile server removed');
+    rmSync(record, { force: true });
+  });
+
+  test('every form and protocol case gets exactly one well-formed answer, and the host never stalls', async function () {
+    this.timeout(180_000);
+    const ids = CASES.filter((c) => !c.tag.startsWith('url/') && c.raw?.kind !== 'disconnect').map((c) => c.tag);
+    assert.ok(ids.length >= 100, `${ids.length} cases`);
+    stall.reset();
+    stall.enable();
+    const sampler = stallSampler();
+    const cases = await battery(ids);
+    stall.disable();
+    sampler.stop();
+    assert.equal(cases.length, ids.length);
+    assertWire(cases);
+    assert.deepEqual(responderErrors, []);
+    const stallMs = stall.max / 1e6;
+    console.log(`hostile battery: max event-loop delay ${Math.round(stallMs)} ms; stalls over 100 ms: ${blame(sampler.stalls) || 'none'}`);
+    assert.ok(stallMs < MAX_STALL_MS, `event loop stalled ${Math.round(stallMs)} ms: ${blame(sampler.stalls)}`);
+    // Every case the list says reaches the UI did, and nothing else did.
+    const reachesUi = CASES.filter((c) => ids.includes(c.tag) && (c.expect === 'cancel' || c.expect === 'accept')).length;
+    const duplicates = 2;
+    const flood = (BY_TAG.get('protocol/flood-server-cancel')?.raw as { count: number }).count;
+    assert.ok(shown.length >= reachesUi + duplicates && shown.length <= reachesUi + duplicates + flood, `${shown.length} prompts shown`);
+    assert.equal(s.broker.queue.list().filter((e) => e.server === SERVER).length, 0, 'nothing from the battery is left pending');
+  });
+
+  test('what the widgets show is sanitised and bounded; oversize text is cut with a visible marker', () => {
+    assert.ok(shown.length > 30 && prompts.length > 30);
+    for (const p of shown) {
+      for (const t of p.texts) {
+        assert.doesNotMatch(t, UNSAFE, `${p.tag}: raw control character in ${JSON.stringify(t.slice(0, 80))}`);
+        // Message (4000) + description (1000) + warnings: far below what the server sent.
+        assert.ok(t.length < 12_000, `${p.tag}: ${t.length} characters on a widget`);
+      }
+    }
+    const byTag = (tag: string): Shown => {
+      const found = shown.find((x) => x.tag === tag);
+      assert.ok(found, `${tag} was shown`);
+      return found;
+    };
+    const prompt = (tag: string): string => byTag(tag).texts[1] ?? '';
+    assert.match(prompt('oversize/message-1mb'), /M …/, 'the cut message ends with a marker');
+    assert.ok(prompt('oversize/message-1mb').length < 6000);
+    assert.match(prompt('oversize/description-100kb'), /d…/);
+    assert.match(prompt('oversize/description-100kb'), /description was too long and shortened/);
+    assert.match(prompt('oversize/title-100kb'), /t… .*title was too long/s);
+    const labels = byTag('oversize/enum-labels-1000x2kb').texts.filter((t) => /^\d+ L/.test(t));
+    assert.equal(labels.length, 1000);
+    assert.ok(labels.every((l) => l.length <= 202 && l.endsWith('…')));
+    // Bidi and controls are replaced by visible markers, in server text and in the server's own name.
+    assert.match(prompt('bidi/message-rlo'), /⟨U\+202E⟩evil\.exe⟨U\+202C⟩/);
+    assert.match(prompt('control/c0'), /⟨U\+0000⟩.*⟨U\+001B⟩/);
+    assert.match(byTag('bidi/message-rlo').texts[0] ?? '', /Hostile ⟨U\+202E⟩exe\.txt/);
+    // Links in a form are called out.
+    for (const tag of CASES.filter((c) => c.display?.warning).map((c) => c.tag)) assert.match(prompt(tag), /⚠.*link/, tag);
+    // A pathological pattern is given up on, with a reason, instead of hanging the host.
+    assert.equal(byTag('schema/pattern-redos-input').validation, TOO_COMPLEX_MESSAGE);
+    // The presenter was handed the same bounded texts for the webview.
+    for (const p of prompts) {
+      for (const f of p.form.fields) assert.ok(f.title.length <= 201 && (f.description ?? '').length <= 1001 && !UNSAFE.test(f.title + (f.description ?? '')), `${p.message.slice(0, 40)}: field ${f.key.slice(0, 40)}`);
+    }
+  });
+
+  test('url-mode attacks under the block policy: all declined, nothing opened, shape errors still -32602', async function () {
+    this.timeout(60_000);
+    await setSetting('serverPolicy', { [SERVER]: 'block' });
+    await waitFor(() => s.gatekeeper.policyFor(SERVER) === 'block', 'block policy in force');
+    try {
+      const ids = CASES.filter((c) => c.tag.startsWith('url/')).map((c) => c.tag);
+      const before = shown.length;
+      const cases = await battery(ids);
+      assertWire(cases);
+      assert.equal(shown.length, before, 'no prompt of any kind was shown');
+      assert.equal(s.hooks.opened.length, openedBefore, `opened: ${s.hooks.opened.slice(openedBefore).join(', ')}`);
+      const declined = s.broker.queue.history.list().filter((h) => h.server === SERVER && h.mode === 'url');
+      assert.ok(declined.length > 0 && declined.every((h) => h.action === 'decline' && h.decidedBy === 'policy'));
+    } finally {
+      await setSetting('serverPolicy', saved.get('serverPolicy'));
+    }
+  });
+
+  test('the same forms in the webview: every one answered, no CSP violation', async function () {
+    this.timeout(120_000);
+    await setSetting('presentation', 'webview');
+    const violations = s.hooks.cspViolations.length;
+    const ids = CASES.filter((c) => c.expect === 'cancel' && c.params !== undefined && c.answer === undefined).map((c) => c.tag);
+    const before = shown.length;
+    stall.reset();
+    stall.enable();
+    const sampler = stallSampler();
+    const cases = await battery(ids);
+    stall.disable();
+    sampler.stop();
+    assertWire(cases);
+    assert.equal(shown.slice(before).filter((x) => x.kind === 'webview').length, ids.length);
+    assert.deepEqual(s.hooks.cspViolations.slice(violations), []);
+    console.log(`webview pass: max event-loop delay ${Math.round(stall.max / 1e6)} ms; stalls over 100 ms: ${blame(sampler.stalls) || 'none'}`);
+    assert.ok(stall.max / 1e6 < MAX_STALL_MS, `event loop stalled ${Math.round(stall.max / 1e6)} ms: ${blame(sampler.stalls)}`);
+  });
+
+  test('script injection: the form page parses none of it (0 CSP violations, canary never reached) while the same markup raw in a page with the same CSP is caught', async function () {
+    this.timeout(60_000);
+    await setSetting('presentation', 'webview');
+    // A canary on loopback: any payload that got parsed and loaded something would hit it.
+    const hits: string[] = [];
+    const canary: Server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((r) => canary.listen(0, '127.0.0.1', r));
+    const port = (canary.address() as { port: number }).port;
+    const c = `http://127.0.0.1:${port}`;
+    const loaders = [
+      `<img src="${c}/img">`,
+      `<script src="${c}/script.js"></script>`,
+      `<link rel="stylesheet" href="${c}/style.css">`,
+      `<iframe src="${c}/frame"></iframe>`,
+      `<div style="background:url(${c}/css-url)">x</div>`,
+      `<img src=x onerror="fetch('${c}/onerror');parent.postMessage('PWNED','*')">`,
+      `<object data="${c}/object"></object>`,
+    ];
+    const all = [...loaders, ...Object.values(PAYLOADS)];
+    const violations = s.hooks.cspViolations.length;
+    const properties: Record<string, unknown> = {};
+    all.forEach((payload, i) => {
+      properties[`f${i}${payload.slice(0, 40)}`] = { type: 'string', title: `T ${payload}`, description: `D ${payload}`, default: payload };
+    });
+    properties['pick'] = { type: 'string', oneOf: all.map((p, i) => ({ const: `v${i}`, title: p })) };
+    // The responder would cancel the form at once; keep the page up until the control has spoken.
+    paused = true;
+    const shownForm = nextPrompt(s);
+    const answered = runTool('elicitCounted', { params: { mode: 'form', message: `Injected: ${all.join(' ')}`, requestedSchema: { type: 'object', properties } } });
+    const form = await shownForm;
+    assert.equal(form.kind, 'webview');
+
+    // The positive control: the same markup, raw, under the form's CSP, in a second panel.
+    const panel = vscode.window.createWebviewPanel('mcpElicitation.hostileControl', 'CSP control', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true });
+    const controlViolations: string[] = [];
+    const sub = panel.webview.onDidReceiveMessage((m: { directive?: string }) => controlViolations.push(String(m.directive)));
+    const nonce = randomBytes(16).toString('base64');
+    panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(panel.webview.cspSource, nonce)}">
+<script nonce="${nonce}">const api = acquireVsCodeApi(); document.addEventListener('securitypolicyviolation', (e) => api.postMessage({ directive: e.effectiveDirective }));</script>
+</head><body>${all.join('\n')}</body></html>`;
+    try {
+      // The control loaded after the form: once it has reported, the form had as long to do so.
+      await waitFor(() => new Set(controlViolations).size >= 3, 'the control page reports CSP violations', 20_000);
+      assert.deepEqual(s.hooks.cspViolations.slice(violations), [], 'the form page reported no CSP violation');
+      assert.deepEqual(hits, [], 'nothing reached the canary');
+    } finally {
+      paused = false;
+      s.broker.queue.settle(form.id, 'cancel');
+      sub.dispose();
+      panel.dispose();
+      canary.closeAllConnections();
+      await new Promise<void>((r) => canary.close(() => r()));
+    }
+    const wire = toolJson<{ responses: unknown[] }>(await answered);
+    assert.deepEqual(wire.responses, [{ result: { action: 'cancel' } }]);
+  });
+
+  test('a request sent right before the server exits: closed, not left pending; the server restarts and answers again', async function () {
+    this.timeout(60_000);
+    const conn = s.manager.get(SERVER);
+    const pid = conn?.pid;
+    assert.ok(conn && pid);
+    await runTool('requestThenExit');
+    await waitFor(() => s.broker.queue.history.list().some((h) => h.server === SERVER && h.message.startsWith('Last words')), 'the request was seen and closed');
+    const last = s.broker.queue.history.list().filter((h) => h.server === SERVER && h.message.startsWith('Last words')).at(-1);
+    assert.equal(last?.action, 'cancel');
+    assert.equal(last?.decidedBy, 'disconnect');
+    assert.equal(s.broker.queue.list().filter((e) => e.server === SERVER).length, 0);
+    await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'restarted after the exit');
+    assertWire(await battery(['schema/nested-object', 'inject/message']));
+  });
+
+  test('afterwards the extension host still answers a normal request normally', async () => {
+    await setSetting('presentation', 'quickInput');
+    responder?.dispose();
+    responder = undefined;
+    const wire = elicitVia('fixture', { message: 'Still alive?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const p = await nextPrompt(s);
+    (p.widget as vscode.InputBox).value = 'yes';
+    await acceptQuickInput();
+    assert.deepEqual((await wire).response, { action: 'accept', content: { name: 'yes' } });
+    assert.equal(s.hooks.opened.length, openedBefore, 'nothing was opened by the whole battery');
+  });
+});
