@@ -23,8 +23,11 @@ export function hintFor(field: Field, s: Strings): string | undefined {
   const parts: string[] = [];
   switch (field.kind) {
     case 'string': {
-      const byFormat = { email: s.formatEmail, uri: s.formatUri, date: s.formatDate, 'date-time': s.formatDateTime } as const;
-      if (field.format !== undefined) parts.push(byFormat[field.format]);
+      // No hint for `date`: it gets the browser's date picker, which shows the date in the user's
+      // locale (12/01/2026), so "YYYY-MM-DD" next to it would only contradict what is on screen.
+      const byFormat = { email: s.formatEmail, uri: s.formatUri, date: undefined, 'date-time': s.formatDateTime } as const;
+      const hint = field.format === undefined ? undefined : byFormat[field.format];
+      if (hint !== undefined) parts.push(hint);
       break;
     }
     case 'number':

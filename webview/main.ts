@@ -44,6 +44,11 @@ let errors: Readonly<Record<string, string>> = {};
 /** After an accept attempt every error shows, not only those of touched fields. */
 let showAll = false;
 let pending: ReturnType<typeof setTimeout> | undefined;
+/**
+ * `change` messages whose verdict has not come back yet. While any is out, `valid` may be stale
+ * (a remote extension host is a network round trip away), so it must not block an accept.
+ */
+let awaiting = 0;
 
 // ---- DOM -------------------------------------------------------------------------------------
 
@@ -89,6 +94,7 @@ function persist(): void {
 function flushChange(): void {
   if (pending !== undefined) clearTimeout(pending);
   pending = undefined;
+  awaiting++;
   post({ type: 'change', values: currentValues() });
 }
 
@@ -128,7 +134,7 @@ function focusFirstInvalid(): void {
 
 function accept(): void {
   if (phase !== 'open') return;
-  if (!valid && pending === undefined) {
+  if (!valid && pending === undefined && awaiting === 0) {
     // Nothing in flight would change the verdict: show every error instead of sending.
     showAll = true;
     renderErrors();
@@ -165,8 +171,13 @@ function onMessage(msg: ToWebview): void {
     renderButtons();
     return;
   }
+  // Verdicts come back in the order the changes went out; an accept's rejection comes after them all.
+  if (awaiting > 0) awaiting--;
   valid = msg.valid;
   errors = msg.errors;
+  // A verdict on older values, still on its way when Accept was pressed, says nothing about what
+  // was sent: wait for the host's answer to the accept itself.
+  if (phase === 'submitting' && awaiting > 0) return;
   // A rejected accept reopens the form, with every error visible.
   if (phase === 'submitting' && !valid) {
     phase = 'open';

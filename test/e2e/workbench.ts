@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 // The launcher modules are plain ESM shared with the scripts.
 import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { startCodeServer, workbenchUrl } from '../../scripts/lib/codeServer.mjs';
@@ -120,19 +120,6 @@ export async function waitForServers(page: Page, count: number): Promise<void> {
 /** The webview form: two iframes deep. */
 export function formFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
-
-export async function formFrameHandle(page: Page): Promise<Frame> {
-  for (let i = 0; i < 200; i++) {
-    for (const f of page.frames()) {
-      if (f.name() === 'active-frame' || f.url().includes('fake.html')) {
-        const has = await f.locator('form, [data-form]').count().catch(() => 0);
-        if (has > 0) return f;
-      }
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('form webview frame not found');
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
