@@ -42,7 +42,8 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
   });
   // A failed test must not leave its question open: later requests would queue behind it.
   afterEach(async (t) => {
-    if (!t.passed) await screenshot(wb.page, `failed-${t.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    // `passed` exists from Node 21 on; on Node 20 no failure screenshot is taken.
+    if ((t as { passed?: boolean }).passed === false) await screenshot(wb.page, `failed-${t.name.slice(0, 40).replace(/\W+/g, '-')}`);
     if ((await wb.page.locator('[id$="mcpElicitation.pending"]').count()) === 0) return;
     await wb.page.keyboard.press('Escape');
     await wb.page.locator('[id$="mcpElicitation.pending"]').waitFor({ state: 'detached', timeout: 10_000 });
