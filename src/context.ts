@@ -92,11 +92,7 @@ export class Services extends Disposable {
       policyFor: (server) => this.gatekeeper.policyFor(server),
       onCspViolation: (server, directive) => this.hooks.cspViolations.push({ server, directive }),
       onDidShowPrompt: (kind, id, widget) => this.hooks.fire(kind, id, widget),
-      openExternal: (uri) => {
-        this.hooks.opened.push(uri.toString(true));
-        this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
-        return vscode.env.openExternal(uri);
-      },
+      openExternal: (uri) => this.openExternal(uri),
     });
     this.broker = new ElicitationBroker({
       presenter: this.presenter,
@@ -109,8 +105,15 @@ export class Services extends Disposable {
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
     this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
-      if (f.url) this.urls.set(f.id, f.url);
+      // Kept only while the url elicitation awaits completion, for "Open Again".
+      if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
       this.audit.write(f);
+    })));
+    this._register(toDisposable(this.broker.queue.onDidEndCompletion((entry, outcome) => {
+      this.urls.delete(entry.id);
+      if (outcome === 'expired') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', entry.server));
+      }
     })));
     this.loader = this._register(new ConfigLoader(context, this.log));
     this.manager = this._register(
@@ -157,6 +160,13 @@ export class Services extends Disposable {
     void this.manager.reload();
   }
 
+  /** The one way a URL reaches the browser: after a click in the consent dialog. */
+  private openExternal(uri: vscode.Uri): Thenable<boolean> {
+    this.hooks.opened.push(uri.toString(true));
+    this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
+    return vscode.env.openExternal(uri);
+  }
+
   reveal(entry: PendingView): void {
     if (entry.state === 'queued') {
       void vscode.window.showInformationMessage(vscode.l10n.t('This request is queued and will be shown after the ones before it.'));
@@ -169,7 +179,7 @@ export class Services extends Disposable {
     void showUrlConsent(
       { id: entry.id, asker: { name: entry.server, info: undefined }, message: entry.message, url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
       new AbortController().signal,
-      { openExternal: (u) => vscode.env.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server) },
+      { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server) },
     );
   }
 

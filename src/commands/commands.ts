@@ -87,6 +87,10 @@ const COMMANDS: Record<string, Handler> = {
     const e = pendingFrom(arg);
     if (e) s.broker.queue.settle(e.id, 'cancel');
   },
+  'mcpElicitation.pending.dismiss': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e?.state === 'awaitingCompletion') s.broker.queue.settle(e.id, 'cancel');
+  },
   'mcpElicitation.pending.markDone': (s, arg) => {
     const e = pendingFrom(arg);
     if (e) s.broker.queue.markDone(e.id);

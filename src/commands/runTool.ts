@@ -50,7 +50,8 @@ export async function runTool(deps: RunToolDeps, serverArg?: unknown, toolArg?: 
     return result;
   } catch (err) {
     const original = err instanceof UrlElicitationDeclinedError ? err.original : err;
-    const msg = original instanceof Error ? original.message : String(original);
+    // SDK servers put "MCP error <code>: " in the message and the client SDK adds it again.
+    const msg = (original instanceof Error ? original.message : String(original)).replace(/^(MCP error -?\d+: )\1+/, '$1');
     deps.log.warn(`[${conn.name}] tool ${tool.name} failed: ${msg}${err instanceof UrlElicitationDeclinedError ? ` (${err.message})` : ''}`);
     if (direct) throw err;
     void vscode.window.showErrorMessage(vscode.l10n.t('{0} on {1} failed: {2}', tool.name, conn.name, msg));

@@ -10,6 +10,8 @@ interface EntryItem extends vscode.QuickPickItem {
 const declineBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: vscode.l10n.t('Decline') });
 const cancelBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Cancel') });
 const doneBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('check'), tooltip: vscode.l10n.t('Mark as Done') });
+/** For an accepted url elicitation: stop tracking it; the server is not told anything. */
+const dismissBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Dismiss') });
 
 /**
  * "MCP Elicitation: Show Pending Elicitations": every entry with server, first line, mode, age and
@@ -28,7 +30,7 @@ export function showPending(queue: ElicitationQueue, actions: { reveal(entry: Pe
       ...list.map((entry) => ({
         label: `${entry.server}: ${firstLine(entry.message)}`,
         description: `${entry.mode} · ${stateLabel(entry.state)} · ${age(entry.createdAt)}`,
-        buttons: entry.state === 'awaitingCompletion' ? [doneBtn(), cancelBtn()] : [declineBtn(), cancelBtn()],
+        buttons: entry.state === 'awaitingCompletion' ? [doneBtn(), dismissBtn()] : [declineBtn(), cancelBtn()],
         entry,
       })),
       ...(servers.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }] : []),

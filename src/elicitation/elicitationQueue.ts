@@ -55,11 +55,18 @@ export class ElicitationQueue {
   readonly history = new History<FinishedElicitation>(50);
   private readonly waiters = new Map<string, Waiter>();
   private readonly finishedListeners = new Set<(f: FinishedElicitation) => void>();
+  private readonly completionListeners = new Set<(entry: PendingView, outcome: CompletionOutcome) => void>();
 
   constructor(private readonly now: () => number) {}
 
   onDidChange(listener: () => void): () => void {
     return this.pending.onDidChange(listener);
+  }
+
+  /** An accepted url elicitation left the list: completed, marked done, dismissed, expired or disconnected. */
+  onDidEndCompletion(listener: (entry: PendingView, outcome: CompletionOutcome) => void): () => void {
+    this.completionListeners.add(listener);
+    return () => this.completionListeners.delete(listener);
   }
 
   onDidFinish(listener: (f: FinishedElicitation) => void): () => void {
@@ -198,6 +205,7 @@ export class ElicitationQueue {
     const c = entry.payload.completion;
     clearTimeout(c?.timer);
     this.pending.remove(entry.id);
+    for (const l of this.completionListeners) l(entry, outcome);
     for (const w of c?.waiters.splice(0) ?? []) w(outcome);
   }
 

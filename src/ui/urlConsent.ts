@@ -84,7 +84,10 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   const blockServer = vscode.l10n.t('Block this Server');
   const title = vscode.l10n.t('Open a page on {0} in your browser?', site(prompt));
   const show = a.verdict === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const choice = await raceAbort(show(title, { modal: true, detail }, open, copy, decline, blockServer), signal);
+  // VS Code makes the first button primary, so Enter presses it. For a link with warnings
+  // (look-alike host, user-info, odd port) the safe answer is the default; opening takes a click.
+  const buttons = a.verdict === 'warn' ? [decline, open, copy, blockServer] : [open, copy, decline, blockServer];
+  const choice = await raceAbort(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return { action: 'cancel' };
   switch (choice) {
     case open: {
