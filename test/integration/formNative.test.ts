@@ -75,6 +75,20 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     assert.deepEqual((await wire).response, { action: 'accept', content: { region: 'us-east-1' } });
   });
 
+  test('server text cannot draw icons in a QuickPick ($(…) is escaped)', async () => {
+    const wire = elicitVia('fixture', {
+      message: 'Pick one',
+      requestedSchema: schema({ c: { type: 'string', oneOf: [{ const: 'x', title: '$(check) Accept and send' }, { const: 'y', title: 'Plain' }] } }, ['c']),
+    });
+    const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
+    const labels = qp.items.map((i) => i.label);
+    assert.ok(labels.includes('\\$(check) Accept and send'), `escaped label in ${JSON.stringify(labels)}`);
+    assert.ok(!labels.includes('$(check) Accept and send'));
+    qp.activeItems = qp.items.filter((i) => i.label === 'Plain');
+    await acceptQuickInput();
+    assert.deepEqual((await wire).response, { action: 'accept', content: { c: 'y' } });
+  });
+
   test('multi-select: defaults picked, string[] on the wire', async () => {
     const wire = elicitVia('fixture', {
       message: 'Toppings?',

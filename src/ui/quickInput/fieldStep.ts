@@ -3,7 +3,7 @@ import type { AnswerValue, Field, FormModel } from '../../elicitation/fieldModel
 import { parseFieldInput, validateField } from '../../elicitation/validator';
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/textSafety';
 import type { Asker } from '../../elicitation/presenter';
-import { declineButton, blockButton, attributionTitle, formatHint, separatorLabel, setPickPrompt } from './quickInputParts';
+import { declineButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
 export type StepResult =
@@ -134,7 +134,7 @@ function pickItems(field: Exclude<Field, { kind: 'string' | 'number' | 'integer'
   return field.options.map((o) => {
     const shownValue = sanitiseForDisplay(o.value, MAX_LABEL_CHARS);
     const detail = shownValue.text + (shownValue.truncated ? '…' : '');
-    return { label: o.label, value: o.value, ...(o.label !== detail ? { detail } : {}) };
+    return { label: noIcons(o.label), value: o.value, ...(o.label !== detail ? { detail: noIcons(detail) } : {}) };
   });
 }
 
@@ -146,7 +146,7 @@ function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }
   // without QuickPick.prompt get one short separator instead: a separator shares the first item's
   // row, and a long one (or several in a row, of which only the last shows) would hide that item.
   const text = promptText(field, ctx);
-  const header: Item[] = setPickPrompt(qp, text) ? [] : [{ label: separatorLabel(text), kind: vscode.QuickPickItemKind.Separator }];
+  const header: Item[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
   const skip: Item | undefined = !field.required && field.kind !== 'multiSelect' ? { label: vscode.l10n.t('$(circle-slash) Leave empty'), alwaysShow: true } : undefined;
   qp.items = [...header, ...items, ...(skip ? [skip] : [])];
   qp.placeholder = field.description ?? field.title;

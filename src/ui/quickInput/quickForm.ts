@@ -3,7 +3,7 @@ import type { AnswerValue, Field } from '../../elicitation/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
 import { buildReply, defaultValues } from '../../elicitation/validator';
 import { askField, type StepContext } from './fieldStep';
-import { attributionTitle, blockButton, declineButton, separatorLabel, setPickPrompt } from './quickInputParts';
+import { attributionTitle, blockButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 export interface QuickFormHooks {
   readonly onBlockServer: () => void;
@@ -107,11 +107,11 @@ function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | und
   // The request's message as the prompt; where the host has no QuickPick.prompt, a short
   // separator (a long one would cover the first answer's row).
   const text = [prompt.message, ...prompt.warnings.map((w) => `⚠ ${w}`)].join(' — ');
-  const header: ReviewItem[] = setPickPrompt(qp, text) ? [] : [{ label: separatorLabel(text), kind: vscode.QuickPickItemKind.Separator }];
+  const header: ReviewItem[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
   qp.items = [
     accept,
     ...header,
-    ...prompt.form.fields.map((f, index) => ({ label: f.title, description: display(f, values[f.key]), index, action: 'edit' as const })),
+    ...prompt.form.fields.map((f, index) => ({ label: noIcons(f.title), description: noIcons(display(f, values[f.key])), index, action: 'edit' as const })),
   ];
   qp.activeItems = [accept];
   return new Promise((resolve) => {

@@ -77,3 +77,12 @@ export function setPickPrompt<T extends vscode.QuickPickItem>(qp: vscode.QuickPi
   (qp as { prompt?: string }).prompt = text;
   return true;
 }
+
+/**
+ * QuickPick items render `$(name)` as an icon. Server text must not draw icons (a title of
+ * `$(check) Accept and send` would imitate our own Accept item), so each `$(` is escaped the way
+ * VS Code's own `escapeIcons` does: `\$(` renders as the literal text.
+ */
+export function noIcons(serverText: string): string {
+  return serverText.replace(/\$\(/g, '\\$(');
+}
