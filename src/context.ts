@@ -15,6 +15,7 @@ import { PendingTreeView } from './ui/pendingView';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
+import { revealActiveForm } from './ui/form/formPanel';
 import { analyseUrl } from './elicitation/urlSafety';
 import { registerCommands } from './commands/commands';
 import { PublicApi } from './api/api';
@@ -168,6 +169,9 @@ export class Services extends Disposable {
   }
 
   reveal(entry: PendingView): void {
+    if (entry.state === 'onScreen' && !revealActiveForm()) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('The question from {0} is open at the top of the window.', entry.server));
+    }
     if (entry.state === 'queued') {
       void vscode.window.showInformationMessage(vscode.l10n.t('This request is queued and will be shown after the ones before it.'));
     }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
+import { sanitiseForDisplay } from '../elicitation/textSafety';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
@@ -42,7 +43,9 @@ function detailText(prompt: UrlPrompt): string {
     vscode.l10n.t('Requested by MCP server “{0}”.', who(prompt)),
     '',
     vscode.l10n.t('Full address:'),
-    prompt.url,
+    // Shown verbatim: it is what opens. Only a blocked URL (which never opens, and is where
+    // invisible or direction-changing characters end up) is shown with them made visible.
+    prompt.analysis.verdict === 'block' ? sanitiseForDisplay(prompt.url, 2100).text : prompt.url,
     ...(warnings.length ? ['', ...warnings] : []),
     ...(prompt.message ? ['', vscode.l10n.t('Message from the server:'), prompt.message] : []),
   ].join('\n');

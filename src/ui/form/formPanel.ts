@@ -37,6 +37,15 @@ const MAX_TITLE_NAME = 40;
 
 type Values = Record<string, AnswerValue | undefined>;
 
+/** The form on screen, if any: one at a time, as the broker shows one prompt at a time. */
+let activePanel: vscode.WebviewPanel | undefined;
+
+/** Brings the open form to the front ("Show/Answer" in the pending list); false when none is open. */
+export function revealActiveForm(): boolean {
+  activePanel?.reveal(undefined, false);
+  return activePanel !== undefined;
+}
+
 /** Shows the form and settles once with what happened to it. */
 export function showFormPanel(opts: FormPanelOptions): Promise<FormOutcome> {
   if (opts.signal.aborted) return Promise.resolve({ action: 'cancel', by: 'server' });
@@ -75,8 +84,15 @@ class FormPanel extends Disposable {
         { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: false },
       ),
     );
+    activePanel = this.panel;
+    const panel = this.panel;
     // Registered before anything can dispose the panel, so closing the tab always settles.
-    this._register(this.panel.onDidDispose(() => this.settle({ action: 'cancel', by: 'user' })));
+    this._register(
+      this.panel.onDidDispose(() => {
+        if (activePanel === panel) activePanel = undefined;
+        this.settle({ action: 'cancel', by: 'user' });
+      }),
+    );
     this._register(this.panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this._register(
       this.panel.onDidChangeViewState(() => {
