@@ -199,7 +199,9 @@ for (const v of views) {
   v.root.addEventListener('change', () => onEdit(key));
   // Leaving a field counts as touching it, so "required" shows for a field tabbed past.
   v.root.addEventListener('focusout', (e) => {
-    if (e.relatedTarget instanceof Node && v.root.contains(e.relatedTarget)) return;
+    // No related target: focus left the page (the palette, another editor), not this field for
+    // another one; showing "Required" then would scold the user for something they did not do.
+    if (!(e.relatedTarget instanceof Node) || v.root.contains(e.relatedTarget)) return;
     if (touched.has(key)) return;
     touched.add(key);
     persist();
