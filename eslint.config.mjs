@@ -6,7 +6,8 @@ import tseslint from 'typescript-eslint';
 const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared/**/*.ts', 'webview/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', 'demo/**', 'test/fixtures/**', 'bench/**', 'scripts/**', '**/*.mjs', '**/*.js'], // scripts/ is Node tooling in plain ESM, outside the typed project },
+  // scripts/ is Node tooling in plain ESM, outside the typed project.
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', 'demo/**', 'test/fixtures/**', 'bench/**', 'scripts/**', '**/*.mjs', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
