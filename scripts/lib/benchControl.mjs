@@ -1,0 +1,62 @@
+// The harness side of the benchmark's control channel (test/bench/control.ts is the other side):
+// a loopback HTTP server the in-host benchmark calls to have the page watched and acted on.
+import http from 'node:http';
+
+/**
+ * @param {Record<string, (body: any) => Promise<unknown>>} routes  POST path → handler (JSON in, JSON out)
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function startControl(routes) {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', async () => {
+      const route = req.method === 'POST' ? routes[req.url ?? ''] : undefined;
+      if (!route) {
+        res.writeHead(404).end('no such route');
+        return;
+      }
+      try {
+        const out = await route(body ? JSON.parse(body) : {});
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out ?? { ok: true }));
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(err instanceof Error ? err.message : String(err));
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Page timestamps reported by window.__benchSeen, and the callers waiting for them. */
+export class SeenBoard {
+  #seen = new Map();
+  #waiters = new Map();
+
+  report(token, at) {
+    this.#seen.set(token, at);
+    for (const w of this.#waiters.get(token) ?? []) w(at);
+    this.#waiters.delete(token);
+  }
+
+  /** @returns {Promise<number>} */
+  wait(token, timeoutMs) {
+    if (this.#seen.has(token)) return Promise.resolve(this.#seen.get(token));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`prompt ${token} was not seen in the page within ${timeoutMs} ms`)), timeoutMs);
+      const list = this.#waiters.get(token) ?? [];
+      list.push((at) => {
+        clearTimeout(timer);
+        resolve(at);
+      });
+      this.#waiters.set(token, list);
+    });
+  }
+}

@@ -1,0 +1,129 @@
+// The page side of `npm run bench`: watching the workbench for a prompt and acting on it like a
+// user. Code-server serves webviews from the workbench's own origin, so the top page can read the
+// form's document two iframes down (iframe.webview → iframe#active-frame) without Playwright.
+
+/**
+ * Starts watching the page for one prompt; when it is visible, the page calls
+ * window.__benchSeen(token, Date.now()). Quick inputs are caught by a MutationObserver the moment
+ * the DOM changes; webview forms live in other documents, so those are polled every 4 ms (the
+ * browser's minimum timer interval), which bounds the error at about one poll.
+ * @param {import('playwright-core').Page} page
+ * @param {{ token: string, kind: 'inputBox'|'quickPick'|'webview', option?: string, fields?: number }} spec
+ */
+export async function armWatch(page, spec) {
+  await page.evaluate((spec) => {
+    window.__benchWatch?.stop();
+    const visible = (el) => el.offsetWidth > 0 && el.offsetHeight > 0;
+    const found = () => {
+      if (spec.kind === 'webview') {
+        for (const outer of document.querySelectorAll('iframe.webview.ready')) {
+          if (!visible(outer)) continue;
+          let doc;
+          try {
+            doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+          } catch {
+            continue;
+          }
+          const form = doc?.querySelector('main.form');
+          if (form && form.querySelectorAll('.field').length >= (spec.fields ?? 1) && (doc.body?.textContent ?? '').includes(spec.token)) return true;
+        }
+        return false;
+      }
+      const w = document.querySelector('.quick-input-widget');
+      if (!w || w.style.display === 'none' || !visible(w) || !(w.textContent ?? '').includes(spec.token)) return false;
+      if (spec.kind === 'quickPick') return [...w.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => (r.textContent ?? '').includes(spec.option ?? ''));
+      return true;
+    };
+    let done = false;
+    const check = () => {
+      if (done || !found()) return;
+      done = true;
+      const at = Date.now();
+      stop();
+      void window.__benchSeen(spec.token, at);
+    };
+    const mo = new MutationObserver(check);
+    mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    const iv = setInterval(check, 4);
+    const stop = () => {
+      mo.disconnect();
+      clearInterval(iv);
+    };
+    window.__benchWatch = { stop };
+    check();
+  }, spec);
+}
+
+/** Waits until no quick input and no webview is on screen, so every sample starts the same way. */
+export async function waitClean(page, timeoutMs = 15_000) {
+  await page.waitForFunction(
+    () => {
+      const visible = (el) => el.offsetWidth > 0 && el.offsetHeight > 0;
+      const w = document.querySelector('.quick-input-widget');
+      if (w && w.style.display !== 'none' && visible(w)) return false;
+      return ![...document.querySelectorAll('iframe.webview')].some(visible);
+    },
+    undefined,
+    { polling: 10, timeout: timeoutMs },
+  );
+}
+
+/** Resolves once a webview form with `fields` fields is rendered; returns the page's Date.now() then. */
+export async function waitForForm(page, fields, timeoutMs = 30_000) {
+  const handle = await page.waitForFunction(
+    (fields) => {
+      for (const outer of document.querySelectorAll('iframe.webview.ready')) {
+        const doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+        const form = doc?.querySelector('main.form');
+        if (form && form.querySelectorAll('.field').length === fields) return Date.now();
+      }
+      return 0;
+    },
+    fields,
+    { polling: 10, timeout: timeoutMs },
+  );
+  return handle.jsonValue();
+}
+
+/** The form's Accept button, two iframes down. */
+export function acceptButton(page) {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').getByRole('button', { name: 'Accept', exact: true });
+}
+
+/**
+ * Resolves with the page's Date.now() once keyboard input would reach the form (its document has
+ * focus): before that, a key pressed "on the form" goes to the workbench instead.
+ */
+export async function waitForFormFocus(page, timeoutMs = 10_000) {
+  const handle = await page.waitForFunction(
+    () => {
+      for (const outer of document.querySelectorAll('iframe.webview.ready')) {
+        const doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+        if (doc?.querySelector('main.form') && doc.hasFocus()) return Date.now();
+      }
+      return 0;
+    },
+    undefined,
+    { polling: 10, timeout: timeoutMs },
+  );
+  return handle.jsonValue();
+}
+
+/**
+ * Collects the page's garbage, then reports its size. Before each burst: a page that has shown and
+ * hidden hundreds of quick inputs without a full collection gets slower at it (the prompt cycle
+ * went from ~65 to ~140 ms over four bursts without this, and stayed flat with it), which is the
+ * browser's state, not the extension's. The figures say whether anything really piles up.
+ */
+export async function collectPageGarbage(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return await page.evaluate(() => ({
+      domNodes: document.getElementsByTagName('*').length,
+      jsHeapBytes: performance.memory?.usedJSHeapSize ?? 0,
+    }));
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Entry of the in-host benchmark, loaded by the workbench like the in-host test suite (the
+ * `extensionTestsPath` of the payload) and bundled by scripts/bench.mjs into out/bench/index.js.
+ * MCP_BENCH_MODE picks the work: `main` (latency, interactions, burst) or `activation`. Results go
+ * to the harness over its control channel; a rejected run() makes the harness fail.
+ */
+import * as vscode from 'vscode';
+import { services } from '../integration/helpers';
+import { postResults } from './control';
+import { baseline, measureLatency, ours } from './latency';
+import { measureBursts } from './burst';
+import { measureActivation } from './activation';
+import { measureInteractions } from './interactions';
+import { waitUntil } from './wait';
+
+const log = (m: string): void => console.log(m);
+
+function envNumber(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+async function main(): Promise<unknown> {
+  const s = await services();
+  const burstServers = (process.env['MCP_BENCH_BURST_SERVERS'] ?? '').split(',').filter(Boolean);
+  const all = ['bench', 'demo', ...burstServers];
+  await waitUntil(() => all.every((n) => s.manager.get(n)?.state.kind === 'running'), `servers ${all.join(', ')} running`, 90_000);
+  await vscode.commands.executeCommand('benchBaseline.connect');
+  log(`[bench] ${all.length} servers running, baseline connected`);
+
+  // The latency server is measured without the token bucket (it sends far more than 10 a minute):
+  // the user's "Allow More" for that one server. Policy, validation and queue still run.
+  s.gatekeeper.allowMore('bench');
+  const latency = await measureLatency([ours(s, 'bench'), baseline()], envNumber('MCP_BENCH_SAMPLES', 30), envNumber('MCP_BENCH_WARMUP', 3), log);
+  const interactions = await measureInteractions(s, 'demo');
+  log(`[bench] interactions: ${interactions.map((r) => `${r.method} ${r.actions}`).join(', ')}`);
+  const burst = await measureBursts(s, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
+  return { latency, interactions, burst };
+}
+
+async function activation(): Promise<unknown> {
+  const s = await services();
+  return measureActivation(s, envNumber('MCP_BENCH_WARM_REPS', 0), log);
+}
+
+export async function run(): Promise<void> {
+  const mode = process.env['MCP_BENCH_MODE'] ?? 'main';
+  try {
+    const results = mode === 'activation' ? await activation() : await main();
+    await postResults({ mode, results });
+  } catch (err) {
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.error(`[bench] in-host failure: ${message}`);
+    await postResults({ mode, error: message }).catch(() => undefined);
+    throw err;
+  }
+}

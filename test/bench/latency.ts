@@ -1,0 +1,149 @@
+/**
+ * Prompt latency: from the bench server stamping Date.now() right before it writes
+ * elicitation/create, to the page's Date.now() when the widget is visible with the request's text.
+ * The extension under test and the baseline extension are sampled alternately (ABBA), so drift in
+ * machine load during the run hits both about equally.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import { arm, seen, type PromptKind } from './control';
+import { waitUntil } from './wait';
+
+/** The requested schemas, one per widget. The webview one has several fields of different kinds. */
+export const SCHEMAS: Record<PromptKind, Record<string, unknown>> = {
+  inputBox: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+  quickPick: { type: 'object', properties: { colour: { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] } }, required: ['colour'] },
+  webview: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Project name', minLength: 3, default: 'my-project' },
+      owner: { type: 'string', title: 'Owner email', format: 'email', default: 'dev@example.com' },
+      replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9, default: 3 },
+      public: { type: 'boolean', title: 'Public repository', default: false },
+      license: { type: 'string', title: 'License', enum: ['MIT', 'Apache-2.0', 'GPL-3.0'], default: 'MIT' },
+      notes: { type: 'string', title: 'Notes' },
+    },
+    required: ['name', 'owner'],
+  },
+};
+const WEBVIEW_FIELDS = 6;
+
+/** One client under test: how to start an elicitation through it and when it is idle again. */
+export interface Impl {
+  readonly name: 'ours' | 'baseline';
+  /** Calls the bench server's `prompt` tool through this client; resolves to the tool result. */
+  start(params: Record<string, unknown>, tag: string): Thenable<unknown>;
+  /** Nothing pending any more (queue empty / no handler in flight). */
+  idle(): Promise<boolean>;
+  /** Extension-host time at which this client last put a widget on screen (show() called). */
+  shownAt(): Promise<number | undefined>;
+}
+
+export interface Sample {
+  readonly impl: 'ours' | 'baseline';
+  readonly kind: PromptKind;
+  /** Server send → page visible, ms. */
+  readonly ms: number;
+  /** Server send → the client called show() in the extension host, ms (where known). */
+  readonly hostMs: number | undefined;
+}
+
+export interface LatencyResult {
+  readonly samples: Sample[];
+  readonly warmup: number;
+  readonly failures: { impl: string; kind: string; error: string }[];
+}
+
+interface WireOutcome {
+  readonly sentAt?: number;
+  readonly response?: { action?: string };
+  readonly error?: { message?: string };
+}
+
+function parseTool(result: unknown): WireOutcome {
+  const r = result as { content?: { type: string; text?: string }[] } | undefined;
+  return JSON.parse(r?.content?.[0]?.text ?? '{}') as WireOutcome;
+}
+
+export function ours(s: Services, server: string): Impl {
+  let lastShown: number | undefined;
+  // Disposed with the host; the benchmark never outlives it.
+  s.hooks.onDidShowPrompt((e) => (lastShown = e.at));
+  return {
+    name: 'ours',
+    start: (params, tag) => vscode.commands.executeCommand('mcpElicitation.runTool', server, 'prompt', { params, tag }),
+    idle: () => Promise.resolve(s.broker.queue.size === 0),
+    shownAt: () => Promise.resolve(lastShown),
+  };
+}
+
+export function baseline(): Impl {
+  return {
+    name: 'baseline',
+    start: (params, tag) => vscode.commands.executeCommand('benchBaseline.callTool', 'prompt', { params, tag }),
+    idle: async () => (await vscode.commands.executeCommand<number>('benchBaseline.inFlight')) === 0,
+    shownAt: () => Promise.resolve(vscode.commands.executeCommand<number | undefined>('benchBaseline.lastShownAt')),
+  };
+}
+
+/** Escape on a quick input runs this command; a webview form closes with its editor tab. */
+async function dismiss(kind: PromptKind): Promise<void> {
+  await vscode.commands.executeCommand(kind === 'webview' ? 'workbench.action.closeActiveEditor' : 'workbench.action.closeQuickOpen');
+}
+
+let seq = 0;
+
+async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
+  // Letters and digits only: the extension's text sanitiser must leave it as it is.
+  const token = `Z${kind}${impl.name}${++seq}Q${Math.random().toString(36).slice(2, 8)}`;
+  await arm({ token, kind, ...(kind === 'quickPick' ? { option: 'green' } : {}), ...(kind === 'webview' ? { fields: WEBVIEW_FIELDS } : {}) });
+  const call = Promise.resolve(impl.start({ message: `Benchmark request ${token}`, requestedSchema: SCHEMAS[kind] }, token));
+  // If anything below throws, the call still settles (the prompt is dismissed in cleanup).
+  call.catch(() => undefined);
+  try {
+    const { at } = await seen(token);
+    await dismiss(kind);
+    const wire = parseTool(await call);
+    if (wire.sentAt === undefined) throw new Error(`the server did not report a send time: ${JSON.stringify(wire)}`);
+    if (wire.response?.action !== 'cancel') throw new Error(`expected the dismissed prompt to answer cancel, got ${JSON.stringify(wire.response ?? wire.error)}`);
+    const shown = await impl.shownAt();
+    return { impl: impl.name, kind, ms: at - wire.sentAt, hostMs: shown === undefined ? undefined : shown - wire.sentAt };
+  } finally {
+    await waitUntil(() => impl.idle(), `${impl.name} idle after a ${kind} sample`, 15_000, async () => {
+      // A sample that failed half-way may have left its prompt open.
+      await dismiss(kind);
+    });
+  }
+}
+
+/**
+ * `n` measured samples per kind and client after `warmup` discarded ones (first webview, first
+ * quick input and JIT warm-up would otherwise dominate the tail).
+ */
+export async function measureLatency(impls: readonly [Impl, Impl], n: number, warmup: number, log: (m: string) => void): Promise<LatencyResult> {
+  const samples: Sample[] = [];
+  const failures: LatencyResult['failures'] = [];
+  for (const kind of ['inputBox', 'quickPick', 'webview'] as const) {
+    const t0 = Date.now();
+    for (let i = 0; i < warmup + n; i++) {
+      // ABBA order: neither client always runs right after the other's teardown.
+      const order = i % 2 === 0 ? impls : ([impls[1], impls[0]] as const);
+      for (const impl of order) {
+        try {
+          const r = await sample(impl, kind);
+          if (i >= warmup) samples.push(r);
+        } catch (err) {
+          failures.push({ impl: impl.name, kind, error: err instanceof Error ? err.message : String(err) });
+          log(`[bench] ${impl.name} ${kind} sample failed: ${String(err)}`);
+          if (failures.length > 10) throw new Error(`too many failed samples; last: ${String(err)}`);
+        }
+      }
+    }
+    const med = (impl: string): string => {
+      const v = samples.filter((x) => x.kind === kind && x.impl === impl).map((x) => x.ms).sort((a, b) => a - b);
+      return String(v[Math.floor(v.length / 2)] ?? '-');
+    };
+    log(`[bench] latency ${kind}: ours ${med('ours')} ms, baseline ${med('baseline')} ms (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  return { samples, warmup, failures };
+}
