@@ -9,11 +9,13 @@ import type { Logger } from '../util/log';
 /**
  * One JSON line per finished elicitation, in workspace storage (global storage without a
  * workspace). Values only with `audit.includeValues`, never for secret-like fields. Rotates at 5 MB.
- * Writes are chained so lines never interleave.
+ * Writes are chained so lines never interleave, and lines finished in the same turn go to disk in
+ * one append: a burst of a thousand declines costs one file write, not a thousand.
  */
 export class AuditLog {
   readonly file: string;
   private chain: Promise<void> = Promise.resolve();
+  private buffer: string[] = [];
   private size: number | undefined;
 
   constructor(
@@ -44,7 +46,15 @@ export class AuditLog {
         includeValues: s.auditIncludeValues,
       }),
     );
-    this.chain = this.chain.then(() => this.append(line)).catch((e: unknown) => this.log.warn(`audit log write failed: ${String(e)}`));
+    this.buffer.push(line);
+    if (this.buffer.length > 1) return; // a flush is already scheduled
+    this.chain = this.chain
+      .then(() => {
+        const lines = this.buffer.join('');
+        this.buffer = [];
+        return this.append(lines);
+      })
+      .catch((e: unknown) => this.log.warn(`audit log write failed: ${String(e)}`));
   }
 
   private async append(line: string): Promise<void> {
