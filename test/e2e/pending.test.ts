@@ -184,7 +184,8 @@ describe('Policy and pending elicitations in the workbench', () => {
     }
     assert.match(texts[3] ?? '', /Decline All from demo$/);
     await screenshot(page, 'pending-quickpick-dark');
-    await page.keyboard.press('Escape');
+    // No Escape here: with the form's iframe just behind the picker, a key press can land in the
+    // form and cancel the question. Clicking the tree below closes the picker (it loses focus).
 
     const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Elicitations' }) });
     // The activity bar icon toggles: click it only if the container is not showing already.
