@@ -87,6 +87,9 @@ describe('Policy and pending elicitations in the workbench', () => {
     await runDemoTool(page, 'Ask for a name');
     const item = await notification(page, 'demo wants your input: What should I call you?');
     // The question waits in the notification; no quick input was opened for it.
+    // The Run Tool picker fades out after its last Enter (slowly on a loaded machine); once it is
+    // gone, nothing may take its place until Answer.
+    await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
     assert.equal(await quickInput(page).isVisible(), false, 'no quick input before Answer');
     await screenshot(page, 'ask-notification-dark');
     await item.getByRole('button', { name: 'Answer' }).click();

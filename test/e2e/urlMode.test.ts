@@ -388,7 +388,8 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Please finish signing in.' });
     await row.hover();
-    await row.locator('.action-label[aria-label="Cancel"]').click();
+    // An accepted url elicitation is dismissed, not cancelled: the server is not told anything.
+    await row.locator('.action-label[aria-label="Dismiss"]').click();
     await quickInput(page).locator('input[placeholder="Nothing is pending"]').waitFor();
     await page.keyboard.press('Escape');
   });
