@@ -52,7 +52,14 @@ async function nodeTests(dir, extra = []) {
   const { code, out } = await run(process.execPath, args, { capture: true });
   const counts = tapCounts(out);
   // Print only failures and the summary: TAP for hundreds of passing cases is noise.
-  const failures = out.split('\n').filter((l) => /^\s*not ok /.test(l) || /^\s+(error|expected|actual|operator|location):/.test(l));
+  // Each failing test with its YAML block (message, expected/actual, location), up to its `...`.
+  const failures = [];
+  let inBlock = false;
+  for (const l of out.split('\n')) {
+    if (/^\s*not ok /.test(l)) inBlock = true;
+    if (inBlock) failures.push(l);
+    if (inBlock && /^\s*\.\.\.$/.test(l)) inBlock = false;
+  }
   if (failures.length) process.stdout.write(failures.join('\n') + '\n');
   if (code !== 0 && counts.failed === 0) {
     process.stdout.write(out.slice(-4000));
