@@ -4,7 +4,7 @@
 // See ../shared/notes/real-host-testing.md for why each piece is needed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostPaths, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
+import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
 
 const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev'];
 
@@ -73,6 +73,15 @@ function installedCodeServerVersion(p) {
   }
 }
 
+/**
+ * Under `npm test` or `npm start`, npm puts its own Node's folder first on PATH for lifecycle
+ * scripts (from `npm_node_execpath` and friends), so code-server's postinstall would find Node 20
+ * however we set PATH. Dropping npm's run-script variables makes the nested install see Node 24.
+ */
+function withoutNpmRunEnv(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(npm_|NODE$|INIT_CWD$)/i.test(k)));
+}
+
 function ensureCodeServer(p) {
   if (installedCodeServerVersion(p) === CODE_SERVER_VERSION && existsSync(p.codeServerStamp)) return;
   log(`installing code-server@${CODE_SERVER_VERSION} (native modules built against Node ${NODE_MAJOR}; ~2 min)`);
@@ -81,7 +90,7 @@ function ensureCodeServer(p) {
   run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], {
     cwd: p.codeServerDir,
     env: {
-      ...process.env,
+      ...withoutNpmRunEnv(process.env),
       PATH: `${p.nodeBinDir}:${process.env.PATH}`,
       // The machine's npmrc points node-gyp at Node 20's headers; code-server needs Node 24's.
       npm_config_nodedir: p.nodeHeadersDir,
@@ -93,7 +102,7 @@ function ensureCodeServer(p) {
 
 function ensurePlaywright() {
   try {
-    execFileSync(process.execPath, ['-e', "require.resolve('playwright-core')"], { stdio: 'ignore' });
+    execFileSync(process.execPath, ['-e', "require.resolve('playwright-core')"], { stdio: 'ignore', cwd: repoRoot });
   } catch {
     throw new Error("playwright-core is missing: run 'npm install' in the project first (never 'npx playwright install').");
   }
