@@ -19,6 +19,8 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
   });
   suiteTeardown(async () => {
     writeFileSync(mcpJson, original);
+    // An input box left open would hold every later configuration reload behind it.
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
   });
@@ -46,6 +48,10 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
   });
 
   test('Clear Remembered Inputs forgets the secret', async () => {
+    // Remove the server first: with it still configured, a late file-watcher reload would ask
+    // for the forgotten input again, and an unanswered box blocks later reloads.
+    writeFileSync(mcpJson, original);
+    await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
     assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), undefined);
   });
