@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
 import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
 import { ElicitationBroker } from './elicitation/broker';
-import type { PendingView } from './elicitation/elicitationQueue';
-import { Gatekeeper } from './elicitation/policy';
-import { RateLimiter } from './elicitation/tokenBucket';
+import type { PendingView } from './elicitation/queue/elicitationQueue';
+import { Gatekeeper } from './elicitation/policy/policy';
+import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
 import { CONNECT_TIMEOUT_MS } from './servers/connection';
 import { AuditLog } from './audit/auditLog';
@@ -16,8 +16,7 @@ import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
 import { revealActiveForm } from './ui/form/formPanel';
-import { analyseUrl } from './elicitation/urlSafety';
-import { registerCommands } from './commands/commands';
+import { analyseUrl } from './elicitation/safety/url';
 import { PublicApi } from './api/api';
 import { Disposable, toDisposable } from './util/disposable';
 import { Logger } from './util/log';
@@ -153,7 +152,11 @@ export class Services extends Disposable {
         }
       }),
     );
-    for (const d of registerCommands(this)) this._register(d);
+  }
+
+  /** Takes ownership of registrations made against these services (the command table). */
+  adopt(disposables: Iterable<vscode.Disposable>): void {
+    for (const d of disposables) this._register(d);
   }
 
   /** Starts configured servers; called after activation returns so activation stays cheap. */

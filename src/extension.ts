@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { Services } from './context';
+import { registerCommands } from './commands/commands';
 import type { McpElicitationHostApi } from '../api/mcpElicitationHost';
 
 let services: Services | undefined;
@@ -8,6 +9,9 @@ let services: Services | undefined;
 export function activate(context: vscode.ExtensionContext): McpElicitationHostApi & { readonly __testing?: Services } {
   const t0 = performance.now();
   services = new Services(context);
+  // The command table is registered against the services, not by them: commands sit above the
+  // composition root in the layering.
+  services.adopt(registerCommands(services));
   services.hooks.activationMs = performance.now() - t0;
   services.log.info(`activated in ${services.hooks.activationMs.toFixed(1)} ms`);
   setTimeout(() => services?.start(), 0);

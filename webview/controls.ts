@@ -3,7 +3,7 @@
  * loose: the host runs the one validator, so a control reports what the user entered (even when
  * it is wrong) rather than silently dropping it.
  */
-import type { AnswerValue, BooleanField, Field, MultiSelectField, NumberField, SingleSelectField, StringField } from '../src/elicitation/fieldModel';
+import type { AnswerValue, BooleanField, Field, MultiSelectField, NumberField, SingleSelectField, StringField } from '../src/shared/fieldModel';
 import type { FormInit } from '../src/shared/webviewMessages';
 import { el } from './dom';
 

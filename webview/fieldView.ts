@@ -2,7 +2,7 @@
  * One form row: label, description, control, hint and inline error, wired for assistive tech
  * (`aria-describedby` points at the description, hint and error; `aria-invalid` follows the error).
  */
-import type { AnswerValue, Field } from '../src/elicitation/fieldModel';
+import type { AnswerValue, Field } from '../src/shared/fieldModel';
 import type { FormInit } from '../src/shared/webviewMessages';
 import { createControl } from './controls';
 import { el, fmt } from './dom';

@@ -3,7 +3,7 @@
  * so every module goes through this file. State survives hide/show and moves between editor
  * groups (the page itself is reloaded because the panel does not retain its context).
  */
-import type { AnswerValue } from '../src/elicitation/fieldModel';
+import type { AnswerValue } from '../src/shared/fieldModel';
 import type { FromWebview } from '../src/shared/webviewMessages';
 
 export type Values = Record<string, AnswerValue | undefined>;

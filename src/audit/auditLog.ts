@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
 import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { buildAuditRecord, serialiseAuditLine, shouldRotate } from '../elicitation/auditRecord';
-import type { FinishedElicitation } from '../elicitation/elicitationQueue';
+import { buildAuditRecord, serialiseAuditLine, shouldRotate } from './auditRecord';
+import type { FinishedElicitation } from '../elicitation/outcome';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
 
@@ -32,17 +32,7 @@ export class AuditLog {
     if (!s.auditEnabled) return;
     const line = serialiseAuditLine(
       buildAuditRecord({
-        time: f.at,
-        server: f.server,
-        mode: f.mode,
-        message: f.message,
-        fieldKeys: [...f.fieldKeys],
-        secretKeys: [...f.secretKeys],
-        action: f.action,
-        decidedBy: f.decidedBy,
-        durationMs: f.durationMs,
-        ...(f.url !== undefined ? { url: f.url } : {}),
-        ...(f.content !== undefined ? { content: f.content } : {}),
+        ...f,
         includeValues: s.auditIncludeValues,
       }),
     );

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { checkElicitationPayload, type PreviewProblem } from '../elicitation/preview';
-import { defaultValues } from '../elicitation/validator';
+import { checkElicitationPayload, type PreviewProblem } from '../elicitation/form/preview';
+import { defaultValues } from '../elicitation/form/validator';
 import { showFormPanel } from '../ui/form/formPanel';
 import { showUrlConsent } from '../ui/urlConsent';
-import { analyseUrl } from '../elicitation/urlSafety';
+import { analyseUrl } from '../elicitation/safety/url';
 
 /** Where a problem about `property` sits in the document: its key, or the top. */
 function rangeOf(doc: vscode.TextDocument, p: PreviewProblem): vscode.Range {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ElicitationQueue, PendingView } from '../elicitation/elicitationQueue';
+import type { ElicitationQueue, PendingView } from '../elicitation/queue/elicitationQueue';
 import { age, firstLine, stateLabel } from '../ui/pendingView';
 
 interface EntryItem extends vscode.QuickPickItem {

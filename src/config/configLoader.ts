@@ -6,7 +6,8 @@ import type { Logger } from '../util/log';
 import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
-import { formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/mcpJson';
+import { formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting } from './parse/mcpJson';
+import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { InputDefinition } from './parse/mcpJson';
+import type { InputDefinition } from './parse/definitions';
 import type { Logger } from '../util/log';
 
 const KNOWN_KEY = 'mcpElicitation.inputs.known';

@@ -5,16 +5,15 @@
  * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
  */
 import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { AnswerContent, FormModel } from './fieldModel';
-import { normaliseRequestedSchema } from './schema';
-import { buildReply } from './validator';
-import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './textSafety';
-import { analyseUrl } from './urlSafety';
+import type { AnswerContent, FormModel } from '../shared/fieldModel';
+import { normaliseRequestedSchema } from './form/schema';
+import { buildReply } from './form/validator';
+import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './safety/text';
+import { analyseUrl } from './safety/url';
 import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
-import type { GateDecision } from './policy';
-import { ElicitationQueue, type Ticket, type DecidedBy, type FinishedElicitation, type CompletionOutcome } from './elicitationQueue';
-
-export type { FinishedElicitation, DecidedBy, CompletionOutcome } from './elicitationQueue';
+import type { GateDecision } from './policy/policy';
+import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
+import type { DecidedBy, ElicitationAction } from './outcome';
 
 export interface ServerIdentity {
   readonly name: string;
@@ -116,7 +115,7 @@ export class ElicitationBroker implements ElicitationSink {
 
     const fieldKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.map((f) => f.key) : [];
     const secretKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.filter((f) => f.secretLike).map((f) => f.key) : [];
-    const finish = (action: FinishedElicitation['action'], decidedBy: DecidedBy, content?: AnswerContent): void => {
+    const finish = (action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent): void => {
       this.queue.recordFinished({
         id,
         server: server.name,

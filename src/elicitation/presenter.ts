@@ -2,8 +2,8 @@
  * What the broker needs from a user interface. The VS Code adapters in `src/ui/` implement it;
  * tests of the broker use a scripted fake. No `vscode` import here.
  */
-import type { AnswerContent, FormModel } from './fieldModel';
-import type { UrlAnalysis } from './urlSafety';
+import type { AnswerContent, FormModel } from '../shared/fieldModel';
+import type { UrlAnalysis } from './safety/url';
 
 /** The server (or API caller) asking; shown as the attribution on every prompt. */
 export interface Asker {

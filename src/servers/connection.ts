@@ -13,7 +13,7 @@ import {
   type CallToolResult,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../config/parse/mcpJson';
+import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { fingerprint, type ConfigError } from '../config/parse/mcpJson';
+import { fingerprint } from '../config/parse/mcpJson';
+import type { ConfigError } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';

@@ -1,5 +1,6 @@
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CompletionOutcome, ElicitationBroker } from '../elicitation/broker';
+import type { ElicitationBroker } from '../elicitation/broker';
+import type { CompletionOutcome } from '../elicitation/queue/elicitationQueue';
 import type { Connection } from './connection';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */

@@ -2,7 +2,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ServerDefinition } from '../config/parse/mcpJson';
+import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';

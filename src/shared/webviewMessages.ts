@@ -3,7 +3,7 @@
  * No `vscode` and no DOM here. Incoming messages are always checked with the guards below:
  * the webview is a browser context that server text reaches, so nothing is trusted by cast alone.
  */
-import type { AnswerValue, Field } from '../elicitation/fieldModel';
+import type { AnswerValue, Field } from './fieldModel';
 
 /** Who is asking; every piece is server text and is rendered as plain text only. */
 export interface Attribution {

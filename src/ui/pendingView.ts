@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ElicitationQueue, FinishedElicitation, PendingView as PendingEntryView } from '../elicitation/elicitationQueue';
+import type { ElicitationQueue, PendingView as PendingEntryView } from '../elicitation/queue/elicitationQueue';
+import type { FinishedElicitation } from '../elicitation/outcome';
 import { Disposable, toDisposable } from '../util/disposable';
 
 export type PendingNode =

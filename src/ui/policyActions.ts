@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../config/settings';
-import type { ServerPolicy } from '../elicitation/policy';
+import type { ServerPolicy } from '../elicitation/policy/policy';
 
 /** Writes per-server policy where the user expects it, and says where it wrote. */
 export class PolicyActions {

@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerEntry, ServerManager } from '../servers/serverManager';
 import type { ServerState } from '../servers/connection';
 import { Disposable } from '../util/disposable';
-import type { ServerPolicy } from '../elicitation/policy';
+import type { ServerPolicy } from '../elicitation/policy/policy';
 
 export type ServersNode = { readonly kind: 'server'; readonly entry: ServerEntry } | { readonly kind: 'tool'; readonly server: string; readonly tool: Tool };
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerManager } from '../servers/serverManager';
-import type { ElicitationQueue } from '../elicitation/elicitationQueue';
+import type { ElicitationQueue } from '../elicitation/queue/elicitationQueue';
 import { Disposable, toDisposable } from '../util/disposable';
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import Ajv from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { normaliseRequestedSchema } from '../elicitation/schema';
+import { normaliseRequestedSchema } from '../elicitation/form/schema';
 import type { Presenter } from '../elicitation/presenter';
 import type { Connection } from '../servers/connection';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
-import { sanitiseForDisplay } from '../elicitation/textSafety';
+import { sanitiseForDisplay } from '../elicitation/safety/text';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { AskAnswer, Asker, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../elicitation/presenter';
-import { defaultValues } from '../elicitation/validator';
+import { defaultValues } from '../elicitation/form/validator';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
 import { showFormPanel } from './form/formPanel';
 import { showQuickForm } from './quickInput/quickForm';
 import { showUrlConsent } from './urlConsent';
 import type { PolicyActions } from './policyActions';
-import type { ServerPolicy } from '../elicitation/policy';
+import type { ServerPolicy } from '../elicitation/policy/policy';
 
 /** An `ask` notification still waiting for the user. */
 interface PendingAsk {

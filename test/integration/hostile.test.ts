@@ -20,7 +20,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
 import type { FormPrompt } from '../../src/elicitation/presenter';
-import { TOO_COMPLEX_MESSAGE } from '../../src/elicitation/validator';
+import { TOO_COMPLEX_MESSAGE } from '../../src/elicitation/form/validator';
 import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
 import { BY_TAG, CASES, PAYLOADS } from '../fixtures/hostileCases.mjs';
 import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, waitFor, waitForRunning } from './helpers';

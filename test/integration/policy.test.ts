@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
-import type { ServerPolicy } from '../../src/elicitation/policy';
-import type { FinishedElicitation } from '../../src/elicitation/elicitationQueue';
+import type { ServerPolicy } from '../../src/elicitation/policy/policy';
+import type { FinishedElicitation } from '../../src/elicitation/outcome';
 import { acceptQuickInput, elicitVia, nextPrompt, parseToolText, services, waitFor, waitForRunning, type WireRecord } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');

@@ -8,10 +8,11 @@ import {
   shouldRotate,
   stripUrl,
   type AuditInput,
-} from '../../src/elicitation/auditRecord';
+} from '../../src/audit/auditRecord';
 
 const base: AuditInput = {
-  time: new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)),
+  id: 'e1',
+  at: new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)),
   server: 'github',
   mode: 'form',
   message: 'Please sign in',
@@ -53,7 +54,7 @@ void describe('buildAuditRecord', () => {
   });
 
   void it('keeps a "__proto__" answer key as data', () => {
-    const content = JSON.parse('{"__proto__": "x"}') as Record<string, unknown>;
+    const content = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
     const rec = buildAuditRecord({ ...base, includeValues: true, content, secretKeys: ['__proto__'] });
     assert.ok(rec.content && Object.hasOwn(rec.content, '__proto__'));
     assert.equal(Object.getPrototypeOf(rec.content), Object.prototype);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 // node:test's describe/it return promises the runner tracks itself; `void` marks that as deliberate.
-import type { Field } from '../../src/elicitation/fieldModel';
+import type { Field } from '../../src/shared/fieldModel';
 import type { FormInit, WebviewStringKey } from '../../src/shared/webviewMessages';
 import { contentSecurityPolicy, escapeAttribute, renderFormHtml } from '../../src/ui/form/formHtml';
 

@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitationBroker } from '../../src/elicitation/broker';
 import type { Asker, AskAnswer, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
-import { analyseUrl } from '../../src/elicitation/urlSafety';
-import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from '../../src/elicitation/textSafety';
-import { buildReply, validateField, VALIDATION_BUDGET_MS, TOO_COMPLEX_MESSAGE } from '../../src/elicitation/validator';
-import { normaliseRequestedSchema } from '../../src/elicitation/schema';
+import { analyseUrl } from '../../src/elicitation/safety/url';
+import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from '../../src/elicitation/safety/text';
+import { buildReply, validateField, VALIDATION_BUDGET_MS, TOO_COMPLEX_MESSAGE } from '../../src/elicitation/form/validator';
+import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
 import { AnsweringReadBuffer, replyToMalformed } from '../../src/servers/answeringReadBuffer';
 import { BY_TAG, CASES } from '../fixtures/hostileCases.mjs';
 

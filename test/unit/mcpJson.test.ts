@@ -7,10 +7,8 @@ import {
   mergeDefinitions,
   parseMcpJson,
   parseServersSetting,
-  type ConfigError,
-  type ServerDefinition,
-  type ServerSource,
 } from '../../src/config/parse/mcpJson';
+import type { ConfigError, ServerDefinition, ServerSource } from '../../src/config/parse/definitions';
 
 const FILE: ServerSource = { kind: 'workspaceFile', file: '/ws/a/.vscode/mcp.json', folder: '/ws/a' };
 const FILE_B: ServerSource = { kind: 'workspaceFile', file: '/ws/b/.vscode/mcp.json', folder: '/ws/b' };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { History, PendingQueue, type HistoryEntry, type NewPendingEntry } from '../../src/elicitation/pendingQueue';
+import { History, PendingQueue, type NewPendingEntry } from '../../src/elicitation/queue/pendingQueue';
+import type { DecidedBy, ElicitationAction } from '../../src/elicitation/outcome';
 
 let seq = 0;
 function entry(server: string, extra: Partial<NewPendingEntry<string>> = {}): NewPendingEntry<string> {
@@ -106,10 +107,17 @@ void describe('PendingQueue', () => {
 });
 
 void describe('History', () => {
+  interface HistoryEntry {
+    readonly server: string;
+    readonly message: string;
+    readonly action: ElicitationAction;
+    readonly time: number;
+    readonly decidedBy: DecidedBy;
+  }
   const item = (i: number): HistoryEntry => ({ server: 's', message: `m${i}`, action: 'accept', time: i, decidedBy: 'user' });
 
   void it('keeps the last 50 by default, oldest first', () => {
-    const h = new History();
+    const h = new History<HistoryEntry>();
     for (let i = 0; i < 120; i++) h.push(item(i));
     assert.equal(h.size, 50);
     assert.equal(h.capacity, 50);
@@ -135,7 +143,7 @@ void describe('History', () => {
   });
 
   void it('records every way an elicitation can end', () => {
-    const h = new History();
+    const h = new History<HistoryEntry>();
     for (const decidedBy of ['user', 'policy', 'rateLimit', 'serverCancel', 'timeout', 'disconnect'] as const) {
       h.push({ ...item(0), decidedBy, action: decidedBy === 'user' ? 'accept' : 'cancel' });
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Gatekeeper, isServerPolicy, mergeScopes, resolvePolicy, type GateDecision } from '../../src/elicitation/policy';
-import { RateLimiter } from '../../src/elicitation/tokenBucket';
+import { Gatekeeper, isServerPolicy, mergeScopes, resolvePolicy, type GateDecision } from '../../src/elicitation/policy/policy';
+import { RateLimiter } from '../../src/elicitation/policy/tokenBucket';
 
 void describe('resolvePolicy', () => {
   void it('uses the server entry, then the default', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { checkElicitationPayload } from '../../src/elicitation/preview';
+import { checkElicitationPayload } from '../../src/elicitation/form/preview';
 
 // The two form examples of the spec (elicitation-draft-with-url-mode.md), verbatim.
 const SIMPLE = `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"form","message":"Please provide your GitHub username","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_FIELDS, MAX_KEY_CHARS, MAX_OPTIONS, normaliseRequestedSchema } from '../../src/elicitation/schema';
-import type { Field, FormModel } from '../../src/elicitation/fieldModel';
+import { MAX_FIELDS, MAX_KEY_CHARS, MAX_OPTIONS, normaliseRequestedSchema } from '../../src/elicitation/form/schema';
+import type { Field, FormModel } from '../../src/shared/fieldModel';
 
 function schemaOf(properties: Record<string, unknown>, required?: unknown): Record<string, unknown> {
   return required === undefined ? { type: 'object', properties } : { type: 'object', properties, required };

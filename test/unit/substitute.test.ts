@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServerDefinition, StdioServerDefinition } from '../../src/config/parse/mcpJson';
+import type { ServerDefinition, StdioServerDefinition } from '../../src/config/parse/definitions';
 import {
   collectInputIds,
   substituteDefinition,

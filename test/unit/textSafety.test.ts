@@ -8,9 +8,9 @@ import {
   MAX_LABEL_CHARS,
   MAX_MESSAGE_CHARS,
   sanitiseForDisplay,
-} from '../../src/elicitation/textSafety';
-import { normaliseRequestedSchema } from '../../src/elicitation/schema';
-import type { FormModel } from '../../src/elicitation/fieldModel';
+} from '../../src/elicitation/safety/text';
+import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
+import type { FormModel } from '../../src/shared/fieldModel';
 
 function form(properties: Record<string, unknown>): FormModel {
   const r = normaliseRequestedSchema({ type: 'object', properties });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_RATE_LIMIT, normaliseRateLimit, RateLimiter, TokenBucket } from '../../src/elicitation/tokenBucket';
+import { DEFAULT_RATE_LIMIT, normaliseRateLimit, RateLimiter, TokenBucket } from '../../src/elicitation/policy/tokenBucket';
 
 /** A clock the test moves by hand. */
 function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void; set: (ms: number) => void } {

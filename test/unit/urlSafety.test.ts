@@ -7,7 +7,7 @@ import {
   type UrlReasonCode,
   type UrlSafetyOptions,
   type UrlVerdict,
-} from '../../src/elicitation/urlSafety';
+} from '../../src/elicitation/safety/url';
 
 interface Case {
   readonly url: string;

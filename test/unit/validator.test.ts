@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseRequestedSchema } from '../../src/elicitation/schema';
+import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
 import {
   answerSchema,
   buildReply,
@@ -9,8 +9,8 @@ import {
   validateAnswer,
   validateField,
   VALIDATOR_CACHE_SIZE,
-} from '../../src/elicitation/validator';
-import type { AnswerValue, Field, FormModel } from '../../src/elicitation/fieldModel';
+} from '../../src/elicitation/form/validator';
+import type { AnswerValue, Field, FormModel } from '../../src/shared/fieldModel';
 
 function form(properties: Record<string, unknown>, required: string[] = []): FormModel {
   const r = normaliseRequestedSchema({ type: 'object', properties, required });

@@ -2,62 +2,10 @@
  * Reads MCP server definitions in VS Code's `mcp.json` shape, from workspace files and from the
  * `mcpElicitation.servers` setting. Bad entries are reported and skipped so one typo never takes
  * the other servers down. Variables (`${...}`) are left as written; see `substitute.ts`.
- * No `vscode` import here.
  */
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
-
-/** Where a definition came from; decides precedence on name clashes and how errors are shown. */
-export type ServerSource =
-  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string }
-  | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' };
-
-interface ServerDefinitionBase {
-  /** The key under `servers`; unique after {@link mergeDefinitions}. */
-  readonly name: string;
-  readonly source: ServerSource;
-}
-
-/** A server launched as a child process speaking MCP over stdin/stdout. */
-export interface StdioServerDefinition extends ServerDefinitionBase {
-  readonly type: 'stdio';
-  readonly command: string;
-  readonly args: readonly string[];
-  /** Extra variables for the child; the caller decides what of its own environment to pass. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly envFile?: string;
-  readonly cwd?: string;
-}
-
-/** A server reached over Streamable HTTP (`http`) or the legacy SSE transport (`sse`). */
-export interface RemoteServerDefinition extends ServerDefinitionBase {
-  readonly type: 'http' | 'sse';
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** One configured MCP server, before variable substitution. */
-export type ServerDefinition = StdioServerDefinition | RemoteServerDefinition;
-
-/** A `promptString` entry of `inputs`: a value asked of the user and referenced as `${input:id}`. */
-export interface InputDefinition {
-  readonly id: string;
-  readonly description: string;
-  /** Mask the value while typing; such values belong in SecretStorage only. */
-  readonly password: boolean;
-  readonly default?: string;
-}
-
-/** A problem in configuration, precise enough to show as `file:line` with the server and key. */
-export interface ConfigError {
-  readonly file?: string;
-  readonly server?: string;
-  /** Path inside the server entry (or the document), e.g. `command`, `args[1]`, `env.TOKEN`. */
-  readonly key?: string;
-  readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
-}
+import type { ConfigError, InputDefinition, ServerDefinition, ServerSource } from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {

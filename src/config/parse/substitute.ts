@@ -1,10 +1,9 @@
 /**
  * Resolves VS Code-style `${...}` variables in server definitions. A single pass: text that a
  * variable expands to is never scanned again, so an environment variable or input value that
- * happens to contain `${...}` cannot pull in other values. No `vscode` import here.
+ * happens to contain `${...}` cannot pull in other values.
  */
-// Type-only: mcpJson.ts imports values from here, and a runtime cycle would be fragile.
-import type { ConfigError, ServerDefinition } from './mcpJson';
+import type { ConfigError, ServerDefinition } from './definitions';
 
 /** What variables resolve against; built once per server start by the caller. */
 export interface SubstitutionContext {

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { AnswerContent, AnswerValue, FormModel } from '../../elicitation/fieldModel';
-import { buildReply } from '../../elicitation/validator';
+import type { AnswerContent, AnswerValue, FormModel } from '../../shared/fieldModel';
+import { buildReply } from '../../elicitation/form/validator';
 import type { FormInit, ToWebview } from '../../shared/webviewMessages';
 import { parseFromWebview } from '../../shared/webviewMessages';
 import { Disposable, toDisposable } from '../../util/disposable';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AnswerValue, Field, FormModel } from '../../elicitation/fieldModel';
-import { parseFieldInput, validateField } from '../../elicitation/validator';
-import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/textSafety';
+import type { AnswerValue, Field, FormModel } from '../../shared/fieldModel';
+import { parseFieldInput, validateField } from '../../elicitation/form/validator';
+import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
 import type { Asker } from '../../elicitation/presenter';
 import { declineButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 

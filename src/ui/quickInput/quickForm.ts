@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AnswerValue, Field } from '../../elicitation/fieldModel';
+import type { AnswerValue, Field } from '../../shared/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
-import { buildReply, defaultValues } from '../../elicitation/validator';
+import { buildReply, defaultValues } from '../../elicitation/form/validator';
 import { askField, type StepContext } from './fieldStep';
 import { attributionTitle, blockButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Field } from '../../elicitation/fieldModel';
+import type { Field } from '../../shared/fieldModel';
 import type { Asker } from '../../elicitation/presenter';
 
 let decline: vscode.QuickInputButton | undefined;

@@ -7,9 +7,9 @@
  * Pure: no `vscode` import; runs in plain Node 20+ and when bundled.
  */
 import { domainToUnicode } from 'node:url';
-import { classifyIpHost, type IpClassification, type IpKind } from './urlSafetyIp';
-import { classifyName, registrableDomain, type NameClassification } from './urlSafetyNames';
-import { isConfusableLabel, isMixedScript, labelScripts, skeleton } from './urlSafetyIdn';
+import { classifyIpHost, type IpClassification, type IpKind } from './urlIp';
+import { classifyName, registrableDomain, type NameClassification } from './urlNames';
+import { isConfusableLabel, isMixedScript, labelScripts, skeleton } from './urlIdn';
 
 /** Overall decision: open after consent, open after a visible warning, or refuse. */
 export type UrlVerdict = 'allow' | 'warn' | 'block';

@@ -3,7 +3,7 @@
  * secret-like field detection (forms must not ask for secrets), and display sanitising against
  * bidi spoofing and control characters. No `vscode` import here.
  */
-import type { Field, FormModel } from './fieldModel';
+import type { Field, FormModel } from '../../shared/fieldModel';
 
 /** Display limit for the request's `message`, in UTF-16 code units of the source text. */
 export const MAX_MESSAGE_CHARS = 4000;

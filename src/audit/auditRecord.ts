@@ -2,36 +2,11 @@
  * The audit log's record of one elicitation, built so that nothing secret reaches disk:
  * answers are left out unless the user opted in, secret fields are always redacted, and URLs
  * lose the parts that commonly carry tokens. One JSON object per line (JSON Lines).
- * No `vscode` import here.
  */
+import type { DecidedBy, ElicitationAction, FinishedElicitation } from '../elicitation/outcome';
 
-/** How an elicitation ended, as sent to the server (`error` when no reply could be sent). */
-export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
-
-/**
- * Who or what ended it: the user, a policy or the rate limit (declined unseen), the server
- * (cancelled its request), a timeout, or the server disconnecting.
- */
-export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'timeout' | 'disconnect';
-
-/** Everything the caller knows about a finished elicitation. */
-export interface AuditInput {
-  readonly time: Date;
-  readonly server: string;
-  readonly mode: 'form' | 'url';
-  readonly message: string;
-  /** Field names of the requested schema (form mode). */
-  readonly fieldKeys: readonly string[];
-  /** Fields whose values must never be written (declared or detected as secret). */
-  readonly secretKeys: readonly string[];
-  readonly action: ElicitationAction;
-  readonly decidedBy: DecidedBy;
-  readonly durationMs: number;
-  /** The URL of a url-mode request. */
-  readonly url?: string;
-  /** The submitted answer, when accepted. */
-  readonly content?: Readonly<Record<string, unknown>>;
-  /** The user's opt-in to logging answer values (`mcpElicitation.audit.includeValues`). */
+/** A finished elicitation and the user's opt-in to logging answer values (`mcpElicitation.audit.includeValues`). */
+export interface AuditInput extends FinishedElicitation {
   readonly includeValues: boolean;
 }
 
@@ -66,7 +41,7 @@ export const DEFAULT_AUDIT_ROTATE_BYTES = 5 * 1024 * 1024;
 export function buildAuditRecord(input: AuditInput): AuditRecord {
   const content = input.includeValues && input.content !== undefined ? redact(input.content, input.secretKeys) : undefined;
   return {
-    time: input.time.toISOString(),
+    time: input.at.toISOString(),
     server: input.server,
     mode: input.mode,
     message: truncate(input.message, MAX_AUDIT_MESSAGE),

@@ -4,8 +4,8 @@
  * whether they satisfy their constraints is checked by the validator in `schema.ts`.
  * No `vscode` import here.
  */
-import type { Field, FieldOption, StringFormat } from './fieldModel';
-import { looksSecret } from './textSafety';
+import type { Field, FieldOption, StringFormat } from '../../shared/fieldModel';
+import { looksSecret } from '../safety/text';
 import { compilePattern } from './validator';
 
 /** Most options one single- or multi-select may offer. */

@@ -4,29 +4,10 @@
  * elicitations awaiting completion, and the history of finished ones. Storage and ordering are
  * `PendingQueue`'s; this adds the promises. No `vscode` import.
  */
-import type { AnswerContent } from './fieldModel';
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
+import type { DecidedBy, FinishedElicitation } from '../outcome';
 
-import type { DecidedBy } from './auditRecord';
-
-export type { DecidedBy } from './auditRecord';
 export type CompletionOutcome = 'completed' | 'markedDone' | 'dismissed' | 'expired' | 'disconnected';
-
-/** One finished elicitation, as the history view and the audit log see it. */
-export interface FinishedElicitation {
-  readonly id: string;
-  readonly server: string;
-  readonly mode: 'form' | 'url';
-  readonly message: string;
-  readonly fieldKeys: readonly string[];
-  readonly secretKeys: readonly string[];
-  readonly action: 'accept' | 'decline' | 'cancel' | 'error';
-  readonly decidedBy: DecidedBy;
-  readonly durationMs: number;
-  readonly at: Date;
-  readonly url?: string;
-  readonly content?: AnswerContent;
-}
 
 /** A request's handle while it is pending. */
 export interface Ticket {

@@ -3,7 +3,7 @@
  * {@link FormModel} every renderer works from, or rejects it with a reason naming the property.
  * No `vscode` import here.
  */
-import type { Field, FormModel } from './fieldModel';
+import type { Field, FormModel } from '../../shared/fieldModel';
 import { isRecord, normaliseProperty, propertyPath, SchemaError, show } from './schemaRules';
 import { validateAnswer } from './validator';
 

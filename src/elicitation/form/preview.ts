@@ -3,11 +3,11 @@
  * JSON-RPC request, its `params`, or a bare `requestedSchema`. Unlike the broker, which stops at
  * the first problem (one -32602 is enough for a server), this lists every violation. No `vscode`.
  */
-import { parseJsonc } from '../config/parse/jsonc';
-import type { FormModel } from './fieldModel';
+import { parseJsonc } from '../../config/parse/jsonc';
+import type { FormModel } from '../../shared/fieldModel';
 import { normaliseRequestedSchema } from './schema';
-import { formWarnings } from './textSafety';
-import { analyseUrl } from './urlSafety';
+import { formWarnings } from '../safety/text';
+import { analyseUrl } from '../safety/url';
 
 export interface PreviewProblem {
   readonly message: string;

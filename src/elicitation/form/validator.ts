@@ -7,8 +7,8 @@ import Ajv from 'ajv';
 import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Script, createContext } from 'node:vm';
-import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from './fieldModel';
-import { sanitiseForDisplay } from './textSafety';
+import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from '../../shared/fieldModel';
+import { sanitiseForDisplay } from '../safety/text';
 
 /** How many compiled validators are kept, keyed by their schema (least recently used goes first). */
 export const VALIDATOR_CACHE_SIZE = 64;

@@ -3,7 +3,6 @@
  * Requests are shown one at a time, oldest first, so a busy server cannot jump the queue or
  * stack dialogs on top of each other. No `vscode` import here: listeners are plain callbacks.
  */
-import type { DecidedBy, ElicitationAction } from './auditRecord';
 
 /** The lifecycle of a pending elicitation. */
 export type PendingState =
@@ -168,21 +167,11 @@ export class PendingQueue<T> {
   }
 }
 
-/** A finished elicitation, as the history view shows it. */
-export interface HistoryEntry {
-  readonly server: string;
-  readonly message: string;
-  readonly action: ElicitationAction;
-  /** Milliseconds since the epoch. */
-  readonly time: number;
-  readonly decidedBy: DecidedBy;
-}
-
 /** How many finished elicitations {@link History} keeps by default. */
 export const DEFAULT_HISTORY_CAPACITY = 50;
 
 /** A bounded ring buffer of recent items; the oldest is dropped when full. */
-export class History<T = HistoryEntry> {
+export class History<T> {
   private readonly items: (T | undefined)[];
   private start = 0;
   private count = 0;

@@ -1,0 +1,35 @@
+/**
+ * How an elicitation ended: the one record that the queue's history, the pending view and the
+ * audit log all read. Built once, by the broker, when a request is settled.
+ */
+import type { AnswerContent } from '../shared/fieldModel';
+
+/** How an elicitation ended, as sent to the server (`error` when no reply could be sent). */
+export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
+
+/**
+ * Who or what ended it: the user, a policy or the rate limit (declined unseen), the server
+ * (cancelled its request), a timeout, or the server disconnecting.
+ */
+export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'timeout' | 'disconnect';
+
+/** One finished elicitation. */
+export interface FinishedElicitation {
+  readonly id: string;
+  readonly server: string;
+  readonly mode: 'form' | 'url';
+  /** The sanitised, length-capped text the user saw. */
+  readonly message: string;
+  /** Field names of the requested schema (form mode). */
+  readonly fieldKeys: readonly string[];
+  /** Fields whose values must never be written (declared or detected as secret). */
+  readonly secretKeys: readonly string[];
+  readonly action: ElicitationAction;
+  readonly decidedBy: DecidedBy;
+  readonly durationMs: number;
+  readonly at: Date;
+  /** The URL of a url-mode request. */
+  readonly url?: string;
+  /** The submitted answer, when accepted. */
+  readonly content?: AnswerContent;
+}

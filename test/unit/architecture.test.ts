@@ -1,0 +1,141 @@
+/**
+ * The layering rules of the source tree, checked on the real import graph: no import cycles (type
+ * imports included: a type-only cycle still hides which layer is lower), pure modules free of
+ * `vscode`, the webview reaching only `src/shared/`, and the elicitation folders depending one way.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const root = path.resolve(__dirname, '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(path.join(root, dir))) {
+    const rel = path.posix.join(dir, name);
+    if (statSync(path.join(root, rel)).isDirectory()) out.push(...sourceFiles(rel));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(rel);
+  }
+  return out;
+}
+
+// Static imports and re-exports (`import … from`, `export … from`, `import '…'`) and dynamic `import('…')`.
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every module specifier a file imports, as written. */
+export function importsOf(text: string): string[] {
+  // Comments may quote import statements; they are not imports.
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return [...code.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string);
+}
+
+/** Repo-relative path of a relative import, or undefined for a package. */
+function resolve(from: string, spec: string, files: ReadonlySet<string>): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(js|ts)$/, '');
+  for (const candidate of [`${base}.ts`, `${base}/index.ts`]) if (files.has(candidate)) return candidate;
+  return `${base}.ts`;
+}
+
+type Graph = ReadonlyMap<string, readonly string[]>;
+
+/** Each cycle once, as the path of modules that closes on itself. */
+export function findCycles(graph: Graph): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 'open') cycles.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return cycles;
+}
+
+const files = [...sourceFiles('src'), ...sourceFiles('webview')];
+const fileSet = new Set(files);
+const imports = new Map(files.map((f) => [f, importsOf(readFileSync(path.join(root, f), 'utf8'))]));
+const graph: Graph = new Map(files.map((f) => [f, (imports.get(f) ?? []).flatMap((s) => resolve(f, s, fileSet) ?? [])]));
+
+/** Modules that must run in plain Node (the same list the lint rule enforces). */
+const PURE = [/^src\/elicitation\//, /^src\/config\/parse\//, /^src\/shared\//, /^webview\//];
+
+void describe('architecture', () => {
+  void it('the cycle finder finds a cycle, including a self-import, and passes a tree', () => {
+    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), [['a', 'b', 'c', 'a']]);
+    assert.deepEqual(findCycles(new Map([['a', ['a']]])), [['a', 'a']]);
+    assert.deepEqual(findCycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), []);
+  });
+
+  void it('the import reader sees type imports, re-exports and dynamic imports, not comments', () => {
+    const text = "import type { A } from './a';\nexport { B } from \"./b\";\nimport './c';\nconst d = import('./d');\n// import { E } from './e';\n/* import { F } from './f'; */";
+    assert.deepEqual(importsOf(text), ['./a', './b', './c', './d']);
+  });
+
+  void it('reads the real tree', () => {
+    assert.ok(files.length > 50, `only ${files.length} files found`);
+    assert.ok((graph.get('src/extension.ts') ?? []).includes('src/context.ts'));
+  });
+
+  void it('has no import cycles in src/ and webview/', () => {
+    assert.deepEqual(findCycles(graph).map((c) => c.join(' → ')), []);
+  });
+
+  void it('every relative import resolves to a file', () => {
+    const missing = [...graph].flatMap(([f, deps]) => deps.filter((d) => !fileSet.has(d) && !d.startsWith('api/')).map((d) => `${f} → ${d}`));
+    assert.deepEqual(missing, []);
+  });
+
+  void it('pure modules do not import vscode', () => {
+    const offenders = files.filter((f) => PURE.some((p) => p.test(f)) && (imports.get(f) ?? []).includes('vscode'));
+    assert.deepEqual(offenders, []);
+  });
+
+  void it('the webview imports only itself and src/shared/', () => {
+    const offenders = [...graph].filter(([f]) => f.startsWith('webview/')).flatMap(([f, deps]) => deps.filter((d) => !d.startsWith('webview/') && !d.startsWith('src/shared/')).map((d) => `${f} → ${d}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  void it('elicitation layers depend one way: safety → form → queue/policy → broker', () => {
+    const rank = (f: string): number | undefined => {
+      if (f.startsWith('src/shared/')) return 0;
+      if (f.startsWith('src/elicitation/safety/')) return 1;
+      if (f.startsWith('src/elicitation/form/')) return 2;
+      if (f === 'src/elicitation/outcome.ts') return 2;
+      if (f.startsWith('src/elicitation/queue/') || f.startsWith('src/elicitation/policy/')) return 3;
+      if (f.startsWith('src/elicitation/')) return 4;
+      return undefined;
+    };
+    const upward = [...graph].flatMap(([f, deps]) => {
+      const r = rank(f);
+      if (r === undefined) return [];
+      return deps.filter((d) => {
+        const rd = rank(d);
+        return rd !== undefined && rd > r;
+      }).map((d) => `${f} → ${d}`);
+    });
+    assert.deepEqual(upward, []);
+    // Nothing below the UI reaches up into it.
+    const intoUi = [...graph].filter(([f]) => /^src\/(elicitation|config|servers|shared|audit|util)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => /^src\/(ui|commands)\//.test(d) || d === 'src/context.ts').map((d) => `${f} → ${d}`));
+    assert.deepEqual(intoUi, []);
+  });
+
+  void it('src/elicitation/ keeps at most 8 files at any one level', () => {
+    const crowded: string[] = [];
+    const walk = (dir: string): void => {
+      const entries = readdirSync(path.join(root, dir));
+      const count = entries.filter((e) => e.endsWith('.ts')).length;
+      if (count > 8) crowded.push(`${dir}: ${count}`);
+      for (const e of entries) if (statSync(path.join(root, dir, e)).isDirectory()) walk(path.posix.join(dir, e));
+    };
+    walk('src/elicitation');
+    assert.deepEqual(crowded, []);
+  });
+});
