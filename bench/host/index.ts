@@ -1,11 +1,11 @@
 /**
  * Entry of the in-host benchmark, loaded by the workbench like the in-host test suite (the
- * `extensionTestsPath` of the payload) and bundled by scripts/bench.mjs into out/bench/index.js.
+ * `extensionTestsPath` of the payload) and bundled by bench/run.mjs into out/bench/index.js.
  * MCP_BENCH_MODE picks the work: `main` (latency, interactions, burst) or `activation`. Results go
  * to the harness over its control channel; a rejected run() makes the harness fail.
  */
 import * as vscode from 'vscode';
-import { services } from '../integration/helpers';
+import { services } from '../../test/integration/helpers';
 import { postResults } from './control';
 import { baseline, measureLatency, ours } from './latency';
 import { measureBursts } from './burst';

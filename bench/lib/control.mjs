@@ -1,4 +1,4 @@
-// The harness side of the benchmark's control channel (test/bench/control.ts is the other side):
+// The harness side of the benchmark's control channel (bench/host/control.ts is the other side):
 // a loopback HTTP server the in-host benchmark calls to have the page watched and acted on.
 import http from 'node:http';
 

@@ -23,13 +23,13 @@ import * as esbuild from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CODE_SERVER_VERSION, repoRoot } from './hostPaths.mjs';
-import { launchBrowser } from './lib/browser.mjs';
-import { startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { makeWorkspace } from './lib/fixtures.mjs';
-import { SeenBoard, startControl } from './lib/benchControl.mjs';
-import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/benchPage.mjs';
-import { fmt, kib, markdownTable, mib, summarise } from './lib/benchStats.mjs';
+import { CODE_SERVER_VERSION, repoRoot } from '../scripts/hostPaths.mjs';
+import { launchBrowser } from '../scripts/lib/browser.mjs';
+import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
+import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
+import { SeenBoard, startControl } from './lib/control.mjs';
+import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 import { createDemoServer } from '../demo/servers/demoTools.mjs';
 
 const num = (name, fallback) => {
@@ -59,7 +59,7 @@ const TARGETS = {
   acceptActions: 1,
 };
 
-const FIXTURES = path.join(repoRoot, 'test', 'fixtures');
+const FIXTURES = path.join(repoRoot, 'bench', 'fixtures');
 const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
 const DEMO_SERVER = path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs');
 const IN_HOST_ENTRY = path.join(repoRoot, 'out', 'bench', 'index.js');
@@ -122,13 +122,13 @@ async function unminifiedExtension(dir) {
 /** The in-host benchmark (into out/bench) and the baseline extension (into an extensions folder). */
 async function bundles() {
   const common = { absWorkingDir: repoRoot, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning', legalComments: 'none' };
-  await esbuild.build({ ...common, entryPoints: { index: 'test/bench/index.ts' }, outdir: path.join(repoRoot, 'out', 'bench'), sourcemap: 'linked' });
+  await esbuild.build({ ...common, entryPoints: { index: 'bench/host/index.ts' }, outdir: path.join(repoRoot, 'out', 'bench'), sourcemap: 'linked' });
   const extensionsDir = tempDir('mcp-eh-bench-exts-');
   const pkg = JSON.parse(readFileSync(path.join(FIXTURES, 'baselineExtension', 'package.json'), 'utf8'));
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(target, { recursive: true });
   writeFileSync(path.join(target, 'package.json'), JSON.stringify(pkg, null, 2));
-  await esbuild.build({ ...common, entryPoints: { extension: 'test/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
+  await esbuild.build({ ...common, entryPoints: { extension: 'bench/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
   return { extensionsDir };
 }
 
