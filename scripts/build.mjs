@@ -10,7 +10,10 @@ import { repoRoot } from './hostPaths.mjs';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-/** The in-host suite is one bundle; this plugin turns the folder listing into its entry. */
+/**
+ * The in-host suite is one bundle; this plugin turns the folder listing into its entry.
+ * @returns {esbuild.Plugin}
+ */
 function integrationEntry() {
   const dir = path.join(repoRoot, 'test', 'integration');
   return {
@@ -36,6 +39,7 @@ function integrationEntry() {
  * zod (pulled in by the MCP SDK) re-exports every locale as a namespace the SDK touches, so tree
  * shaking keeps ~50 languages of error messages we never show. Keep only English.
  */
+/** @type {esbuild.Plugin} */
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
@@ -47,6 +51,17 @@ const zodEnglishOnly = {
       resolveDir: repoRoot,
     }));
   },
+};
+
+/** @type {esbuild.BuildOptions} */
+const integrationSuite = {
+  entryPoints: { index: 'test/integration/index.ts' },
+  outdir: 'out/test/integration',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode', 'mocha'],
+  plugins: [integrationEntry()],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -67,21 +82,10 @@ const targets = [
     format: 'iife',
     target: 'es2022',
   },
-  ...(production
-    ? []
-    : [
-        {
-          entryPoints: { index: 'test/integration/index.ts' },
-          outdir: 'out/test/integration',
-          platform: 'node',
-          format: 'cjs',
-          target: 'node20',
-          external: ['vscode', 'mocha'],
-          plugins: [integrationEntry()],
-        },
-      ]),
+  ...(production ? [] : [integrationSuite]),
 ];
 
+/** @type {esbuild.BuildOptions} */
 const common = {
   absWorkingDir: repoRoot,
   bundle: true,
@@ -102,7 +106,7 @@ if (watch) {
   const t0 = Date.now();
   const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
   const sizes = results.flatMap((r) =>
-    Object.entries(r.metafile.outputs)
+    Object.entries(r.metafile?.outputs ?? {})
       .filter(([f]) => f.endsWith('.js'))
       .map(([f, o]) => `${f} ${(o.bytes / 1024).toFixed(0)} KB`),
   );
