@@ -20,17 +20,14 @@ import path from 'node:path';
 import { format, isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CODE_SERVER_VERSION, repoRoot } from '../scripts/hostPaths.mjs';
 import { launchBrowser } from '../scripts/lib/browser.mjs';
 import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
+import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
 import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
 import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
-import { createDemoServer } from '../demo/servers/demoTools.mjs';
 
 const num = (name, fallback) => {
   const v = Number(process.env[name]);
@@ -130,23 +127,6 @@ async function bundles() {
   writeFileSync(path.join(target, 'package.json'), JSON.stringify(pkg, null, 2));
   await esbuild.build({ ...common, entryPoints: { extension: 'bench/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
   return { extensionsDir };
-}
-
-/** What the demo's `everything` form asks for, read from the demo server itself. */
-async function everythingDefaults() {
-  const server = createDemoServer('schema-probe');
-  const client = new Client({ name: 'probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-  let props;
-  client.setRequestHandler(ElicitRequestSchema, (req) => {
-    props = req.params.requestedSchema?.properties;
-    return { action: 'cancel' };
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(a), client.connect(b)]);
-  await client.callTool({ name: 'everything', arguments: {} });
-  await client.close();
-  await server.close();
-  return Object.fromEntries(Object.entries(props ?? {}).map(([k, v]) => [k, v.default]));
 }
 
 const readJsonl = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
