@@ -7,7 +7,7 @@ const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared
 
 export default tseslint.config(
   // The tooling (scripts/, bench/) is linted like the code; the demo and fixture servers are not.
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', 'demo/**', 'test/fixtures/**', '**/*.js'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', 'demo/**', 'test/fixtures/**', 'bench/fixtures/**/*.mjs', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   // Plain ESM is type-checked too (checkJs in scripts/ and bench/), so drop the core rules TypeScript covers (no-undef…).
