@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Provisions the real-host test toolchain into an ignored cache folder.
 // Idempotent: every step checks for its result first, so a warm run takes well under a second.
-// See ../shared/notes/real-host-testing.md for why each piece is needed.
+// Why each piece is needed: README.md, "How the real-host harness works".
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
