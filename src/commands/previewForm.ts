@@ -1,9 +1,29 @@
 import * as vscode from 'vscode';
-import { checkElicitationPayload, type PreviewProblem } from '../elicitation/form/preview';
+import { checkElicitationPayload, type PreviewNote, type PreviewProblem } from '../elicitation/form/preview';
 import { defaultValues } from '../elicitation/form/validator';
 import { showFormPanel } from '../ui/form/formPanel';
 import { showUrlConsent } from '../ui/urlConsent';
 import { analyseUrl } from '../elicitation/safety/url';
+import { formWarningText, schemaNoteText } from '../ui/wording/formText';
+import { urlReasonText } from '../ui/wording/urlReasons';
+
+/** A problem as the server author reads it; -32602 reasons stay in English, as servers receive them. */
+function noteText(note: PreviewNote): string {
+  switch (note.kind) {
+    case 'reason':
+      return note.text;
+    case 'notJson':
+      return vscode.l10n.t('Not valid JSON (line {0}, column {1}): {2}', note.line, note.column, note.detail);
+    case 'notRequest':
+      return vscode.l10n.t('Expected an elicitation/create request, its params, or a requestedSchema (an object schema with "properties").');
+    case 'schema':
+      return schemaNoteText(note.note, vscode.l10n);
+    case 'form':
+      return formWarningText(note.warning, vscode.l10n);
+    case 'url':
+      return `url: ${urlReasonText(note.reason, vscode.l10n)}`;
+  }
+}
 
 /** Where a problem about `property` sits in the document: its key, or the top. */
 function rangeOf(doc: vscode.TextDocument, p: PreviewProblem): vscode.Range {
@@ -34,11 +54,11 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
   const result = checkElicitationPayload(doc.getText());
   const warnings = result.kind === 'invalid' ? [] : result.warnings;
   diagnostics.set(doc.uri, [
-    ...result.violations.map((v) => Object.assign(new vscode.Diagnostic(rangeOf(doc, v), v.message, vscode.DiagnosticSeverity.Error), { source: 'MCP elicitation' })),
-    ...warnings.map((w) => Object.assign(new vscode.Diagnostic(rangeOf(doc, w), w.message, vscode.DiagnosticSeverity.Warning), { source: 'MCP elicitation' })),
+    ...result.violations.map((v) => Object.assign(new vscode.Diagnostic(rangeOf(doc, v), noteText(v.note), vscode.DiagnosticSeverity.Error), { source: 'MCP elicitation' })),
+    ...warnings.map((w) => Object.assign(new vscode.Diagnostic(rangeOf(doc, w), noteText(w.note), vscode.DiagnosticSeverity.Warning), { source: 'MCP elicitation' })),
   ]);
   if (result.violations.length > 0) {
-    const list = result.violations.map((v) => `• ${v.message}`).join('\n');
+    const list = result.violations.map((v) => `• ${noteText(v.note)}`).join('\n');
     void vscode.window.showErrorMessage(
       vscode.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
       { modal: false, detail: list },
@@ -65,9 +85,10 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
     ...(onShown ? { onDidShow: onShown } : {}),
     init: {
       requestId: `preview:${doc.uri.toString()}:${doc.version}`,
-      attribution: { serverName: asker.name, serverInfo: asker.info, message: result.message, messageTruncated: false },
+      attribution: { serverName: asker.name, serverInfo: asker.info, message: result.message || vscode.l10n.t('(no message: a bare requestedSchema)'), messageTruncated: false },
       fields: result.form.fields,
-      warnings: warnings.map((w) => w.message),
+      // What the person answering would see; the schema notes are in the Problems view.
+      warnings: result.userWarnings,
       values: defaultValues(result.form),
       preview: true,
     },

@@ -6,7 +6,7 @@
  */
 import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
-import { normaliseRequestedSchema } from './form/schema';
+import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
 import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './safety/text';
 import { analyseUrl } from './safety/url';
@@ -83,7 +83,6 @@ interface CheckedRequest {
 interface PreparedForm {
   readonly kind: 'form';
   readonly form: FormModel;
-  readonly warnings: readonly string[];
 }
 
 interface PreparedUrl {
@@ -157,7 +156,10 @@ export class ElicitationBroker implements ElicitationSink {
       this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${normalised.error}`);
       throw invalid(normalised.error);
     }
-    return { kind: 'form', form: normalised.form, warnings: normalised.warnings };
+    // Lint for the server's author (enumNames, ignored titles, twin labels) is no risk to the
+    // person answering: it goes to the log, not to the prompt.
+    for (const note of normalised.notes) this.deps.log.info(`[${server.name}] schema note: ${describeSchemaNote(note)}`);
+    return { kind: 'form', form: normalised.form };
   }
 
   private prepareUrl(server: ServerIdentity, params: Record<string, unknown>): PreparedUrl {
@@ -225,7 +227,7 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   private async presentForm(req: CheckedRequest, prepared: PreparedForm, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
-    const { form, warnings } = prepared;
+    const { form } = prepared;
     // The widgets get sanitised, length-capped texts; the reply is still built from `form`.
     const display = formForDisplay(form);
     const answer: FormAnswer = await this.deps.presenter.presentForm(
@@ -234,7 +236,7 @@ export class ElicitationBroker implements ElicitationSink {
         asker: req.asker,
         message: req.message.text + (req.message.truncated ? ' …' : ''),
         form: display.form,
-        warnings: [...display.notes, ...warnings.map((w) => sanitiseForDisplay(w, MAX_MESSAGE_CHARS).text), ...formWarnings(req.rawMessage, form)],
+        warnings: [...display.notes, ...formWarnings(req.rawMessage, form)],
       },
       ticket.controller.signal,
     );

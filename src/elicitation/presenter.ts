@@ -4,6 +4,7 @@
  */
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import type { UrlAnalysis } from './safety/url';
+import type { FormWarning } from './safety/text';
 
 /** The server (or API caller) asking; shown as the attribution on every prompt. */
 export interface Asker {
@@ -18,8 +19,8 @@ export interface FormPrompt {
   readonly asker: Asker;
   readonly message: string;
   readonly form: FormModel;
-  /** Visible warnings: URLs in text, secret-like fields. */
-  readonly warnings: readonly string[];
+  /** What the person answering should check: links in form text, secret-like fields, shortened text. */
+  readonly warnings: readonly FormWarning[];
 }
 
 export interface UrlPrompt {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
+import { urlReasonText } from './wording/urlReasons';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
@@ -37,7 +38,7 @@ function hostLine(prompt: UrlPrompt): string[] {
  * its line breaks, so anywhere earlier it could imitate the "Full address" line that follows it.
  */
 function detailText(prompt: UrlPrompt): string {
-  const warnings = prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${r.message}`);
+  const warnings = prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r, vscode.l10n)}`);
   return [
     ...hostLine(prompt),
     vscode.l10n.t('Requested by MCP server “{0}”.', who(prompt)),
@@ -47,6 +48,10 @@ function detailText(prompt: UrlPrompt): string {
     // invisible or direction-changing characters end up) is shown with them made visible.
     prompt.analysis.verdict === 'block' ? sanitiseForDisplay(prompt.url, 2100).text : prompt.url,
     ...(warnings.length ? ['', ...warnings] : []),
+    // VS Code's link protection asks again for domains the user has not trusted, and an extension
+    // cannot (and should not) skip it: say so, so the second question is expected, not alarming.
+    // See docs/link-protection.md.
+    ...(prompt.analysis.verdict === 'block' ? [] : ['', vscode.l10n.t('After “Open in Browser”, VS Code\'s own link protection may ask once more before the page opens.')]),
     ...(prompt.message ? ['', vscode.l10n.t('Message from the server:'), prompt.message] : []),
   ].join('\n');
 }

@@ -1,6 +1,27 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { checkElicitationPayload } from '../../src/elicitation/form/preview';
+import { checkElicitationPayload, type PreviewProblem } from '../../src/elicitation/form/preview';
+import { formWarningText, schemaNoteText } from '../../src/ui/wording/formText';
+import { urlReasonText } from '../../src/ui/wording/urlReasons';
+import { english } from './support/localize';
+
+/** A problem in English, as the command words it (-32602 reasons are English already). */
+function text(p: PreviewProblem): string {
+  switch (p.note.kind) {
+    case 'reason':
+      return p.note.text;
+    case 'notJson':
+      return `line ${p.note.line}, column ${p.note.column}: ${p.note.detail}`;
+    case 'notRequest':
+      return 'not a request';
+    case 'schema':
+      return schemaNoteText(p.note.note, english);
+    case 'form':
+      return formWarningText(p.note.warning, english);
+    case 'url':
+      return `url: ${urlReasonText(p.note.reason, english)}`;
+  }
+}
 
 // The two form examples of the spec (elicitation-draft-with-url-mode.md), verbatim.
 const SIMPLE = `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"form","message":"Please provide your GitHub username","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`;
@@ -43,30 +64,58 @@ describe('preview: checkElicitationPayload', () => {
     assert.equal(r.kind, 'form');
     const props = r.violations.map((v) => v.property);
     assert.deepEqual([...new Set(props)].sort(), ['address', 'age', 'tags']);
-    for (const v of r.violations) assert.match(v.message, new RegExp(`properties\\.${v.property ?? ''}`));
+    for (const v of r.violations) assert.match(text(v), new RegExp(`properties\\.${v.property ?? ''}`));
     assert.equal(r.kind === 'form' && r.form, undefined, 'no form is rendered for a request the client would reject');
   });
 
   it('warns about URLs in a form message and secret-looking fields', () => {
     const r = checkElicitationPayload('{"message":"Log in at https://evil.example/login","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}}}}');
     assert.equal(r.kind === 'form' && r.violations.length, 0);
-    const text = r.kind === 'form' ? r.warnings.map((w) => w.message).join('\n') : '';
-    assert.match(text, /link \(https:\/\/evil\.example\/login\)/);
-    assert.match(text, /secret/i);
+    const all = r.kind === 'form' ? r.warnings.map(text).join('\n') : '';
+    assert.match(all, /link \(https:\/\/evil\.example\/login\)/);
+    assert.match(all, /secret/i);
+    assert.deepEqual(r.kind === 'form' && r.userWarnings.map((w) => w.code), ['linkInMessage', 'secretField']);
+  });
+
+  it('lists server-author lint (enumNames, non-string titles, twin labels) for the author, not in what the user sees', () => {
+    const r = checkElicitationPayload(
+      JSON.stringify({
+        message: 'Pick',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
+            size: { type: 'string', title: 7, oneOf: [{ const: 's', title: 'Same' }, { const: 'm', title: 'Same' }] },
+          },
+        },
+      }),
+    );
+    assert.equal(r.kind, 'form');
+    if (r.kind !== 'form') return;
+    assert.deepEqual(r.violations, []);
+    const lint = r.warnings.filter((w) => w.note.kind === 'schema');
+    assert.deepEqual(lint.map((w) => [w.property, w.note.kind === 'schema' && w.note.note.code]), [
+      ['color', 'enumNamesDeprecated'],
+      ['size', 'notAString'],
+      ['size', 'duplicateLabel'],
+    ]);
+    assert.match(text(lint[0] as PreviewProblem), /enumNames is deprecated; use oneOf with const and title/);
+    assert.deepEqual(r.userWarnings, [], 'nothing here is a risk to the person answering');
   });
 
   it('checks url mode: missing elicitationId is a violation, a javascript: URL is blocked', () => {
     const r = checkElicitationPayload('{"mode":"url","message":"m","url":"javascript:alert(1)"}');
     assert.equal(r.kind, 'url');
-    const text = r.violations.map((v) => v.message).join('\n');
-    assert.match(text, /elicitationId/);
-    assert.match(text, /url:/);
+    const all = r.violations.map(text).join('\n');
+    assert.match(all, /elicitationId/);
+    assert.match(all, /url:/);
+    assert.ok(r.violations.some((v) => v.note.kind === 'url' && v.note.reason.code === 'scheme'));
   });
 
   it('reports invalid JSON with its position, and unknown shapes', () => {
     const r = checkElicitationPayload('{"message": ');
     assert.equal(r.kind, 'invalid');
-    assert.match(r.violations[0]?.message ?? '', /line 1/);
+    assert.deepEqual(r.violations[0]?.note.kind === 'notJson' && r.violations[0].note.line, 1);
     assert.equal(checkElicitationPayload('[1,2]').kind, 'invalid');
   });
 });

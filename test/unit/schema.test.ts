@@ -104,8 +104,9 @@ void describe('normaliseRequestedSchema: accepted shapes', () => {
   });
 
   void it('warns when legacy enumNames give two options the same label', () => {
-    const { warnings } = formOf(schemaOf({ c: { type: 'string', enum: ['a', 'b'], enumNames: ['Same', 'Same'] } }));
+    const { warnings, notes } = formOf(schemaOf({ c: { type: 'string', enum: ['a', 'b'], enumNames: ['Same', 'Same'] } }));
     assert.equal(warnings.length, 2);
+    assert.deepEqual(notes[1], { code: 'duplicateLabel', path: 'requestedSchema.properties.c', label: '"Same"' });
     assert.match(warnings[1] ?? '', /requestedSchema\.properties\.c: several options are labelled "Same"/);
   });
 
@@ -118,6 +119,7 @@ void describe('normaliseRequestedSchema: accepted shapes', () => {
     ]);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0] ?? '', /requestedSchema\.properties\.c: enumNames is deprecated/);
+    assert.deepEqual(formOf(schemaOf({ c: { type: 'string', enum: ['r'], enumNames: ['Red'] } })).notes, [{ code: 'enumNamesDeprecated', path: 'requestedSchema.properties.c' }]);
   });
 
   void it('untitled multi-select (items.enum) with bounds and default', () => {

@@ -3,13 +3,16 @@ import assert from 'node:assert/strict';
 import {
   findUrls,
   formWarnings,
+  type FormWarning,
   looksSecret,
   MAX_DESCRIPTION_CHARS,
   MAX_LABEL_CHARS,
   MAX_MESSAGE_CHARS,
   sanitiseForDisplay,
 } from '../../src/elicitation/safety/text';
+import { formWarningText } from '../../src/ui/wording/formText';
 import { form } from './support/form';
+import { english } from './support/localize';
 
 void describe('findUrls', () => {
   const found: [string, string[]][] = [
@@ -185,6 +188,11 @@ void describe('sanitiseForDisplay', () => {
   });
 });
 
+/** The warnings as the "Check before answering" box words them in English. */
+function worded(w: readonly FormWarning[]): string[] {
+  return w.map((x) => formWarningText(x, english));
+}
+
 void describe('formWarnings', () => {
   void it('is empty for a clean form and message', () => {
     assert.deepEqual(formWarnings('Please provide your contact information', form({ name: { type: 'string', description: 'Your full name' } })), []);
@@ -192,8 +200,8 @@ void describe('formWarnings', () => {
 
   void it('warns about a link in the message', () => {
     const w = formWarnings('Verify at https://evil.example/verify now', form({ name: { type: 'string' } }));
-    assert.equal(w.length, 1);
-    assert.match(w[0] ?? '', /message contains a link \(https:\/\/evil\.example\/verify\)/);
+    assert.deepEqual(w, [{ code: 'linkInMessage', url: 'https://evil.example/verify' }]);
+    assert.match(worded(w)[0] ?? '', /message contains a link \(https:\/\/evil\.example\/verify\)/);
   });
 
   void it('names the field whose description, title or option label carries a link', () => {
@@ -205,15 +213,27 @@ void describe('formWarnings', () => {
         c: { type: 'string', title: 'Plan', oneOf: [{ const: 'x', title: 'Go to evil.example/x' }] },
       }),
     );
-    assert.equal(w.length, 3);
-    assert.match(w[0] ?? '', /Field “Account” contains a link in its description \(example\.com\/help\)/);
-    assert.match(w[1] ?? '', /Field “www\.evil\.example” contains a link in its title/);
-    assert.match(w[2] ?? '', /Field “Plan” contains a link in its option label/);
+    assert.deepEqual(
+      w.map((x) => x.code === 'linkInField' && [x.field, x.place]),
+      [
+        ['Account', 'description'],
+        ['www.evil.example', 'title'],
+        ['Plan', 'optionLabel'],
+      ],
+    );
+    const text = worded(w);
+    assert.match(text[0] ?? '', /Field “Account” contains a link in its description \(example\.com\/help\)/);
+    assert.match(text[1] ?? '', /Field “www\.evil\.example” contains a link in its title/);
+    assert.match(text[2] ?? '', /Field “Plan” contains a link in its option label/);
   });
 
   void it('names each secret-like field with the exact advice', () => {
     const w = formWarnings('ok', form({ apiKey: { type: 'string', title: 'API key' }, city: { type: 'string' }, pw: { type: 'string', title: 'Password' } }));
     assert.deepEqual(w, [
+      { code: 'secretField', field: 'API key' },
+      { code: 'secretField', field: 'Password' },
+    ]);
+    assert.deepEqual(worded(w), [
       'Field “API key” looks like a secret. Servers must not ask for secrets in a form; use a browser flow instead.',
       'Field “Password” looks like a secret. Servers must not ask for secrets in a form; use a browser flow instead.',
     ]);
@@ -221,7 +241,7 @@ void describe('formWarnings', () => {
 
   void it('sanitises field titles inside warnings', () => {
     const w = formWarnings('ok', form({ token: { type: 'string', title: 'To\u202Eken' } }));
-    assert.match(w[0] ?? '', /Field “To⟨U\+202E⟩ken” looks like a secret/);
+    assert.deepEqual(w, [{ code: 'secretField', field: 'To⟨U+202E⟩ken' }]);
   });
 
   void it('only scans the part of the message that can be shown', () => {

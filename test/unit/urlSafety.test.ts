@@ -4,10 +4,19 @@ import {
   analyseUrl,
   DEFAULT_MAX_URL_LENGTH,
   stripQuery,
+  type UrlReason,
   type UrlReasonCode,
   type UrlSafetyOptions,
   type UrlVerdict,
 } from '../../src/elicitation/safety/url';
+import { urlReasonText } from '../../src/ui/wording/urlReasons';
+import { english } from './support/localize';
+
+/** A reason as the consent dialog words it in English. */
+function say(reason: UrlReason | undefined): string {
+  assert.ok(reason, 'a reason');
+  return urlReasonText(reason, english);
+}
 
 interface Case {
   readonly url: string;
@@ -250,7 +259,8 @@ void describe('analyseUrl: verdict and reason codes', () => {
       assert.equal(analysis.verdict, testCase.verdict);
       assert.equal(new Set(codes).size, codes.length, 'each code appears once');
       for (const reason of analysis.reasons) {
-        assert.match(reason.message, /^[A-Z].*\.$/s, `message is a sentence: ${reason.message}`);
+        const text = urlReasonText(reason, english);
+        assert.match(text, /^[A-Z].*\.$/s, `worded as a sentence: ${text}`);
       }
       if (analysis.display) assert.equal(analysis.display.url, testCase.url);
       else assert.ok(codes.includes('malformed'), 'display is only missing for malformed links');
@@ -308,10 +318,11 @@ void describe('analyseUrl: display parts', () => {
 
   void it('names both forms in the idn message', () => {
     const idn = analyseUrl('https://\u0430pple.com/').reasons.find((r) => r.code === 'idn');
-    assert.ok(idn?.message.includes('\u0430pple.com'));
-    assert.ok(idn?.message.includes('xn--pple-43d.com'));
+    assert.deepEqual(idn, { code: 'idn', severity: 'warn', unicode: '\u0430pple.com', host: 'xn--pple-43d.com' });
+    assert.ok(idn && say(idn).includes('\u0430pple.com') && say(idn).includes('xn--pple-43d.com'));
     const confusable = analyseUrl('https://\u0430pple.com/').reasons.find((r) => r.code === 'confusable');
-    assert.ok(confusable?.message.includes('apple.com'));
+    assert.equal(confusable?.code === 'confusable' && confusable.lookalike, 'apple.com');
+    assert.ok(confusable && say(confusable).includes('apple.com'));
   });
 
   const registrable: readonly (readonly [url: string, expected: string])[] = [
@@ -348,13 +359,15 @@ void describe('analyseUrl: display parts', () => {
     const analysis = analyseUrl('https://good.example@evil.example/');
     assert.equal(analysis.display?.userInfo, 'good.example');
     assert.equal(analysis.display?.hostPunycode, 'evil.example');
-    const message = analysis.reasons.find((r) => r.code === 'userInfo')?.message ?? '';
-    assert.match(message, /real destination is evil\.example\./);
+    const reason = analysis.reasons.find((r) => r.code === 'userInfo');
+    assert.deepEqual(reason, { code: 'userInfo', severity: 'warn', userInfo: 'good.example', host: 'evil.example' });
+    assert.match(say(reason), /real destination is evil\.example\./);
   });
 
   void it('explains a bare @ before the host', () => {
-    const message = analyseUrl('https://@evil.example/').reasons[0]?.message ?? '';
-    assert.match(message, /real destination is evil\.example\./);
+    const reason = analyseUrl('https://@evil.example/').reasons[0];
+    assert.deepEqual(reason, { code: 'userInfo', severity: 'warn', userInfo: '', host: 'evil.example' });
+    assert.match(say(reason), /real destination is evil\.example\./);
   });
 
   void it('keeps user info exactly as written, including a password', () => {
@@ -378,7 +391,8 @@ void describe('analyseUrl: display parts', () => {
   void it('describes an unparseable link without a display', () => {
     const analysis = analyseUrl('/oauth');
     assert.equal(analysis.display, undefined);
-    assert.match(analysis.reasons[0]?.message ?? '', /scheme/);
+    assert.deepEqual(analysis.reasons[0], { code: 'malformed', severity: 'block', form: 'noScheme' });
+    assert.match(say(analysis.reasons[0]), /scheme/);
   });
 
   void it('describes non-web schemes with an empty host', () => {
@@ -391,14 +405,16 @@ void describe('analyseUrl: display parts', () => {
 
   void it('names the address in internal-host messages', () => {
     assert.equal(
-      analyseUrl('https://10.0.0.5/').reasons[0]?.message,
+      say(analyseUrl('https://10.0.0.5/').reasons[0]),
       'The link points to a private network address (10.0.0.5). Servers must not send you to internal addresses.',
     );
-    assert.match(analyseUrl('https://[::ffff:169.254.169.254]/').reasons[0]?.message ?? '', /169\.254\.169\.254, hidden inside/);
+    const hidden = analyseUrl('https://[::ffff:169.254.169.254]/').reasons[0];
+    assert.deepEqual(hidden, { code: 'metadataHost', severity: 'block', host: '169.254.169.254', embeddedIn: '[::ffff:a9fe:a9fe]' });
+    assert.match(say(hidden), /169\.254\.169\.254, hidden inside/);
   });
 
   void it('shortens long attacker-controlled text in messages', () => {
-    const message = analyseUrl(`https://${'a'.repeat(300)}@example.com/`).reasons[0]?.message ?? '';
+    const message = say(analyseUrl(`https://${'a'.repeat(300)}@example.com/`).reasons[0]);
     assert.ok(message.length < 250, message);
   });
 });

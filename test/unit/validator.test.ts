@@ -10,7 +10,15 @@ import {
   VALIDATOR_CACHE_SIZE,
 } from '../../src/elicitation/form/validator';
 import type { AnswerValue, Field } from '../../src/shared/fieldModel';
+import type { ValidationIssue } from '../../src/elicitation/form/issues';
+import { issueText } from '../../src/ui/wording/formText';
 import { form } from './support/form';
+import { english } from './support/localize';
+
+/** The issue as the widgets word it in English (the validator itself returns codes). */
+function say(issue: ValidationIssue | undefined): string | undefined {
+  return issue === undefined ? undefined : issueText(issue, english);
+}
 
 function field(prop: Record<string, unknown>): Field {
   const f = form({ f: prop }).fields[0];
@@ -22,7 +30,7 @@ function field(prop: Record<string, unknown>): Field {
 function check(prop: Record<string, unknown>, value: unknown): string | undefined {
   const r = validateAnswer(form({ f: prop }), { f: value });
   assert.equal(r.valid, Object.keys(r.errors).length === 0, 'valid agrees with errors');
-  return r.errors['f'];
+  return say(r.errors['f']);
 }
 
 void describe('validateAnswer: formats', () => {
@@ -120,7 +128,8 @@ void describe('validateAnswer: form-level behaviour', () => {
   const f = form({ name: { type: 'string' }, age: { type: 'integer', maximum: 10 }, ok: { type: 'boolean' } }, ['name', 'ok']);
 
   void it('reports each missing required field as "Required"', () => {
-    assert.deepEqual(validateAnswer(f, {}), { valid: false, errors: { name: 'Required', ok: 'Required' } });
+    assert.deepEqual(validateAnswer(f, {}), { valid: false, errors: { name: { code: 'required' }, ok: { code: 'required' } } });
+    assert.equal(say({ code: 'required' }), 'Required');
   });
 
   void it('treats undefined values as absent', () => {
@@ -130,24 +139,25 @@ void describe('validateAnswer: form-level behaviour', () => {
   void it('reports unexpected keys at form level under ""', () => {
     const r = validateAnswer(f, { name: 'x', ok: true, admin: true });
     assert.equal(r.valid, false);
-    assert.match(r.errors[''] ?? '', /Unexpected field “admin”/);
+    assert.deepEqual(r.errors[''], { code: 'unexpectedFields', keys: ['admin'] });
+    assert.match(say(r.errors['']) ?? '', /Unexpected field “admin”/);
   });
 
   void it('keys errors by field, one message each', () => {
     const r = validateAnswer(f, { name: 3, age: 11.5, ok: true });
     assert.deepEqual(Object.keys(r.errors).sort(), ['age', 'name']);
-    assert.equal(typeof r.errors['age'], 'string');
+    assert.equal(typeof say(r.errors['age']), 'string');
   });
 
   void it('does not let Object.prototype satisfy a required field named like a prototype member', () => {
     const g = form({ constructor: { type: 'string' }, toString: { type: 'string' } }, ['constructor', 'toString']);
-    assert.deepEqual(validateAnswer(g, {}).errors, { constructor: 'Required', toString: 'Required' });
+    assert.deepEqual(validateAnswer(g, {}).errors, { constructor: { code: 'required' }, toString: { code: 'required' } });
     assert.equal(validateAnswer(g, { constructor: 'a', toString: 'b' }).valid, true);
   });
 
   void it('handles keys that need JSON-pointer escaping', () => {
     const g = form({ 'a/b~c': { type: 'integer', maximum: 1 } });
-    assert.deepEqual(validateAnswer(g, { 'a/b~c': 2 }).errors, { 'a/b~c': 'Must be at most 1' });
+    assert.deepEqual(validateAnswer(g, { 'a/b~c': 2 }).errors, { 'a/b~c': { code: 'maximum', limit: 1 } });
   });
 
   void it('works on hand-built forms and many distinct forms (cache eviction and engine rotation)', () => {
@@ -155,9 +165,9 @@ void describe('validateAnswer: form-level behaviour', () => {
     for (let i = 0; i < VALIDATOR_CACHE_SIZE * 4; i++) {
       const g = form({ n: { type: 'integer', maximum: i } });
       assert.equal(validateAnswer(g, { n: i }).valid, true);
-      assert.equal(validateAnswer(g, { n: i + 1 }).errors['n'], `Must be at most ${i}`);
+      assert.deepEqual(validateAnswer(g, { n: i + 1 }).errors['n'], { code: 'maximum', limit: i });
     }
-    assert.equal(validateAnswer(first, { n: 1 }).errors['n'], 'Must be at most 0');
+    assert.deepEqual(validateAnswer(first, { n: 1 }).errors['n'], { code: 'maximum', limit: 0 });
   });
 
   void it('compiles the schema derived from the fields, refusing extra keys', () => {
@@ -196,15 +206,15 @@ void describe('buildReply', () => {
 
   void it('refuses [] for a required multi-select with minItems', () => {
     const g = form({ m: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1 } }, ['m']);
-    assert.deepEqual(buildReply(g, { m: [] }), { ok: false, errors: { m: 'Pick at least 1' } });
+    assert.deepEqual(buildReply(g, { m: [] }), { ok: false, errors: { m: { code: 'minItems', limit: 1 } } });
   });
 
   void it('treats "" in a required text field as missing', () => {
-    assert.deepEqual(buildReply(f, { name: '', picks: [] }), { ok: false, errors: { name: 'Required' } });
+    assert.deepEqual(buildReply(f, { name: '', picks: [] }), { ok: false, errors: { name: { code: 'required' } } });
   });
 
   void it('reports missing required fields', () => {
-    assert.deepEqual(buildReply(f, {}), { ok: false, errors: { name: 'Required', picks: 'Required' } });
+    assert.deepEqual(buildReply(f, {}), { ok: false, errors: { name: { code: 'required' }, picks: { code: 'required' } } });
   });
 
   void it('drops keys that are not in the schema, own or inherited', () => {
@@ -214,7 +224,8 @@ void describe('buildReply', () => {
 
   void it('does not coerce numeric strings', () => {
     const r = buildReply(f, { name: 'Al', picks: [], age: '42' });
-    assert.deepEqual(r, { ok: false, errors: { age: 'Must be a whole number' } });
+    assert.equal(r.ok ? '' : say(r.errors['age']), 'Must be a whole number');
+    assert.deepEqual(r, { ok: false, errors: { age: { code: 'type', expected: 'integer' } } });
   });
 
   void it('copies arrays so later edits cannot change the reply', () => {
@@ -260,25 +271,25 @@ void describe('validateField', () => {
   const f = form({ name: { type: 'string', minLength: 2 }, age: { type: 'integer', maximum: 10 }, note: { type: 'string', minLength: 5 } }, ['name', 'age']);
 
   void it('returns the message for that field only', () => {
-    assert.equal(validateField(f, 'age', 11), 'Must be at most 10');
+    assert.equal(say(validateField(f, 'age', 11)), 'Must be at most 10');
     assert.equal(validateField(f, 'age', 3), undefined, 'missing "name" does not leak into "age"');
   });
 
   void it('says "Required" for an empty required field, nothing for an empty optional one', () => {
-    assert.equal(validateField(f, 'name', ''), 'Required');
-    assert.equal(validateField(f, 'name', undefined), 'Required');
+    assert.equal(say(validateField(f, 'name', '')), 'Required');
+    assert.equal(say(validateField(f, 'name', undefined)), 'Required');
     assert.equal(validateField(f, 'note', ''), undefined);
-    assert.equal(validateField(f, 'note', 'abc'), 'Must be at least 5 characters');
+    assert.equal(say(validateField(f, 'note', 'abc')), 'Must be at least 5 characters');
   });
 
   void it('agrees with validateAnswer', () => {
     for (const v of [0, 10, 11, -4, 2.5]) {
-      assert.equal(validateField(f, 'age', v), validateAnswer(f, { name: 'ok', age: v }).errors['age']);
+      assert.deepEqual(validateField(f, 'age', v), validateAnswer(f, { name: 'ok', age: v }).errors['age']);
     }
   });
 
   void it('names an unknown field', () => {
-    assert.match(validateField(f, 'nope', 'x') ?? '', /Unknown field “nope”/);
+    assert.match(say(validateField(f, 'nope', 'x')) ?? '', /Unknown field “nope”/);
   });
 });
 
@@ -321,7 +332,7 @@ void describe('parseFieldInput', () => {
       const r = parseFieldInput(f, raw);
       if (expected instanceof RegExp) {
         assert.equal(r.ok, false);
-        assert.match(r.ok ? '' : r.message, expected);
+        assert.match(r.ok ? '' : say(r.issue) ?? '', expected);
       } else {
         assert.deepEqual(r, { ok: true, value: expected });
       }
@@ -338,7 +349,8 @@ void describe('parseFieldInput', () => {
   void it('single-select refuses other text and lists the options', () => {
     const r = parseFieldInput(single, 'blue');
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.message, /Must be one of: Red, Green/);
+    assert.deepEqual(r.ok ? undefined : r.issue, { code: 'noSuchOption', options: ['Red', 'Green'], more: false, part: undefined });
+    assert.match(r.ok ? '' : say(r.issue) ?? '', /Must be one of: Red, Green/);
   });
 
   const multi = field({ type: 'array', items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }] } });
@@ -348,7 +360,7 @@ void describe('parseFieldInput', () => {
 
   void it('multi-select names the unknown item', () => {
     const r = parseFieldInput(multi, 'a, Gamma');
-    assert.match(r.ok ? '' : r.message, /“Gamma” is not one of: Alpha, Beta/);
+    assert.match(r.ok ? '' : say(r.issue) ?? '', /“Gamma” is not one of: Alpha, Beta/);
   });
 });
 

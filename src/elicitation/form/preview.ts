@@ -5,18 +5,35 @@
  */
 import { parseJsonc } from '../../config/parse/jsonc';
 import type { FormModel } from '../../shared/fieldModel';
-import { normaliseRequestedSchema } from './schema';
-import { formWarnings } from '../safety/text';
-import { analyseUrl } from '../safety/url';
+import { normaliseRequestedSchema, type SchemaNote } from './schema';
+import { formWarnings, type FormWarning } from '../safety/text';
+import { analyseUrl, type UrlReason } from '../safety/url';
+
+/** What a problem is; the command words it (a -32602 reason stays as servers get it, in English). */
+export type PreviewNote =
+  | { readonly kind: 'reason'; readonly text: string }
+  | { readonly kind: 'notJson'; readonly line: number; readonly column: number; readonly detail: string }
+  | { readonly kind: 'notRequest' }
+  | { readonly kind: 'schema'; readonly note: SchemaNote }
+  | { readonly kind: 'form'; readonly warning: FormWarning }
+  | { readonly kind: 'url'; readonly reason: UrlReason };
 
 export interface PreviewProblem {
-  readonly message: string;
+  readonly note: PreviewNote;
   /** The property the problem is about, when there is one; used to place a diagnostic. */
   readonly property?: string;
 }
 
 export type PreviewResult =
-  | { readonly kind: 'form'; readonly message: string; readonly form: FormModel | undefined; readonly violations: readonly PreviewProblem[]; readonly warnings: readonly PreviewProblem[] }
+  /** `warnings` are all notes (lint and the user's warnings); `userWarnings` only what the person answering would see. */
+  | {
+      readonly kind: 'form';
+      readonly message: string;
+      readonly form: FormModel | undefined;
+      readonly violations: readonly PreviewProblem[];
+      readonly warnings: readonly PreviewProblem[];
+      readonly userWarnings: readonly FormWarning[];
+    }
   | { readonly kind: 'url'; readonly message: string; readonly url: string; readonly violations: readonly PreviewProblem[]; readonly warnings: readonly PreviewProblem[] }
   | { readonly kind: 'invalid'; readonly violations: readonly PreviewProblem[] };
 
@@ -27,7 +44,7 @@ function asParams(value: unknown): Record<string, unknown> | undefined {
   if (!isRecord(value)) return undefined;
   if (value['method'] === 'elicitation/create' || 'jsonrpc' in value) return isRecord(value['params']) ? value['params'] : undefined;
   if ('requestedSchema' in value || 'mode' in value || 'message' in value) return value;
-  if (value['type'] === 'object' || 'properties' in value) return { message: '(no message: a bare requestedSchema)', requestedSchema: value };
+  if (value['type'] === 'object' || 'properties' in value) return { message: '', requestedSchema: value };
   return undefined;
 }
 
@@ -45,44 +62,61 @@ function schemaViolations(schema: unknown): PreviewProblem[] {
     const required = isRecord(schema) && Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
     for (const [key, prop] of Object.entries(props)) {
       const one = normaliseRequestedSchema({ type: 'object', properties: { [key]: prop }, required: required.includes(key) ? [key] : [] });
-      if (!one.ok) problems.push({ message: one.error, property: key });
+      if (!one.ok) problems.push({ note: reason(one.error), property: key });
     }
   }
   // A top-level problem (bad `required`, too many fields…) shows only in the whole-schema check.
-  if (!problems.some((p) => p.message === whole.error)) {
+  if (!problems.some((p) => p.note.kind === 'reason' && p.note.text === whole.error)) {
     const property = propertyOf(whole.error);
-    problems.unshift(property ? { message: whole.error, property } : { message: whole.error });
+    problems.unshift(property ? { note: reason(whole.error), property } : { note: reason(whole.error) });
   }
   return problems;
 }
 
+function reason(text: string): PreviewNote {
+  return { kind: 'reason', text };
+}
+
+/**
+ * Checks the text of an `elicitation/create` payload. A bare `requestedSchema` gets `message: ''`.
+ * Form warnings list the schema notes first (lint for the author), then what the user would see.
+ */
 export function checkElicitationPayload(text: string): PreviewResult {
   const parsed = parseJsonc(text);
-  if (!parsed.ok) return { kind: 'invalid', violations: [{ message: `Not valid JSON (line ${parsed.error.line}, column ${parsed.error.column}): ${parsed.error.message}` }] };
+  if (!parsed.ok) return { kind: 'invalid', violations: [{ note: { kind: 'notJson', line: parsed.error.line, column: parsed.error.column, detail: parsed.error.message } }] };
   const params = asParams(parsed.value);
-  if (!params) {
-    return { kind: 'invalid', violations: [{ message: 'Expected an elicitation/create request, its params, or a requestedSchema (an object schema with "properties").' }] };
-  }
+  if (!params) return { kind: 'invalid', violations: [{ note: { kind: 'notRequest' } }] };
   const violations: PreviewProblem[] = [];
   const message = typeof params['message'] === 'string' ? params['message'] : '';
-  if (typeof params['message'] !== 'string') violations.push({ message: 'message: must be a string' });
+  if (typeof params['message'] !== 'string') violations.push({ note: reason('message: must be a string') });
   const mode = params['mode'] ?? 'form';
   if (mode === 'url') {
     const url = typeof params['url'] === 'string' ? params['url'] : '';
-    if (typeof params['url'] !== 'string') violations.push({ message: 'url: must be a string in url mode' });
-    if (typeof params['elicitationId'] !== 'string' || params['elicitationId'] === '') violations.push({ message: 'elicitationId: must be a non-empty string in url mode' });
+    if (typeof params['url'] !== 'string') violations.push({ note: reason('url: must be a string in url mode') });
+    if (typeof params['elicitationId'] !== 'string' || params['elicitationId'] === '') violations.push({ note: reason('elicitationId: must be a non-empty string in url mode') });
     const analysis = analyseUrl(url);
     const warnings: PreviewProblem[] = [];
-    for (const r of analysis.reasons) (r.severity === 'block' ? violations : warnings).push({ message: `url: ${r.message}` });
+    for (const r of analysis.reasons) (r.severity === 'block' ? violations : warnings).push({ note: { kind: 'url', reason: r } });
     return { kind: 'url', message, url, violations, warnings };
   }
   if (mode !== 'form') {
-    violations.push({ message: `mode: unsupported elicitation mode ${JSON.stringify(mode)} ("form" or "url")` });
+    violations.push({ note: reason(`mode: unsupported elicitation mode ${JSON.stringify(mode)} ("form" or "url")`) });
     return { kind: 'invalid', violations };
   }
   violations.push(...schemaViolations(params['requestedSchema']));
   const normalised = normaliseRequestedSchema(params['requestedSchema']);
   const form = normalised.ok ? normalised.form : undefined;
-  const warnings: PreviewProblem[] = normalised.ok ? [...normalised.warnings, ...formWarnings(message, normalised.form)].map((w) => ({ message: w })) : [];
-  return { kind: 'form', message, form: violations.length === 0 ? form : undefined, violations, warnings };
+  const userWarnings = normalised.ok ? formWarnings(message, normalised.form) : [];
+  const warnings: PreviewProblem[] = normalised.ok
+    ? [
+        ...normalised.notes.map((note): PreviewProblem => ({ note: { kind: 'schema', note }, ...propertyAt(note.path) })),
+        ...userWarnings.map((warning): PreviewProblem => ({ note: { kind: 'form', warning } })),
+      ]
+    : [];
+  return { kind: 'form', message, form: violations.length === 0 ? form : undefined, violations, warnings, userWarnings };
+}
+
+function propertyAt(path: string): { property?: string } {
+  const property = propertyOf(path);
+  return property === undefined ? {} : { property };
 }

@@ -4,8 +4,11 @@
  * No `vscode` import here.
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
-import { isRecord, normaliseProperty, propertyPath, SchemaError, show } from './schemaRules';
+import { isRecord, normaliseProperty, propertyPath, SchemaError, show, type SchemaNote } from './schemaRules';
+import { issueEnglish } from './issues';
 import { validateAnswer } from './validator';
+
+export { describeSchemaNote, type SchemaNote } from './schemaRules';
 
 export { MAX_OPTIONS, MAX_PATTERN_CHARS, SUPPORTED_FORMATS } from './schemaRules';
 
@@ -14,8 +17,11 @@ export const MAX_FIELDS = 100;
 /** Longest property name accepted, in characters. */
 export const MAX_KEY_CHARS = 200;
 
-/** Outcome of {@link normaliseRequestedSchema}. */
-export type NormaliseResult = { ok: true; form: FormModel; warnings: string[] } | { ok: false; error: string };
+/**
+ * Outcome of {@link normaliseRequestedSchema}. `error` is the -32602 reason, in English, for the
+ * server's author; `notes` are lint for that author too (log and preview, not the person answering).
+ */
+export type NormaliseResult = { ok: true; form: FormModel; notes: SchemaNote[] } | { ok: false; error: string };
 
 // These change what a valid answer is in ways a flat form cannot show, so ignoring them would
 // let us accept answers the server will refuse.
@@ -48,14 +54,14 @@ function checkDefaults(form: FormModel): void {
   if (withDefault.length === 0) return;
   const errors = validateAnswer(form, Object.fromEntries(withDefault.map((f) => [f.key, f.default]))).errors;
   for (const field of withDefault) {
-    const message = Object.hasOwn(errors, field.key) ? errors[field.key] : undefined;
-    if (message !== undefined) {
-      throw new SchemaError(propertyPath(field.key), `default ${show(field.default)} breaks the field's own constraints (${message})`);
+    const issue = Object.hasOwn(errors, field.key) ? errors[field.key] : undefined;
+    if (issue !== undefined) {
+      throw new SchemaError(propertyPath(field.key), `default ${show(field.default)} breaks the field's own constraints (${issueEnglish(issue)})`);
     }
   }
 }
 
-function normalise(schema: unknown, warnings: string[]): FormModel {
+function normalise(schema: unknown, notes: SchemaNote[]): FormModel {
   if (!isRecord(schema)) throw new SchemaError('requestedSchema', `must be an object schema (got ${show(schema)})`);
   if (schema['type'] !== 'object') throw new SchemaError('requestedSchema.type', `must be "object" (got ${show(schema['type'])})`);
   const forbidden = TOP_LEVEL_FORBIDDEN.find((k) => Object.hasOwn(schema, k));
@@ -67,8 +73,8 @@ function normalise(schema: unknown, warnings: string[]): FormModel {
   if (keys.length > MAX_FIELDS) throw new SchemaError('requestedSchema.properties', `too many fields (${keys.length} > ${MAX_FIELDS})`);
   keys.forEach(checkKey);
   const required = readRequired(schema, properties);
-  const warn = (w: string): void => {
-    warnings.push(w);
+  const warn = (note: SchemaNote): void => {
+    notes.push(note);
   };
   const fields: Field[] = keys.map((key) => normaliseProperty(key, properties[key], required.has(key), warn));
   const form: FormModel = { fields, schema };
@@ -85,9 +91,9 @@ function normalise(schema: unknown, warnings: string[]): FormModel {
  * titles, descriptions and labels are raw server text (sanitise before display).
  */
 export function normaliseRequestedSchema(schema: unknown): NormaliseResult {
-  const warnings: string[] = [];
+  const notes: SchemaNote[] = [];
   try {
-    return { ok: true, form: normalise(schema, warnings), warnings };
+    return { ok: true, form: normalise(schema, notes), notes };
   } catch (err) {
     if (err instanceof SchemaError) return { ok: false, error: err.message };
     // Anything else is our bug or an engine limit; still refuse rather than render a half-checked form.

@@ -23,6 +23,31 @@ export class SchemaError extends Error {
   }
 }
 
+/**
+ * Lint for the server's author, not a risk to the person answering: the form is still shown.
+ * `path` is `requestedSchema.properties.<key>`.
+ */
+export type SchemaNote =
+  | { readonly code: 'enumNamesDeprecated'; readonly path: string }
+  /** `keyword` is where the non-string text was (`title`, `description`, `oneOf[2].title`…). */
+  | { readonly code: 'notAString'; readonly path: string; readonly keyword: string }
+  /** Several options show the same label (`label`, as JSON) but send different values. */
+  | { readonly code: 'duplicateLabel'; readonly path: string; readonly label: string };
+
+type Warn = (note: SchemaNote) => void;
+
+/** The note in English, for the log, which server authors read alongside -32602 reasons. */
+export function describeSchemaNote(note: SchemaNote): string {
+  switch (note.code) {
+    case 'enumNamesDeprecated':
+      return `${note.path}: enumNames is deprecated; use oneOf with const and title`;
+    case 'notAString':
+      return `${note.path}: ${note.keyword} is not a string and is ignored`;
+    case 'duplicateLabel':
+      return `${note.path}: several options are labelled ${note.label}`;
+  }
+}
+
 /** A plain JSON object (not null, not an array). */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,10 +121,10 @@ function checkOrder(min: number | undefined, max: number | undefined, names: str
   }
 }
 
-function displayText(prop: Record<string, unknown>, name: string, path: string, warn: (w: string) => void): string | undefined {
+function displayText(prop: Record<string, unknown>, name: string, path: string, warn: Warn): string | undefined {
   const v = prop[name];
   if (v === undefined || typeof v === 'string') return v;
-  warn(`${path}: ${name} is not a string and is ignored`);
+  warn({ code: 'notAString', path, keyword: name });
   return undefined;
 }
 
@@ -109,7 +134,7 @@ function readOptions(
   names: unknown,
   keyword: string,
   path: string,
-  warn: (w: string) => void,
+  warn: Warn,
 ): FieldOption[] {
   if (!Array.isArray(list)) throw new SchemaError(path, `${keyword} must be an array (got ${typeName(list)})`);
   if (list.length === 0) throw new SchemaError(path, `${keyword} must list at least one option`);
@@ -126,7 +151,7 @@ function readOptions(
       }
       value = entry['const'];
       if (typeof entry['title'] === 'string') label = entry['title'].trim() === '' ? undefined : entry['title'];
-      else if (entry['title'] !== undefined) warn(`${path}: ${keyword}[${i}].title is not a string and is ignored`);
+      else if (entry['title'] !== undefined) warn({ code: 'notAString', path, keyword: `${keyword}[${i}].title` });
     } else if (typeof entry !== 'string') {
       throw new SchemaError(path, `${keyword} values must be strings (${keyword}[${i}] is ${typeName(entry)})`);
     }
@@ -139,12 +164,12 @@ function readOptions(
   // Two options that look the same but send different values would let a server mislead.
   const labels = new Set<string>();
   const twin = labelled.find((o) => labels.size === labels.add(o.label).size);
-  if (twin !== undefined) warn(`${path}: several options are labelled ${show(twin.label)}`);
+  if (twin !== undefined) warn({ code: 'duplicateLabel', path, label: show(twin.label) });
   return labelled;
 }
 
-function withEnumNames(options: FieldOption[], names: unknown, path: string, warn: (w: string) => void): FieldOption[] {
-  warn(`${path}: enumNames is deprecated; use oneOf with const and title`);
+function withEnumNames(options: FieldOption[], names: unknown, path: string, warn: Warn): FieldOption[] {
+  warn({ code: 'enumNamesDeprecated', path });
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
     throw new SchemaError(path, 'enumNames must be an array of strings');
   }
@@ -171,7 +196,7 @@ interface Common {
   readonly secretLike: boolean;
 }
 
-function singleSelect(common: Common, prop: Record<string, unknown>, path: string, warn: (w: string) => void): Field {
+function singleSelect(common: Common, prop: Record<string, unknown>, path: string, warn: Warn): Field {
   if (has(prop, 'enum') && has(prop, 'oneOf')) throw new SchemaError(path, 'has both enum and oneOf; use one of them');
   const options = has(prop, 'oneOf')
     ? readOptions(prop['oneOf'], undefined, 'oneOf', path, warn)
@@ -220,7 +245,7 @@ function numberField(common: Common, kind: 'number' | 'integer', prop: Record<st
   return { ...common, kind, minimum, maximum, default: d };
 }
 
-function multiSelect(common: Common, prop: Record<string, unknown>, path: string, warn: (w: string) => void): Field {
+function multiSelect(common: Common, prop: Record<string, unknown>, path: string, warn: Warn): Field {
   const items = prop['items'];
   if (!isRecord(items)) throw new SchemaError(path, 'items must be an object listing the options with enum or anyOf');
   if (items['type'] === 'object' || has(items, 'properties')) throw new SchemaError(path, 'arrays of objects are not allowed in form mode');
@@ -255,7 +280,7 @@ function multiSelect(common: Common, prop: Record<string, unknown>, path: string
  * Normalises one property schema. Throws {@link SchemaError} naming `requestedSchema.properties.<key>`
  * and the reason; pushes non-fatal notes through `warn`.
  */
-export function normaliseProperty(key: string, prop: unknown, required: boolean, warn: (w: string) => void): Field {
+export function normaliseProperty(key: string, prop: unknown, required: boolean, warn: Warn): Field {
   const path = propertyPath(key);
   if (!isRecord(prop)) throw new SchemaError(path, `must be a schema object (got ${typeName(prop)})`);
   rejectRefs(prop, path);

@@ -9,6 +9,9 @@ import addFormats from 'ajv-formats';
 import { Script, createContext } from 'node:vm';
 import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from '../../shared/fieldModel';
 import { sanitiseForDisplay } from '../safety/text';
+import type { ExpectedType, ValidationIssue } from './issues';
+
+export type { ValidationIssue } from './issues';
 
 /** How many compiled validators are kept, keyed by their schema (least recently used goes first). */
 export const VALIDATOR_CACHE_SIZE = 64;
@@ -129,8 +132,8 @@ function validatorFor(form: FormModel): ValidateFunction {
  * extension host on every keystroke and on the defaults when a request arrives.
  */
 export const VALIDATION_BUDGET_MS = 250;
-/** The message for a value whose check ran out of time (its pattern is pathological). */
-export const TOO_COMPLEX_MESSAGE = 'Could not be checked in time: the server\'s pattern is too complex';
+/** The issue of a value whose check ran out of time (its pattern is pathological). */
+export const TOO_COMPLEX: ValidationIssue = { code: 'tooComplex' };
 
 // A vm timeout interrupts any JavaScript on the stack, regular expressions included, so one
 // validation is bounded however the server wrote its patterns. One context, reused: cheap per call.
@@ -172,31 +175,18 @@ function validateWithin(validate: ValidateFunction, data: unknown): boolean | 't
   return second;
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
-  email: 'Must be a valid email address',
-  uri: 'Must be a valid URI, such as https://example.com/path',
-  date: 'Must be a valid date (YYYY-MM-DD)',
-  'date-time': 'Must be a valid date and time, such as 2024-05-01T12:00:00Z',
-};
-
-function typeMessage(field: Field | undefined): string {
+function expectedType(field: Field | undefined): ExpectedType {
   switch (field?.kind) {
     case 'integer':
-      return 'Must be a whole number';
     case 'number':
-      return 'Must be a number';
     case 'boolean':
-      return 'Must be true or false';
+      return field.kind;
     case 'singleSelect':
-      return 'Must be one of the listed options';
+      return 'option';
     case 'multiSelect':
-      return 'Must be a list of options';
+      return 'options';
     default:
-      return 'Must be text';
+      return 'text';
   }
 }
 
@@ -204,38 +194,31 @@ function num(v: unknown): number {
   return typeof v === 'number' ? v : Number(v);
 }
 
-function messageFor(err: ErrorObject, field: Field | undefined, inItems: boolean): string {
+function issueFor(err: ErrorObject, field: Field | undefined, inItems: boolean): ValidationIssue {
   const p = err.params as Record<string, unknown>;
-  if (inItems) return 'Contains an option that is not in the list';
+  if (inItems) return { code: 'notInList' };
   switch (err.keyword) {
     case 'required':
-      return 'Required';
+    case 'enum':
+    case 'uniqueItems':
+      return { code: err.keyword };
     case 'type':
-      return typeMessage(field);
+      return { code: 'type', expected: expectedType(field) };
     case 'minimum':
-      return `Must be at least ${num(p['limit'])}`;
     case 'maximum':
-      return `Must be at most ${num(p['limit'])}`;
     case 'minLength':
-      return `Must be at least ${plural(num(p['limit']), 'character', 'characters')}`;
     case 'maxLength':
-      return `Must be at most ${plural(num(p['limit']), 'character', 'characters')}`;
+    case 'minItems':
+    case 'maxItems':
+      return { code: err.keyword, limit: num(p['limit']) };
     case 'format':
-      return FORMAT_MESSAGES[String(p['format'])] ?? 'Has the wrong format';
+      return { code: 'format', format: String(p['format']) };
     case 'pattern': {
       const shown = sanitiseForDisplay(String(p['pattern']), 80);
-      return shown.truncated ? 'Does not match the required pattern' : `Must match the pattern ${shown.text}`;
+      return { code: 'pattern', pattern: shown.truncated ? undefined : shown.text };
     }
-    case 'enum':
-      return 'Must be one of the listed options';
-    case 'minItems':
-      return `Pick at least ${num(p['limit'])}`;
-    case 'maxItems':
-      return `Pick at most ${num(p['limit'])}`;
-    case 'uniqueItems':
-      return 'Each option can be picked only once';
     default:
-      return err.message ?? 'Invalid value';
+      return { code: 'other', detail: err.message ?? 'invalid value' };
   }
 }
 
@@ -245,41 +228,43 @@ function decodePointerSegment(segment: string): string {
 
 /**
  * Validates reply content exactly as it would be sent. Errors are keyed by field key, `''` for
- * form-level problems (unexpected keys); one human-readable message per field.
+ * form-level problems (unexpected keys); one issue per field, for the UI to word.
  * Form values as typed, where `''` means "not answered", go through {@link buildReply} instead.
  */
-export function validateAnswer(form: FormModel, content: Record<string, unknown>): { valid: boolean; errors: Record<string, string> } {
+export function validateAnswer(form: FormModel, content: Record<string, unknown>): { valid: boolean; errors: Record<string, ValidationIssue> } {
   const data = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
   const validate = validatorFor(form);
-  const errors: Record<string, string> = {};
+  const errors: Record<string, ValidationIssue> = {};
   // Only a server-written `pattern` can backtrack without bound (the format checks are fixed,
   // linear expressions), so only such forms pay for the time limit, and a busy machine cannot
   // make an ordinary form fail its own defaults.
   const verdict = form.fields.some((f) => f.kind === 'string' && f.pattern !== undefined) ? validateWithin(validate, data) : validate(data) === true;
   if (verdict === 'timeout') {
-    // Which field was slow is unknown: every answered field, and the form, carry the message.
-    for (const key of Object.keys(data)) errors[key] = TOO_COMPLEX_MESSAGE;
-    errors[''] = TOO_COMPLEX_MESSAGE;
+    // Which field was slow is unknown: every answered field, and the form, carry the issue.
+    for (const key of Object.keys(data)) errors[key] = TOO_COMPLEX;
+    errors[''] = TOO_COMPLEX;
     return { valid: false, errors };
   }
   if (verdict) return { valid: true, errors };
-  const formLevel: string[] = [];
+  const unexpected: string[] = [];
+  let formLevel: ValidationIssue | undefined;
   for (const err of validate.errors ?? []) {
     if (err.keyword === 'additionalProperties') {
       const extra = String((err.params as Record<string, unknown>)['additionalProperty']);
-      formLevel.push(`Unexpected field “${sanitiseForDisplay(extra, 80).text}”`);
+      unexpected.push(sanitiseForDisplay(extra, 80).text);
       continue;
     }
     const segments = err.instancePath.split('/').slice(1).map(decodePointerSegment);
     const key = err.keyword === 'required' ? String((err.params as Record<string, unknown>)['missingProperty']) : segments[0];
     if (key === undefined) {
-      formLevel.push(err.message ?? 'Invalid answer');
+      formLevel ??= { code: 'other', detail: err.message ?? 'invalid answer' };
       continue;
     }
     if (Object.hasOwn(errors, key)) continue;
-    errors[key] = messageFor(err, form.fields.find((f) => f.key === key), segments.length > 1);
+    errors[key] = issueFor(err, form.fields.find((f) => f.key === key), segments.length > 1);
   }
-  if (formLevel.length > 0) errors[''] = formLevel.join('; ');
+  if (unexpected.length > 0) errors[''] = { code: 'unexpectedFields', keys: unexpected };
+  else if (formLevel !== undefined) errors[''] = formLevel;
   return { valid: false, errors };
 }
 
@@ -309,18 +294,18 @@ function collect(form: FormModel, values: Readonly<Record<string, AnswerValue | 
 export function buildReply(
   form: FormModel,
   values: Readonly<Record<string, AnswerValue | undefined>>,
-): { ok: true; content: AnswerContent } | { ok: false; errors: Record<string, string> } {
+): { ok: true; content: AnswerContent } | { ok: false; errors: Record<string, ValidationIssue> } {
   const content: AnswerContent = Object.fromEntries(collect(form, values));
   const result = validateAnswer(form, content);
   return result.valid ? { ok: true, content } : { ok: false, errors: result.errors };
 }
 
 /**
- * The live message for one field, judged as {@link buildReply} would judge it (so an empty
- * required field says "Required"), or `undefined` when the value is fine.
+ * The live issue of one field, judged as {@link buildReply} would judge it (so an empty
+ * required field is `required`), or `undefined` when the value is fine.
  */
-export function validateField(form: FormModel, key: string, value: AnswerValue | undefined): string | undefined {
-  if (!form.fields.some((f) => f.key === key)) return `Unknown field “${sanitiseForDisplay(key, 80).text}”`;
+export function validateField(form: FormModel, key: string, value: AnswerValue | undefined): ValidationIssue | undefined {
+  if (!form.fields.some((f) => f.key === key)) return { code: 'unknownField', key: sanitiseForDisplay(key, 80).text };
   const content = Object.fromEntries(collect(form, Object.fromEntries([[key, value]]), key));
   const errors = validateAnswer(form, content).errors;
   return Object.hasOwn(errors, key) ? errors[key] : undefined;
@@ -328,16 +313,14 @@ export function validateField(form: FormModel, key: string, value: AnswerValue |
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-function parseNumber(field: Field, raw: string): { ok: true; value: number } | { ok: false; message: string } {
+function parseNumber(field: Field, raw: string): { ok: true; value: number } | { ok: false; issue: ValidationIssue } {
   const text = raw.trim();
   const integer = field.kind === 'integer';
-  if (!DECIMAL.test(text)) {
-    return { ok: false, message: integer ? 'Must be a whole number, such as 42' : 'Must be a number, such as 42 or 3.5' };
-  }
+  if (!DECIMAL.test(text)) return { ok: false, issue: { code: 'notANumber', integer } };
   const n = Number(text);
-  if (!Number.isFinite(n)) return { ok: false, message: 'Number is too large' };
-  if (integer && !Number.isInteger(n)) return { ok: false, message: 'Must be a whole number, without a fractional part' };
-  if (integer && !Number.isSafeInteger(n)) return { ok: false, message: 'Number is too large to be exact' };
+  if (!Number.isFinite(n)) return { ok: false, issue: { code: 'numberTooLarge' } };
+  if (integer && !Number.isInteger(n)) return { ok: false, issue: { code: 'fraction' } };
+  if (integer && !Number.isSafeInteger(n)) return { ok: false, issue: { code: 'inexact' } };
   return { ok: true, value: n === 0 ? 0 : n };
 }
 
@@ -349,9 +332,13 @@ function matchOption(options: readonly FieldOption[], text: string): string | un
   return loose.length === 1 ? loose[0]?.value : undefined;
 }
 
-function optionList(options: readonly FieldOption[]): string {
-  const shown = options.slice(0, 5).map((o) => sanitiseForDisplay(o.label, 40).text);
-  return shown.join(', ') + (options.length > 5 ? ', …' : '');
+function noSuchOption(options: readonly FieldOption[], part: string | undefined): ValidationIssue {
+  return {
+    code: 'noSuchOption',
+    options: options.slice(0, 5).map((o) => sanitiseForDisplay(o.label, 40).text),
+    more: options.length > 5,
+    part: part === undefined ? undefined : sanitiseForDisplay(part, 40).text,
+  };
 }
 
 /**
@@ -360,7 +347,7 @@ function optionList(options: readonly FieldOption[]): string {
  * integer fields refuse fractions. Options match by value or label; multi-select takes a
  * comma-separated list. Constraints (bounds, lengths…) are left to {@link validateField}.
  */
-export function parseFieldInput(field: Field, raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; message: string } {
+export function parseFieldInput(field: Field, raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; issue: ValidationIssue } {
   if (raw === '') return { ok: true, value: undefined };
   switch (field.kind) {
     case 'string':
@@ -372,18 +359,18 @@ export function parseFieldInput(field: Field, raw: string): { ok: true; value: A
       const t = raw.trim().toLowerCase();
       if (['true', 'yes', 'y', '1'].includes(t)) return { ok: true, value: true };
       if (['false', 'no', 'n', '0'].includes(t)) return { ok: true, value: false };
-      return { ok: false, message: 'Must be true or false' };
+      return { ok: false, issue: { code: 'type', expected: 'boolean' } };
     }
     case 'singleSelect': {
       const value = matchOption(field.options, raw);
-      return value === undefined ? { ok: false, message: `Must be one of: ${optionList(field.options)}` } : { ok: true, value };
+      return value === undefined ? { ok: false, issue: noSuchOption(field.options, undefined) } : { ok: true, value };
     }
     case 'multiSelect': {
       const picked: string[] = [];
       for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
         const value = matchOption(field.options, part);
         if (value === undefined) {
-          return { ok: false, message: `“${sanitiseForDisplay(part, 40).text}” is not one of: ${optionList(field.options)}` };
+          return { ok: false, issue: noSuchOption(field.options, part) };
         }
         if (!picked.includes(value)) picked.push(value);
       }

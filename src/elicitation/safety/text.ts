@@ -181,40 +181,43 @@ function shownUrl(url: string): string {
 }
 
 /**
- * User-facing warnings for a form request: a URL in the message; a URL in a field's title,
- * description or option label (naming the field); each secret-like field (naming it).
- * Texts are sanitised for display; strings are English (pure module, no `vscode.l10n`).
+ * What the person answering should check before answering, as a code with the values to word it
+ * (the UI words it). Field names and links are sanitised for display.
  */
-export function formWarnings(message: string, form: FormModel): string[] {
-  const warnings: string[] = [];
+export type FormWarning =
+  /** The request's message contains a link. */
+  | { readonly code: 'linkInMessage'; readonly url: string }
+  | { readonly code: 'linkInField'; readonly field: string; readonly place: 'title' | 'description' | 'optionLabel'; readonly url: string }
+  | { readonly code: 'secretField'; readonly field: string }
+  /** The server's text was cut to its display limit and now ends in `…`. */
+  | { readonly code: 'shortened'; readonly field: string; readonly part: 'title' | 'description' | 'optionLabels' };
+
+/**
+ * Warnings for the person answering a form: a URL in the message; a URL in a field's title,
+ * description or option label (naming the field); each secret-like field (naming it).
+ */
+export function formWarnings(message: string, form: FormModel): FormWarning[] {
+  const warnings: FormWarning[] = [];
   // Scan what the user can be shown, no more: a link past the display cut cannot mislead anyone,
   // and a bounded scan keeps a 1 MB message cheap.
   const messageUrls = findUrls(message.slice(0, MAX_MESSAGE_CHARS));
-  if (messageUrls[0] !== undefined) {
-    warnings.push(
-      `The message contains a link (${shownUrl(messageUrls[0])}). Servers must not put links in a form; do not open it unless you trust this server.`,
-    );
-  }
+  if (messageUrls[0] !== undefined) warnings.push({ code: 'linkInMessage', url: shownUrl(messageUrls[0]) });
   for (const field of form.fields) {
-    const places: [string, string | undefined, number][] = [
+    const places: ['title' | 'description' | 'optionLabel', string | undefined, number][] = [
       ['title', field.title, MAX_LABEL_CHARS],
       ['description', field.description, MAX_DESCRIPTION_CHARS],
     ];
     if (field.kind === 'singleSelect' || field.kind === 'multiSelect') {
-      for (const option of field.options) places.push(['option label', option.label, MAX_LABEL_CHARS]);
+      for (const option of field.options) places.push(['optionLabel', option.label, MAX_LABEL_CHARS]);
     }
-    for (const [where, text, limit] of places) {
+    for (const [place, text, limit] of places) {
       const url = text === undefined ? undefined : findUrls(text.slice(0, limit))[0];
       if (url !== undefined) {
-        warnings.push(`Field “${fieldName(field)}” contains a link in its ${where} (${shownUrl(url)}). Servers must not put links in a form.`);
+        warnings.push({ code: 'linkInField', field: fieldName(field), place, url: shownUrl(url) });
         break;
       }
     }
-    if (field.secretLike) {
-      warnings.push(
-        `Field “${fieldName(field)}” looks like a secret. Servers must not ask for secrets in a form; use a browser flow instead.`,
-      );
-    }
+    if (field.secretLike) warnings.push({ code: 'secretField', field: fieldName(field) });
   }
   return warnings;
 }
@@ -227,12 +230,12 @@ function shown(text: string, limit: number): { text: string; truncated: boolean 
 
 /**
  * A copy of `form` for the widgets: every title, description and option label sanitised (see
- * {@link sanitiseForDisplay}) and cut to its display limit with a visible `…`, plus a note for each
- * field whose text was cut. Keys, option values, defaults and the schema are untouched, so an
- * answer validates (and is sent) exactly as for the original. Strings are English (pure module).
+ * {@link sanitiseForDisplay}) and cut to its display limit with a visible `…`, plus a `shortened`
+ * note for each text that was cut. Keys, option values, defaults and the schema are untouched, so
+ * an answer validates (and is sent) exactly as for the original.
  */
-export function formForDisplay(form: FormModel): { form: FormModel; notes: string[] } {
-  const notes: string[] = [];
+export function formForDisplay(form: FormModel): { form: FormModel; notes: FormWarning[] } {
+  const notes: FormWarning[] = [];
   const fields = form.fields.map((field): Field => {
     const title = shown(field.title, MAX_LABEL_CHARS);
     const description = field.description === undefined ? undefined : shown(field.description, MAX_DESCRIPTION_CHARS);
@@ -249,8 +252,9 @@ export function formForDisplay(form: FormModel): { form: FormModel; notes: strin
             }),
           }
         : base;
-    const cut = [title.truncated && 'title', description?.truncated && 'description', labelsCut && 'option labels'].filter((w): w is string => typeof w === 'string');
-    if (cut.length > 0) notes.push(`Field “${title.text}”: the server's ${cut.join(' and ')} ${cut.length > 1 || labelsCut ? 'were' : 'was'} too long and shortened (…).`);
+    if (title.truncated) notes.push({ code: 'shortened', field: title.text, part: 'title' });
+    if (description?.truncated) notes.push({ code: 'shortened', field: title.text, part: 'description' });
+    if (labelsCut) notes.push({ code: 'shortened', field: title.text, part: 'optionLabels' });
     return out;
   });
   return { form: { fields, schema: form.schema }, notes };

@@ -14,37 +14,42 @@ import { isConfusableLabel, isMixedScript, labelScripts, skeleton } from './urlI
 /** Overall decision: open after consent, open after a visible warning, or refuse. */
 export type UrlVerdict = 'allow' | 'warn' | 'block';
 
-/** Machine-readable reason identifiers; the UI may pick icons or wording by code. */
-export type UrlReasonCode =
-  | 'scheme'
-  | 'malformed'
-  | 'tooLong'
-  | 'loopbackHost'
-  | 'privateHost'
-  | 'linkLocalHost'
-  | 'cgnatHost'
-  | 'unspecifiedHost'
-  | 'metadataHost'
-  | 'reservedHost'
-  | 'localName'
-  | 'userInfo'
-  | 'idn'
-  | 'mixedScript'
-  | 'confusable'
-  | 'port'
-  | 'publicIp'
-  | 'httpLoopbackAllowed'
-  | 'whitespace'
-  | 'invisible'
-  | 'ambiguous';
+/** Internal addresses: the user must never be sent there (the SSRF list of the spec). */
+export type InternalHostCode = 'loopbackHost' | 'privateHost' | 'linkLocalHost' | 'cgnatHost' | 'unspecifiedHost' | 'metadataHost' | 'reservedHost';
+
+/**
+ * What a finding is about, with the values the UI needs to word it. Server text in it (hosts,
+ * user info, labels) is already shortened, so a long value cannot push the rest of a sentence
+ * out of a dialog; the UI words it (`src/ui/wording/urlReasons.ts`).
+ */
+export type UrlReasonDetail =
+  | { readonly code: 'malformed'; readonly form: 'empty' | 'schemeRelative' | 'noScheme' | 'unreadable' }
+  | { readonly code: 'malformed'; readonly form: 'emptyLabel'; readonly host: string }
+  | { readonly code: 'tooLong'; readonly length: number; readonly max: number }
+  /** Any scheme but https; `http` is refused for being unencrypted, the others for not being web links. */
+  | { readonly code: 'scheme'; readonly scheme: string }
+  | { readonly code: 'whitespace'; readonly where: 'edge' | 'inside' }
+  | { readonly code: 'invisible' }
+  | { readonly code: 'ambiguous'; readonly form: 'backslash' | 'noSlashes' | 'percentHost' }
+  | { readonly code: 'httpLoopbackAllowed'; readonly host: string }
+  /** `host` is the address (or name) reached; `embeddedIn` the IPv6 address it hides in, if any. */
+  | { readonly code: InternalHostCode | 'publicIp'; readonly host: string; readonly embeddedIn: string | undefined }
+  /** `suffix` is the local-only suffix (`local`, `home.arpa`…), `undefined` for a single-label name. */
+  | { readonly code: 'localName'; readonly host: string; readonly suffix: string | undefined }
+  /** `userInfo` is the text before the `@`, `''` for a bare `@`; `host` is the real destination. */
+  | { readonly code: 'userInfo'; readonly userInfo: string; readonly host: string }
+  /** `unicode` is the decoded name of a punycode host; `undefined` when the host was written with stand-in characters. */
+  | { readonly code: 'idn'; readonly unicode: string | undefined; readonly host: string }
+  | { readonly code: 'mixedScript'; readonly scripts: readonly string[]; readonly label: string }
+  /** `lookalike` is the plain-Latin name the host can pass for. */
+  | { readonly code: 'confusable'; readonly unicode: string; readonly lookalike: string }
+  | { readonly code: 'port'; readonly port: string };
+
+/** Machine-readable reason identifiers; the UI picks icons and wording by code. */
+export type UrlReasonCode = UrlReasonDetail['code'];
 
 /** One finding about a URL. Each code appears at most once per analysis. */
-export interface UrlReason {
-  readonly code: UrlReasonCode;
-  readonly severity: 'warn' | 'block';
-  /** A plain-English sentence or two, ready for a consent dialog. */
-  readonly message: string;
-}
+export type UrlReason = UrlReasonDetail & { readonly severity: 'warn' | 'block' };
 
 /** The parts of a URL to show the user, all taken from parsing the input string. */
 export interface UrlDisplay {
@@ -112,29 +117,26 @@ export const DEFAULT_MAX_URL_LENGTH = 2048;
 export function analyseUrl(url: string, options: UrlSafetyOptions = {}): UrlAnalysis {
   const reasons = new ReasonList();
   if (url.length === 0) {
-    reasons.block('malformed', 'The link is empty.');
+    reasons.block({ code: 'malformed', form: 'empty' });
     return reasons.finish(undefined);
   }
   checkCharacters(url, reasons);
   const maxLength = options.maxLength !== undefined && options.maxLength >= 0 ? options.maxLength : DEFAULT_MAX_URL_LENGTH;
   if (url.length > maxLength) {
-    reasons.block(
-      'tooLong',
-      `The link is ${url.length} characters long, more than the ${maxLength} allowed. Very long links are a common way to hide where they really go.`,
-    );
+    reasons.block({ code: 'tooLong', length: url.length, max: maxLength });
   }
 
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    reasons.block('malformed', describeUnparseable(url));
+    reasons.block({ code: 'malformed', form: unparseableForm(url) });
     return reasons.finish(undefined);
   }
 
   const scheme = parsed.protocol.slice(0, -1);
   if (scheme !== 'https' && scheme !== 'http') {
-    reasons.block('scheme', `The link uses the "${shorten(scheme)}:" scheme. Only https web links can be opened from a server request.`);
+    reasons.block({ code: 'scheme', scheme: shorten(scheme) });
     return reasons.finish(displayOf(url, parsed, undefined));
   }
 
@@ -143,34 +145,26 @@ export function analyseUrl(url: string, options: UrlSafetyOptions = {}): UrlAnal
   const host = parsed.hostname;
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
   if (name === '' || (!host.startsWith('[') && name.split('.').includes(''))) {
-    reasons.block('malformed', `The link's host name (${shorten(host)}) has an empty part, so it is not a valid address.`);
+    reasons.block({ code: 'malformed', form: 'emptyLabel', host: shorten(host) });
   }
   const ip = classifyIpHost(name);
   const loopbackAllowed = options.allowHttpLoopback === true && CANONICAL_LOOPBACK.has(name);
   if (loopbackAllowed) {
-    reasons.warn(
-      'httpLoopbackAllowed',
-      `The link points to this computer (${host}). It is allowed only because local development links are enabled in settings.`,
-    );
+    reasons.warn({ code: 'httpLoopbackAllowed', host });
   } else {
     if (scheme === 'http') {
-      reasons.block('scheme', 'The link uses http, which is not encrypted. Only https links can be opened from a server request.');
+      reasons.block({ code: 'scheme', scheme });
     }
     if (ip) addIpReasons(host, ip, reasons);
     else addNameReasons(host, classifyName(name), reasons);
   }
 
   if (authority.userInfo !== undefined) {
-    reasons.warn(
-      'userInfo',
-      authority.userInfo === ''
-        ? `The link has an "@" sign in front of its host, a form used to disguise links. The real destination is ${shorten(host)}.`
-        : `The link starts with "${shorten(authority.userInfo)}@", but that is not where it goes: the real destination is ${shorten(host)}.`,
-    );
+    reasons.warn({ code: 'userInfo', userInfo: shorten(authority.userInfo), host: shorten(host) });
   }
   addIdnReasons(host, authority.hostPort, reasons);
   if (parsed.port !== '' && scheme === 'https' && !loopbackAllowed) {
-    reasons.warn('port', `The link uses port ${parsed.port} instead of the standard https port. Ordinary websites rarely do this.`);
+    reasons.warn({ code: 'port', port: parsed.port });
   }
   return reasons.finish(displayOf(url, parsed, authority.userInfo));
 }
@@ -191,12 +185,12 @@ const CANONICAL_LOOPBACK: ReadonlySet<string> = new Set(['localhost', '127.0.0.1
 class ReasonList {
   private readonly items: UrlReason[] = [];
 
-  block(code: UrlReasonCode, message: string): void {
-    this.add({ code, severity: 'block', message });
+  block(detail: UrlReasonDetail): void {
+    this.add({ ...detail, severity: 'block' });
   }
 
-  warn(code: UrlReasonCode, message: string): void {
-    this.add({ code, severity: 'warn', message });
+  warn(detail: UrlReasonDetail): void {
+    this.add({ ...detail, severity: 'warn' });
   }
 
   finish(display: UrlDisplay | undefined): UrlAnalysis {
@@ -226,29 +220,17 @@ const INVISIBLE = /(?!\s)[\p{Cf}\u115f\u1160\u3164\uffa0\u2800]/u;
 
 function checkCharacters(url: string, reasons: ReasonList): void {
   if (WHITESPACE_OR_CONTROL.test(url)) {
-    reasons.block(
-      'whitespace',
-      EDGE_WHITESPACE.test(url)
-        ? 'The link begins or ends with blank space. Links must be sent exactly, without padding.'
-        : 'The link contains spaces, line breaks, tabs or other control characters, which can disguise where it goes.',
-    );
+    reasons.block({ code: 'whitespace', where: EDGE_WHITESPACE.test(url) ? 'edge' : 'inside' });
   }
   if (INVISIBLE.test(url)) {
-    reasons.block(
-      'invisible',
-      'The link contains invisible characters (such as zero-width spaces or text-direction marks) that can disguise where it goes.',
-    );
+    reasons.block({ code: 'invisible' });
   }
 }
 
-function describeUnparseable(url: string): string {
-  if (url.trimStart().startsWith('//')) {
-    return 'The link has no scheme (it starts with "//"), so it is not a complete web address.';
-  }
-  if (!/^\s*[a-z][a-z0-9+.-]*:/i.test(url)) {
-    return 'The link is not a complete web address: it has no scheme such as "https://".';
-  }
-  return 'The link could not be read as a valid web address.';
+function unparseableForm(url: string): 'schemeRelative' | 'noScheme' | 'unreadable' {
+  if (url.trimStart().startsWith('//')) return 'schemeRelative';
+  if (!/^\s*[a-z][a-z0-9+.-]*:/i.test(url)) return 'noScheme';
+  return 'unreadable';
 }
 
 interface RawAuthority {
@@ -288,51 +270,44 @@ function rawAuthority(url: string): RawAuthority {
 // parsers, including the one behind vscode.Uri that may sit between us and the browser.
 // A parser disagreement means the host we show may not be the host that opens.
 function checkShape(authority: RawAuthority, reasons: ReasonList): void {
-  const uncertain = 'Browsers and other programs read such links differently, so its real destination is uncertain.';
-  if (authority.hasBackslash) {
-    reasons.block('ambiguous', `The link contains a backslash (\\) before its query. ${uncertain}`);
-  } else if (!authority.wellFormed) {
-    reasons.block('ambiguous', `The link does not start with the usual "https://" followed by a host name. ${uncertain}`);
-  } else if (authority.hostPort.includes('%')) {
-    reasons.block('ambiguous', `The link's host name is percent-encoded, which disguises it. ${uncertain}`);
-  }
+  if (authority.hasBackslash) reasons.block({ code: 'ambiguous', form: 'backslash' });
+  else if (!authority.wellFormed) reasons.block({ code: 'ambiguous', form: 'noSlashes' });
+  else if (authority.hostPort.includes('%')) reasons.block({ code: 'ambiguous', form: 'percentHost' });
 }
 
-const IP_MESSAGES: Readonly<Record<Exclude<IpKind, 'public'>, readonly [UrlReasonCode, (shown: string) => string]>> = {
-  loopback: ['loopbackHost', (a) => `The link points to this computer (${a}). Servers must not send you to addresses on your own machine.`],
-  private: ['privateHost', (a) => `The link points to a private network address (${a}). Servers must not send you to internal addresses.`],
-  linkLocal: ['linkLocalHost', (a) => `The link points to a link-local address (${a}), which only exists on your local network. Servers must not send you to internal addresses.`],
-  cgnat: ['cgnatHost', (a) => `The link points to a carrier-grade NAT address (${a}), which belongs to an internet provider's internal network. Servers must not send you to internal addresses.`],
-  unspecified: ['unspecifiedHost', (a) => `The link points to the unspecified address (${a}), which many systems treat as this computer. Servers must not send you to addresses on your own machine.`],
-  metadata: ['metadataHost', (a) => `The link points to a cloud metadata service (${a}), which can hand out the credentials of the machine you are using.`],
-  reserved: ['reservedHost', (a) => `The link points to a reserved, multicast or broadcast address (${a}), which is never an ordinary website.`],
+const IP_CODES: Readonly<Record<Exclude<IpKind, 'public'>, InternalHostCode>> = {
+  loopback: 'loopbackHost',
+  private: 'privateHost',
+  linkLocal: 'linkLocalHost',
+  cgnat: 'cgnatHost',
+  unspecified: 'unspecifiedHost',
+  metadata: 'metadataHost',
+  reserved: 'reservedHost',
 };
 
 function addIpReasons(host: string, ip: IpClassification, reasons: ReasonList): void {
-  const shown = ip.embeddedIpv4 === undefined ? host : `${ip.embeddedIpv4}, hidden inside the IPv6 address ${host}`;
-  if (ip.kind === 'public') {
-    reasons.warn('publicIp', `The link points to a bare IP address (${shown}) instead of a domain name, so there is no name to tell you who runs the site.`);
-    return;
-  }
-  const [code, message] = IP_MESSAGES[ip.kind];
-  reasons.block(code, message(shown));
+  // An IPv4 address hidden inside an IPv6 one is named as what it reaches, with where it hid.
+  const shown = ip.embeddedIpv4 === undefined ? { host, embeddedIn: undefined } : { host: ip.embeddedIpv4, embeddedIn: host };
+  if (ip.kind === 'public') reasons.warn({ code: 'publicIp', ...shown });
+  else reasons.block({ code: IP_CODES[ip.kind], ...shown });
 }
 
 function addNameReasons(host: string, name: NameClassification | undefined, reasons: ReasonList): void {
+  const shown = shorten(host);
   switch (name?.kind) {
     case undefined:
       return;
     case 'loopback':
-      reasons.block('loopbackHost', `The link points to this computer (${shorten(host)}). Servers must not send you to addresses on your own machine.`);
+      reasons.block({ code: 'loopbackHost', host: shown, embeddedIn: undefined });
       return;
     case 'metadata':
-      reasons.block('metadataHost', `The link points to a cloud metadata service (${shorten(host)}), which can hand out the credentials of the machine you are using.`);
+      reasons.block({ code: 'metadataHost', host: shown, embeddedIn: undefined });
       return;
     case 'localSuffix':
-      reasons.block('localName', `The link points to ${shorten(host)}. Names ending in ".${name.suffix ?? ''}" only exist on local or internal networks, and servers must not send you there.`);
+      reasons.block({ code: 'localName', host: shown, suffix: name.suffix ?? '' });
       return;
     case 'singleLabel':
-      reasons.block('localName', `The link points to "${shorten(host)}", a name without a domain that can only reach a machine on your local or company network. Servers must not send you there.`);
+      reasons.block({ code: 'localName', host: shown, suffix: undefined });
       return;
   }
 }
@@ -341,9 +316,9 @@ function addIdnReasons(host: string, rawHostPort: string, reasons: ReasonList): 
   const unicode = toUnicode(host);
   const punycode = host.split('.').some((label) => label.startsWith('xn--'));
   if (punycode) {
-    reasons.warn('idn', `The host name contains international characters. It is shown as ${shorten(unicode)} but its actual address is ${shorten(host)}.`);
+    reasons.warn({ code: 'idn', unicode: shorten(unicode), host: shorten(host) });
   } else if (/[^\x20-\x7e]/.test(rawHostPort)) {
-    reasons.warn('idn', `The host name is written with special characters that stand for ordinary ones. It will actually open ${shorten(host)}.`);
+    reasons.warn({ code: 'idn', unicode: undefined, host: shorten(host) });
   }
   if (!punycode) return;
 
@@ -351,18 +326,12 @@ function addIdnReasons(host: string, rawHostPort: string, reasons: ReasonList): 
   for (const label of labels) {
     const scripts = labelScripts(label);
     if (isMixedScript(scripts)) {
-      reasons.warn(
-        'mixedScript',
-        `The host name mixes letters from different alphabets (${scripts.join(' and ')}) in "${shorten(label)}". This is a common trick to imitate a well-known site.`,
-      );
+      reasons.warn({ code: 'mixedScript', scripts, label: shorten(label) });
       break;
     }
   }
   if (labels.some(isConfusableLabel)) {
-    reasons.warn(
-      'confusable',
-      `The host name ${shorten(unicode)} uses letters that look like plain Latin letters but are not, so it can pass for ${shorten(skeleton(unicode))}. It is a different site: check the address carefully.`,
-    );
+    reasons.warn({ code: 'confusable', unicode: shorten(unicode), lookalike: shorten(skeleton(unicode)) });
   }
 }
 
@@ -394,8 +363,8 @@ function userInfoOf(parsed: URL): string | undefined {
   return parsed.password === '' ? parsed.username : `${parsed.username}:${parsed.password}`;
 }
 
-// Attacker-controlled text goes into messages; keep a long value from pushing the rest of the
-// sentence out of the dialog.
+// Attacker-controlled text goes into the reasons' values; keep a long value from pushing the
+// rest of the sentence out of the dialog.
 function shorten(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -7,9 +7,11 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AnswerContent, AnswerValue, FormModel } from '../../shared/fieldModel';
 import { buildReply } from '../../elicitation/form/validator';
+import type { FormWarning } from '../../elicitation/safety/text';
 import type { FormInit, ToWebview } from '../../shared/webviewMessages';
 import { parseFromWebview } from '../../shared/webviewMessages';
 import { Disposable, toDisposable } from '../../util/disposable';
+import { formWarningText, issueTexts } from '../wording/formText';
 import { renderFormHtml } from './formHtml';
 import { formStrings } from './formStrings';
 
@@ -20,7 +22,8 @@ export type FormOutcome =
 
 export interface FormPanelOptions {
   readonly extensionUri: vscode.Uri;
-  readonly init: Omit<FormInit, 'strings'>;
+  /** The page's initial state; its warnings are worded here, as the page has no l10n of its own. */
+  readonly init: Omit<FormInit, 'strings' | 'warnings'> & { readonly warnings: readonly FormWarning[] };
   readonly form: FormModel;
   /** Aborted when the server cancels or the request is otherwise withdrawn. */
   readonly signal: AbortSignal;
@@ -110,7 +113,8 @@ class FormPanel extends Disposable {
   private render(): void {
     const webview = this.panel.webview;
     const media = vscode.Uri.joinPath(this.opts.extensionUri, 'media');
-    const init: FormInit = { ...this.opts.init, values: this.values, strings: this.strings };
+    const warnings = this.opts.init.warnings.map((w) => formWarningText(w, vscode.l10n));
+    const init: FormInit = { ...this.opts.init, warnings, values: this.values, strings: this.strings };
     webview.html = renderFormHtml({
       cspSource: webview.cspSource,
       nonce: newNonce(),
@@ -134,7 +138,7 @@ class FormPanel extends Disposable {
       case 'change': {
         this.values = this.known(msg.values);
         const r = buildReply(this.opts.form, this.values);
-        this.post({ type: 'validation', valid: r.ok, errors: r.ok ? {} : r.errors });
+        this.post({ type: 'validation', valid: r.ok, errors: r.ok ? {} : issueTexts(r.errors, vscode.l10n) });
         return;
       }
       case 'accept': {
@@ -142,7 +146,7 @@ class FormPanel extends Disposable {
         // The final check: buildReply validates the exact content that would be sent.
         const r = buildReply(this.opts.form, this.values);
         if (r.ok) this.settle({ action: 'accept', content: r.content });
-        else this.post({ type: 'validation', valid: false, errors: r.errors });
+        else this.post({ type: 'validation', valid: false, errors: issueTexts(r.errors, vscode.l10n) });
         return;
       }
       case 'decline':

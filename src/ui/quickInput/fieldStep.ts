@@ -3,6 +3,7 @@ import type { AnswerValue, Field, FormModel } from '../../shared/fieldModel';
 import { parseFieldInput, validateField } from '../../elicitation/form/validator';
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
 import type { Asker } from '../../elicitation/presenter';
+import { issueText } from '../wording/formText';
 import { declineButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
@@ -16,6 +17,7 @@ export type StepResult =
 export interface StepContext {
   readonly asker: Asker;
   readonly message: string;
+  /** Already worded for the user. */
   readonly warnings: readonly string[];
   readonly form: FormModel;
   readonly step?: { readonly n: number; readonly total: number };
@@ -101,9 +103,9 @@ function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }
   if (field.secretLike) input.password = true;
   const check = (raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; message: string } => {
     const parsed = parseFieldInput(field, raw);
-    if (!parsed.ok) return parsed;
-    const msg = validateField(ctx.form, field.key, parsed.value);
-    return msg ? { ok: false, message: msg } : parsed;
+    if (!parsed.ok) return { ok: false, message: issueText(parsed.issue, vscode.l10n) };
+    const issue = validateField(ctx.form, field.key, parsed.value);
+    return issue ? { ok: false, message: issueText(issue, vscode.l10n) } : parsed;
   };
   return settleOnce(input, ctx, (settle, d) => {
     const live = (raw: string): void => {
@@ -164,9 +166,9 @@ function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }
       qp.onDidAccept(() => {
         if (field.kind === 'multiSelect') {
           const value = qp.selectedItems.flatMap((i) => (typeof i.value === 'string' ? [i.value] : []));
-          const msg = validateField(ctx.form, field.key, value.length === 0 && !field.required ? undefined : value);
-          if (msg) {
-            qp.placeholder = `⚠ ${msg}`;
+          const issue = validateField(ctx.form, field.key, value.length === 0 && !field.required ? undefined : value);
+          if (issue) {
+            qp.placeholder = `⚠ ${issueText(issue, vscode.l10n)}`;
             return;
           }
           settle({ kind: 'value', value: value.length === 0 && !field.required ? undefined : value });

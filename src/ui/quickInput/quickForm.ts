@@ -3,6 +3,7 @@ import type { AnswerValue, Field } from '../../shared/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
 import { buildReply, defaultValues } from '../../elicitation/form/validator';
 import { askField, type StepContext } from './fieldStep';
+import { formWarningText, issueText } from '../wording/formText';
 import { attributionTitle, blockButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 export interface QuickFormHooks {
@@ -22,10 +23,11 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   let i = 0;
   /** The current step was opened from the review by picking its answer: it returns there. */
   let fromReview = false;
+  const warnings = prompt.warnings.map((w) => formWarningText(w, vscode.l10n));
   for (;;) {
     if (i >= fields.length) {
       if (!multi) break;
-      const review = await reviewStep(prompt, values, total, signal, hooks);
+      const review = await reviewStep(prompt, warnings, values, total, signal, hooks);
       fromReview = typeof review === 'number';
       if (typeof review === 'number') {
         i = review;
@@ -43,7 +45,7 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
     const ctx: StepContext = {
       asker: prompt.asker,
       message: prompt.message,
-      warnings: prompt.warnings,
+      warnings,
       form: prompt.form,
       signal,
       ...(multi ? { step: { n: i + 1, total } } : {}),
@@ -64,7 +66,7 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   if (!reply.ok) {
     // Only reachable if a step accepted something the whole-form check refuses (e.g. a required
     // multi-select left empty); say so rather than send a bad reply.
-    void vscode.window.showErrorMessage(vscode.l10n.t('The answer is not valid: {0}', Object.values(reply.errors).join('; ')));
+    void vscode.window.showErrorMessage(vscode.l10n.t('The answer is not valid: {0}', Object.values(reply.errors).map((e) => issueText(e, vscode.l10n)).join('; ')));
     return { action: 'cancel' };
   }
   return { action: 'accept', content: reply.content };
@@ -95,7 +97,14 @@ function display(field: Field, v: AnswerValue | undefined): string {
 type ReviewResult = 'accept' | 'back' | 'decline' | 'cancel' | 'block';
 
 /** The last step: every answer, then Accept, Back, or an answer picked to change it (its field index). */
-function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | undefined>, total: number, signal: AbortSignal, hooks: QuickFormHooks): Promise<ReviewResult | number> {
+function reviewStep(
+  prompt: FormPrompt,
+  warnings: readonly string[],
+  values: Record<string, AnswerValue | undefined>,
+  total: number,
+  signal: AbortSignal,
+  hooks: QuickFormHooks,
+): Promise<ReviewResult | number> {
   const qp = vscode.window.createQuickPick<ReviewItem>();
   qp.title = attributionTitle(prompt.asker, vscode.l10n.t('Review'));
   qp.step = total;
@@ -106,7 +115,7 @@ function reviewStep(prompt: FormPrompt, values: Record<string, AnswerValue | und
   const accept: ReviewItem = { label: vscode.l10n.t('$(check) Accept and send'), action: 'accept', alwaysShow: true };
   // The request's message as the prompt; where the host has no QuickPick.prompt, a short
   // separator (a long one would cover the first answer's row).
-  const text = [prompt.message, ...prompt.warnings.map((w) => `⚠ ${w}`)].join(' — ');
+  const text = [prompt.message, ...warnings.map((w) => `⚠ ${w}`)].join(' — ');
   const header: ReviewItem[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
   qp.items = [
     accept,

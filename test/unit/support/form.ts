@@ -1,6 +1,6 @@
 /** Builders for the unit tests: a requested schema, and the form model it normalises to. */
 import assert from 'node:assert/strict';
-import { normaliseRequestedSchema } from '../../../src/elicitation/form/schema';
+import { describeSchemaNote, normaliseRequestedSchema, type SchemaNote } from '../../../src/elicitation/form/schema';
 import type { FormModel } from '../../../src/shared/fieldModel';
 
 /** A requestedSchema with these properties; `required` only when given. */
@@ -8,11 +8,14 @@ export function schemaOf(properties: Record<string, unknown>, required?: unknown
   return required === undefined ? { type: 'object', properties } : { type: 'object', properties, required };
 }
 
-/** The normalised form and its warnings; fails the test when the schema is rejected. */
-export function formOf(schema: unknown): { form: FormModel; warnings: string[] } {
+/**
+ * The normalised form and its schema notes, as codes and as the log words them (`warnings`);
+ * fails the test when the schema is rejected.
+ */
+export function formOf(schema: unknown): { form: FormModel; warnings: string[]; notes: SchemaNote[] } {
   const r = normaliseRequestedSchema(schema);
   if (!r.ok) assert.fail(`expected ok, got: ${r.error}`);
-  return { form: r.form, warnings: r.warnings };
+  return { form: r.form, warnings: r.notes.map(describeSchemaNote), notes: r.notes };
 }
 
 /** The form model for these properties; fails the test when the schema is rejected. */
