@@ -62,8 +62,9 @@ export interface UrlDisplay {
   /** Host as the browser will resolve it (`xn--pple-43d.com`, `127.0.0.1`, `[::1]`). */
   readonly hostPunycode: string;
   /**
-   * eTLD+1 in ASCII (punycode) form, so look-alike letters cannot hide in it; computed from a
-   * built-in subset of the Public Suffix List. The IP itself for IP literals; `''` without a host.
+   * eTLD+1 in ASCII (punycode) form, so look-alike letters cannot hide in it; computed from the
+   * Public Suffix List, private section included. The whole host when its suffix is unknown or it
+   * is a public suffix itself; the IP itself for IP literals; `''` without a host.
    */
   readonly registrableDomain: string;
   /** Explicit non-default port, or `undefined` (`:443` on https counts as default). */

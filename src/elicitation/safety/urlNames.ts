@@ -2,6 +2,7 @@
  * Domain-name rules for URL safety analysis: names that only resolve inside a machine or a
  * private network, and the registrable domain (eTLD+1). Pure: no `vscode`, no Node-only imports.
  */
+import type * as Tldts from 'tldts';
 
 /** Why a domain name must not be opened. */
 export type NameKind = 'loopback' | 'metadata' | 'localSuffix' | 'singleLabel';
@@ -66,38 +67,26 @@ export function classifyName(name: string): NameClassification | undefined {
 }
 
 /**
- * A small, hand-picked subset of the Public Suffix List: the generic TLDs named in our
- * policy plus the multi-label suffixes that show up in OAuth and hosting URLs, where the
- * naive "last two labels" rule would name the hosting provider instead of the site owner.
- * Any TLD not listed still counts as a public suffix (the PSL's implicit `*` rule), so
- * the subset only matters for multi-label suffixes.
+ * The Public Suffix List, both sections (ICANN and private: `github.io`, `s3.us-east-1.amazonaws.com`,
+ * `trycloudflare.com`…), through `tldts`. Loaded on first use: it is about 130 KB that activation
+ * does not need, and the bundle keeps it in a file of its own (`dist/tldts.js`, see scripts/build.mjs).
  */
-const PUBLIC_SUFFIXES: ReadonlySet<string> = new Set([
-  // Generic and country TLDs (kept for documentation; the implicit rule covers them anyway).
-  'com', 'org', 'net', 'io', 'dev', 'app', 'co', 'ai', 'gov', 'edu', 'uk', 'au', 'jp', 'nz', 'br', 'in',
-  // Country second levels.
-  'co.uk', 'org.uk', 'ac.uk', 'gov.uk', 'ltd.uk', 'plc.uk', 'me.uk', 'net.uk', 'nhs.uk',
-  'com.au', 'net.au', 'org.au', 'edu.au', 'gov.au',
-  'co.jp', 'ne.jp', 'or.jp', 'ac.jp', 'go.jp',
-  'co.nz', 'org.nz', 'com.br', 'com.cn', 'com.mx', 'co.in', 'co.za', 'co.kr', 'com.sg', 'com.tw', 'com.hk',
-  // Hosting platforms where every customer gets a subdomain.
-  'github.io', 'gitlab.io', 'herokuapp.com', 'vercel.app', 'netlify.app', 'pages.dev', 'workers.dev',
-  'web.app', 'firebaseapp.com', 'cloudfront.net', 'azurewebsites.net', 'azurestaticapps.net',
-  'blob.core.windows.net', 'appspot.com', 's3.amazonaws.com', 'onrender.com', 'fly.dev',
-  'ngrok-free.app', 'ngrok.io', 'glitch.me', 'blogspot.com',
-]);
+let psl: typeof Tldts | undefined;
+
+function publicSuffixList(): typeof Tldts {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; `import()` would make every caller async
+  psl ??= require('tldts') as typeof Tldts;
+  return psl;
+}
 
 /**
- * Returns the registrable domain (eTLD+1) of a lower-case ASCII domain name without trailing
- * dot, using {@link PUBLIC_SUFFIXES}. A name that is itself a public suffix is returned as is,
- * because there is no owner narrower than the whole name to show.
+ * Returns the registrable domain (eTLD+1) of a lower-case ASCII (punycode) domain name without
+ * trailing dot, by the Public Suffix List. A name that is itself a public suffix, and a name whose
+ * suffix the list does not know (only its implicit `*` rule matches), are returned whole: the
+ * title then shows the full host rather than a guess at where the owner's part begins.
  */
 export function registrableDomain(name: string): string {
-  const labels = name.split('.');
-  for (let i = 0; i < labels.length; i++) {
-    if (PUBLIC_SUFFIXES.has(labels.slice(i).join('.'))) {
-      return i === 0 ? name : labels.slice(i - 1).join('.');
-    }
-  }
-  return labels.slice(-2).join('.');
+  const parsed = publicSuffixList().parse(name, { allowPrivateDomains: true, extractHostname: false, detectIp: false, validateHostname: false });
+  if (parsed.isIcann !== true && parsed.isPrivate !== true) return name;
+  return parsed.domain ?? name;
 }
