@@ -145,8 +145,9 @@ async function click(box: Locator, button: string): Promise<void> {
  * VS Code's own link protection: openExternal to a domain the user has not trusted asks once more
  * ("Do you want code-server to open the external website?"). That is the workbench's dialog, not ours.
  */
-async function confirmWorkbenchLinkPrompt(page: Page): Promise<void> {
+async function confirmWorkbenchLinkPrompt(page: Page, screenshotName?: string): Promise<void> {
   const { box } = await openDialog(page, /open the external website/);
+  if (screenshotName) await screenshot(page, screenshotName);
   await click(box, 'Open');
 }
 
@@ -230,12 +231,14 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     assert.match(detail, /Requested by MCP server “fixture \(Fixture fixture 1\.0\.0\)”/);
     assert.ok(detail.split('\n').includes(signInUrl), `the full URL is shown verbatim:\n${detail}`);
     assert.match(detail, /Message from the server:\nSign in$/);
+    // VS Code's link protection asks again for an untrusted domain; our dialog says so beforehand.
+    assert.match(detail, /^After “Open in Browser”, VS Code's own link protection may ask once more before the page opens\.$/m);
     for (const b of ['Open in Browser', 'Copy URL', 'Decline']) assert.equal(await box.getByRole('button', { name: b, exact: true }).count(), 1, `${b} button`);
     await screenshot(page, 'url-consent-dark');
     // Nothing opens before the click.
     assert.deepEqual(popupsSince(wb, since), []);
     await click(box, 'Open in Browser');
-    await confirmWorkbenchLinkPrompt(page);
+    await confirmWorkbenchLinkPrompt(page, 'url-consent-link-protection-dark');
     await waitForPopup(wb, since, signInUrl);
     assert.deepEqual(await elicitResult(wb, 'open'), { action: 'accept' });
     assert.deepEqual(popupsSince(wb, since), [signInUrl], 'exactly one page, with exactly the URL shown');
@@ -293,6 +296,7 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     await runElicit(page, { mode: 'url', message: 'Click me', url: 'javascript:alert(1)', elicitationId: 'b1' }, 'blocked-js');
     let shown = await openDialog(page, /^Blocked a link from “fixture”/);
     assert.equal(shown.title, 'Blocked a link from “fixture” to javascript:');
+    assert.doesNotMatch(shown.detail, /link protection/, 'a blocked link never opens: no word of a second prompt');
     assert.match(shown.detail, /"javascript:" scheme/);
     assert.ok(shown.detail.split('\n').includes('javascript:alert(1)'));
     assert.deepEqual(await shown.box.locator('.dialog-buttons .monaco-button').allInnerTexts(), ['OK'], 'only OK: no Open, nothing to press by accident');
