@@ -38,21 +38,25 @@ describe('Workbench: what the webview form warns the person answering about', ()
     for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 100))) {
       if (!existsSync(file)) continue;
       const hit = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tag?: string; kind: string; response?: unknown }).find((r) => r.tag === tag && r.kind === 'result');
-      if (hit) return hit.response;
+      if (hit) {
+        // The tool's result then opens in an editor and takes focus; wait for it, so that it cannot
+        // close the palette under the next step.
+        await wb.page.locator('.editor-instance .view-lines', { hasText: `"tag": "${tag}"` }).first().waitFor({ timeout: 30_000 });
+        return hit.response;
+      }
     }
     throw new Error(`no answer for ${tag}`);
   }
 
   before(async () => {
     wb = await openWorkbench({ settings: { 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
-    await waitForServers(wb.page, 1);
+    await waitForServers(wb.page, 2);
   });
   after(async () => {
     await wb?.close();
   });
   afterEach(async (t) => {
     if ((t as { passed?: boolean }).passed === false) await screenshot(wb.page, `failed-${t.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    await runCommand(wb.page, 'View: Close All Editors');
   });
 
   const legacyPlan = { type: 'string', title: 'Plan', enum: ['basic', 'pro'], enumNames: ['Basic', 'Pro'] };
