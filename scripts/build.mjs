@@ -49,6 +49,17 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The MCP client's Node shim exists to hand the SDK a JSON Schema validator, and brings a second
+ * copy of ajv for it; src/servers/sdkShims.ts provides the same on the ajv we already bundle.
+ */
+const mcpClientShims = {
+  name: 'mcp-client-shims',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -58,7 +69,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, mcpClientShims],
   },
   {
     entryPoints: { webview: 'webview/main.ts' },
@@ -77,7 +88,7 @@ const targets = [
           format: 'cjs',
           target: 'node20',
           external: ['vscode', 'mocha'],
-          plugins: [integrationEntry()],
+          plugins: [integrationEntry(), mcpClientShims],
         },
       ]),
 ];

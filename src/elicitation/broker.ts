@@ -4,7 +4,7 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
  */
-import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import { normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import { fingerprint } from '../config/parse/mcpJson';
 import type { ConfigError } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';

@@ -1,7 +1,5 @@
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport, SSEClientTransport, SdkHttpError, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 
@@ -70,7 +68,7 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
  */
 export function shouldFallBackToSse(def: ServerDefinition, err: unknown): boolean {
   if (def.type !== 'http') return false;
-  if (err instanceof StreamableHTTPError) return err.code !== undefined && err.code >= 400 && err.code < 500;
+  if (err instanceof SdkHttpError) return err.status !== undefined && err.status >= 400 && err.status < 500;
   const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
   return m !== null && Number(m[1]) >= 400 && Number(m[1]) < 500;
 }
