@@ -148,9 +148,6 @@ export class Connection extends Disposable {
     this.client = client;
     this.prepared = prepared;
     this.installHandlers(client, gen);
-    client.onclose = () => {
-      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
-    };
     client.onerror = (e) => {
       this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
       if (prepared.kind !== 'stdio') this.probe(client, gen);
@@ -165,6 +162,11 @@ export class Connection extends Disposable {
     }
     await client.connect(prepared.transport, { timeout: this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS });
     if (gen !== this.generation) return;
+    // Only from here: the SDK closes a client whose connect failed, and that failure is the
+    // connect's to report (and may lead to the SSE fallback), not a crash to restart from.
+    client.onclose = () => {
+      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
+    };
     if (this.deps.log.isTracing) {
       const t = prepared.transport;
       const onmessage = t.onmessage;
@@ -379,7 +381,12 @@ export function errorText(err: unknown): string {
   const parts = [err.message];
   const status = (err as { status?: unknown }).status ?? (err as { code?: unknown }).code;
   if (typeof status === 'number' && status >= 400 && status < 600 && !err.message.includes(String(status))) parts.push(`(HTTP ${status})`);
-  const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error && cause.message && !err.message.includes(cause.message)) parts.push(`(${cause.message})`);
+  // `fetch failed` says nothing without its cause (`connect ECONNREFUSED …`), which the SDK may
+  // wrap once more: follow the chain a few links.
+  let cause = (err as { cause?: unknown }).cause;
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
+    if (cause.message && !parts.some((p) => p.includes(cause instanceof Error ? cause.message : ''))) parts.push(`(${cause.message})`);
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return parts.join(' ');
 }
