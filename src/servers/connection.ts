@@ -242,7 +242,9 @@ export class Connection extends Disposable {
   private probe(client: HostClient, gen: number): void {
     if (this.probing === gen || gen !== this.generation || this.client !== client || this._state.kind !== 'running') return;
     this.probing = gen;
-    client.ping({ timeout: PROBE_TIMEOUT_MS }).then(
+    // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
+    const alive = client.getProtocolEra() === 'modern' ? client.discover({ timeout: PROBE_TIMEOUT_MS }) : client.ping({ timeout: PROBE_TIMEOUT_MS });
+    alive.then(
       () => {
         if (this.probing === gen) this.probing = undefined;
       },

@@ -70,12 +70,16 @@ const STATE = (tag: string, round: number): string => `st\u00e4te:${tag}:${round
 suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)', () => {
   let s: Services;
   let previous: unknown;
+  let previousRate: unknown;
 
   suiteSetup(async function () {
     this.timeout(60_000);
     s = await services();
     const config = vscode.workspace.getConfiguration('mcpElicitation');
     previous = config.inspect('servers')?.workspaceValue;
+    previousRate = config.inspect('rateLimit')?.workspaceValue;
+    // This suite shows more prompts of one server than the default rate limit lets through.
+    await config.update('rateLimit', { requests: 0, perSeconds: 0 }, vscode.ConfigurationTarget.Workspace);
     await config.update(
       'servers',
       {
@@ -91,6 +95,7 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
   });
   suiteTeardown(async () => {
     await vscode.workspace.getConfiguration('mcpElicitation').update('servers', previous, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('mcpElicitation').update('rateLimit', previousRate, vscode.ConfigurationTarget.Workspace);
   });
   // A failed test must not leave its prompt open in front of the next one.
   teardown(async () => {

@@ -27,6 +27,7 @@ interface Received {
   readonly requestState?: string;
   readonly inputResponses?: Record<string, { action: string; content?: Record<string, unknown> }>;
   readonly protocolVersion?: string;
+  readonly clientCapabilities?: { elicitation?: Record<string, unknown> };
 }
 
 function received(file: string, tag: string): Received[] {
@@ -124,6 +125,11 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     assert.equal(legs[0]!.inputResponses, undefined);
     assert.equal(legs[1]!.requestState, 'st\u00e4te:echo:1 "q" \\ \n\u{1F512}  ');
     assert.deepEqual(legs[1]!.inputResponses, { name: { action: 'accept', content: { name: 'Ada' } } });
+    // Modern requests carry the revision and the client's capabilities on every leg.
+    for (const leg of legs) {
+      assert.equal(leg.protocolVersion, '2026-07-28');
+      assert.deepEqual(leg.clientCapabilities?.elicitation, { form: {}, url: {} });
+    }
   });
 
   void it('sends no requestState when none came', async () => {
@@ -219,6 +225,12 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     } finally {
       sensitive = 'warn';
     }
+  });
+
+  void it('-32021 from the server ends the call, nothing shown', async () => {
+    const shownBefore = user.forms.length;
+    await assert.rejects(call('needsSampling', { tag: 'caps' }), (e: unknown) => (e as { code?: unknown }).code === -32021);
+    assert.equal(user.forms.length, shownBefore);
   });
 
   void it('an input kind we do not declare ends the call before anything is shown', async () => {
