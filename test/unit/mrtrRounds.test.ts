@@ -227,6 +227,23 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     }
   });
 
+  void it('prompts/get and resources/read take the same rounds', async () => {
+    const rounds = (method: MrtrMethod, params: Record<string, unknown>, send: (p: Record<string, unknown>, s: AbortSignal) => Promise<unknown>): Promise<unknown> =>
+      sendWithInputRounds(params, {
+        method,
+        label: String(params['name'] ?? params['uri']),
+        server: () => ({ name: 'modern', serverInfo: undefined }),
+        broker: { handle: (sv, p, e) => broker.handle(sv, p, e), waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id), endBrowserStep: () => undefined },
+        send,
+      });
+    user.answers.push(accept({ name: 'Fay' }));
+    const prompt = (await rounds('prompts/get', { name: 'greeting' }, (p, sig) => client.getPrompt(p as { name: string }, { signal: sig, allowInputRequired: true }))) as { messages: { content: { text: string } }[] };
+    assert.equal(prompt.messages[0]?.content.text, 'Hello Fay');
+    user.answers.push(accept({ word: 'open sesame' }));
+    const resource = (await rounds('resources/read', { uri: 'mrtr://secret' }, (p, sig) => client.readResource(p as { uri: string }, { signal: sig, allowInputRequired: true }))) as { contents: { text: string }[] };
+    assert.equal(resource.contents[0]?.text, 'opened with open sesame');
+  });
+
   void it('-32021 from the server ends the call, nothing shown', async () => {
     const shownBefore = user.forms.length;
     await assert.rejects(call('needsSampling', { tag: 'caps' }), (e: unknown) => (e as { code?: unknown }).code === -32021);
