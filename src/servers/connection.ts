@@ -66,6 +66,8 @@ export class Connection extends Disposable {
   private generation = 0;
   /** The generation a liveness ping is running for, so a burst of errors sends one ping. */
   private probing: number | undefined;
+  /** Aborted when this connection goes away (stop, restart, deactivation): calls in flight end without a retry. */
+  private calls = new AbortController();
 
   constructor(
     readonly definition: ServerDefinition,
@@ -281,6 +283,7 @@ export class Connection extends Disposable {
   /** Closes the client; stdio servers get the SDK's stdin-close, SIGTERM, SIGKILL sequence. */
   private async teardown(bumpGeneration = true): Promise<void> {
     if (bumpGeneration) this.generation++;
+    this.abortCalls();
     const client = this.client;
     this.client = undefined;
     this._tools = [];
@@ -288,6 +291,17 @@ export class Connection extends Disposable {
       this.deps.sink.serverGone(this.name);
       await client.close().catch((e: unknown) => this.deps.log.warn(`[${this.name}] close failed: ${errorText(e)}`));
     }
+  }
+
+  /** Ends every call in flight on this connection: open prompts close, no retry is sent. */
+  abortCalls(): void {
+    this.calls.abort();
+    this.calls = new AbortController();
+  }
+
+  /** The signal a call on this connection also honours (see {@link abortCalls}). */
+  get callSignal(): AbortSignal {
+    return this.calls.signal;
   }
 
   /**

@@ -121,6 +121,11 @@ export class ServerManager extends Disposable {
     await Promise.all([...this.connections.values()].map((e) => e.conn.restart()));
   }
 
+  /** Deactivation, first step: end every call in flight, so none sends another round. */
+  abortCalls(): void {
+    for (const e of this.connections.values()) e.conn.abortCalls();
+  }
+
   /** Deactivation: close every connection and wait until stdio children are gone. */
   async shutdown(): Promise<void> {
     const all = [...this.connections.values()];

@@ -85,7 +85,8 @@ async function callOnce(conn: Connection, broker: ElicitationBroker, name: strin
       server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
       broker: roundBroker(broker),
       send: (params, s) => conn.sendLeg('tools/call', params, s, name),
-      ...(signal ? { signal } : {}),
+      // The caller's Cancel, or the connection going away (stop, restart, deactivation).
+      signal: signal ? AbortSignal.any([signal, conn.callSignal]) : conn.callSignal,
       ...(log ? { log } : {}),
     },
   ).catch((err: unknown) => {
