@@ -239,6 +239,17 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.equal(shown, 0);
   });
 
+  test('-32022 after the version was chosen: a clear error, then the connection probes again', async () => {
+    const conn = s.manager.get('mrtr-raw');
+    assert.ok(conn);
+    const pid = conn.pid;
+    const err = await failure(run('mrtr-raw', 'versionGone', {}));
+    assert.match(err.message, /mrtr-raw/);
+    assert.match(err.message, /2027-01-01/);
+    await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'mrtr-raw reconnected');
+    assert.equal(conn.state.kind === 'running' && conn.state.protocolVersion, '2026-07-28');
+  });
+
   test('url mode: the consent dialog, then a retry; the server decides when it is done', async () => {
     // The consent dialog is modal (the e2e suite clicks it); here the presenter's consent step answers.
     const shown: UrlPrompt[] = [];
