@@ -10,7 +10,10 @@ import { repoRoot } from './hostPaths.mjs';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-/** The in-host suite is one bundle; this plugin turns the folder listing into its entry. */
+/**
+ * The in-host suite is one bundle; this plugin turns the folder listing into its entry.
+ * @returns {esbuild.Plugin}
+ */
 function integrationEntry() {
   const dir = path.join(repoRoot, 'test', 'integration');
   return {
@@ -36,6 +39,7 @@ function integrationEntry() {
  * zod (pulled in by the MCP SDK) re-exports every locale as a namespace the SDK touches, so tree
  * shaking keeps ~50 languages of error messages we never show. Keep only English.
  */
+/** @type {esbuild.Plugin} */
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
@@ -53,11 +57,23 @@ const zodEnglishOnly = {
  * The MCP client's Node shim exists to hand the SDK a JSON Schema validator, and brings a second
  * copy of ajv for it; src/servers/sdkShims.ts provides the same on the ajv we already bundle.
  */
+/** @type {esbuild.Plugin} */
 const mcpClientShims = {
   name: 'mcp-client-shims',
   setup(build) {
     build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
   },
+};
+
+/** @type {esbuild.BuildOptions} */
+const integrationSuite = {
+  entryPoints: { index: 'test/integration/index.ts' },
+  outdir: 'out/test/integration',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode', 'mocha'],
+  plugins: [integrationEntry(), mcpClientShims],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -78,21 +94,10 @@ const targets = [
     format: 'iife',
     target: 'es2022',
   },
-  ...(production
-    ? []
-    : [
-        {
-          entryPoints: { index: 'test/integration/index.ts' },
-          outdir: 'out/test/integration',
-          platform: 'node',
-          format: 'cjs',
-          target: 'node20',
-          external: ['vscode', 'mocha'],
-          plugins: [integrationEntry(), mcpClientShims],
-        },
-      ]),
+  ...(production ? [] : [integrationSuite]),
 ];
 
+/** @type {esbuild.BuildOptions} */
 const common = {
   absWorkingDir: repoRoot,
   bundle: true,
@@ -113,7 +118,7 @@ if (watch) {
   const t0 = Date.now();
   const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
   const sizes = results.flatMap((r) =>
-    Object.entries(r.metafile.outputs)
+    Object.entries(r.metafile?.outputs ?? {})
       .filter(([f]) => f.endsWith('.js'))
       .map(([f, o]) => `${f} ${(o.bytes / 1024).toFixed(0)} KB`),
   );

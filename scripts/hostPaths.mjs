@@ -7,8 +7,10 @@ export const NODE_MAJOR = 24;
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** @typedef {ReturnType<typeof hostPaths>} HostPaths */
+
 export function hostPaths() {
-  const cache = path.resolve(process.env.MCP_ELICITATION_HOST_CACHE ?? path.join(repoRoot, '.vscode-test'));
+  const cache = path.resolve(process.env['MCP_ELICITATION_HOST_CACHE'] ?? path.join(repoRoot, '.vscode-test'));
   const nodeDir = path.join(cache, 'node24');
   const nodeBinDir = path.join(nodeDir, 'node_modules', 'node', 'bin');
   const codeServerDir = path.join(cache, 'code-server');
@@ -21,6 +23,6 @@ export function hostPaths() {
     codeServerDir,
     codeServerEntry: path.join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     codeServerStamp: path.join(codeServerDir, '.provisioned'),
-    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromium: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
   };
 }

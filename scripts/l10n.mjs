@@ -6,9 +6,14 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './hostPaths.mjs';
+import { readJson } from './lib/json.mjs';
 
 export const LOCALES = ['de'];
 
+/**
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* sources(dir) {
   for (const name of readdirSync(dir)) {
     const p = path.join(dir, name);
@@ -20,11 +25,12 @@ function* sources(dir) {
 /** The messages, in first-seen order. Only string literals: a computed message cannot be translated. */
 export function extractMessages() {
   const re = /l10n\.t\(\s*'((?:[^'\\]|\\.)*)'/g;
+  /** @type {Map<string, string>} */
   const out = new Map();
   for (const file of sources(path.join(repoRoot, 'src'))) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(re)) {
-      const msg = m[1].replace(/\\'/g, "'").replace(/\\\\/g, '\\');
+      const msg = /** @type {string} */ (m[1]).replace(/\\'/g, "'").replace(/\\\\/g, '\\');
       if (!out.has(msg)) out.set(msg, msg);
     }
   }
@@ -33,12 +39,17 @@ export function extractMessages() {
 
 export function missingTranslations() {
   const bundle = extractMessages();
-  const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
+  const nls = /** @type {Record<string, string>} */ (readJson(path.join(repoRoot, 'package.nls.json')));
+  /** @type {Record<string, string[]>} */
   const missing = {};
   for (const loc of LOCALES) {
+    /**
+     * @param {string} f
+     * @returns {Record<string, unknown>}
+     */
     const read = (f) => {
       try {
-        return JSON.parse(readFileSync(path.join(repoRoot, f), 'utf8'));
+        return /** @type {Record<string, unknown>} */ (readJson(path.join(repoRoot, f)));
       } catch {
         return {};
       }

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 // Provisions the real-host test toolchain into an ignored cache folder.
 // Idempotent: every step checks for its result first, so a warm run takes well under a second.
-// See ../shared/notes/real-host-testing.md for why each piece is needed.
+// Why each piece is needed: README.md, "How the real-host harness works".
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
+import { readJson } from './lib/json.mjs';
 
 const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev'];
 
+/** @param {string} msg */
 function log(msg) {
   process.stdout.write(`[provision] ${msg}\n`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
   if (r.status !== 0) {
@@ -45,6 +52,7 @@ function ensureApt() {
   });
 }
 
+/** @param {string} bin */
 function nodeVersionOf(bin) {
   if (!existsSync(bin)) return undefined;
   try {
@@ -54,6 +62,7 @@ function nodeVersionOf(bin) {
   }
 }
 
+/** @param {import('./hostPaths.mjs').HostPaths} p */
 function ensureNode24(p) {
   const v = nodeVersionOf(p.node);
   if (v?.startsWith(`v${NODE_MAJOR}.`)) return;
@@ -65,9 +74,13 @@ function ensureNode24(p) {
   if (!after?.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} did not install at ${p.node}`);
 }
 
+/**
+ * @param {import('./hostPaths.mjs').HostPaths} p
+ * @returns {string | undefined}
+ */
 function installedCodeServerVersion(p) {
   try {
-    return JSON.parse(readFileSync(`${p.codeServerDir}/node_modules/code-server/package.json`, 'utf8')).version;
+    return /** @type {{ version: string }} */ (readJson(`${p.codeServerDir}/node_modules/code-server/package.json`)).version;
   } catch {
     return undefined;
   }
@@ -77,11 +90,13 @@ function installedCodeServerVersion(p) {
  * Under `npm test` or `npm start`, npm puts its own Node's folder first on PATH for lifecycle
  * scripts (from `npm_node_execpath` and friends), so code-server's postinstall would find Node 20
  * however we set PATH. Dropping npm's run-script variables makes the nested install see Node 24.
+ * @param {NodeJS.ProcessEnv} env
  */
 function withoutNpmRunEnv(env) {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(npm_|NODE$|INIT_CWD$)/i.test(k)));
 }
 
+/** @param {import('./hostPaths.mjs').HostPaths} p */
 function ensureCodeServer(p) {
   if (installedCodeServerVersion(p) === CODE_SERVER_VERSION && existsSync(p.codeServerStamp)) return;
   log(`installing code-server@${CODE_SERVER_VERSION} (native modules built against Node ${NODE_MAJOR}; ~2 min)`);
@@ -91,7 +106,7 @@ function ensureCodeServer(p) {
     cwd: p.codeServerDir,
     env: {
       ...withoutNpmRunEnv(process.env),
-      PATH: `${p.nodeBinDir}:${process.env.PATH}`,
+      PATH: `${p.nodeBinDir}:${process.env['PATH']}`,
       // The machine's npmrc points node-gyp at Node 20's headers; code-server needs Node 24's.
       npm_config_nodedir: p.nodeHeadersDir,
     },

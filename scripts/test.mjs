@@ -14,16 +14,23 @@ const argv = process.argv.slice(2);
 const only = argv.flatMap((a, i) => (a === '--only' ? [argv[i + 1]] : []));
 const grepIdx = argv.indexOf('--grep');
 const grep = grepIdx >= 0 ? argv[grepIdx + 1] : undefined;
-const wants = (layer) => only.length === 0 || only.includes(layer);
+const wants = (/** @type {string} */ layer) => only.length === 0 || only.includes(layer);
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ capture?: boolean, env?: Record<string, string> }} [opts]
+ * @returns {Promise<{ code: number, out: string }>}
+ */
 function run(cmd, args, { capture = false, env } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
+    /** @param {Buffer} d */
     const onData = (d) => {
       const s = d.toString();
       out += s;
-      if (!capture || process.env.MCP_TEST_VERBOSE) process.stdout.write(s);
+      if (!capture || process.env['MCP_TEST_VERBOSE']) process.stdout.write(s);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -31,6 +38,7 @@ function run(cmd, args, { capture = false, env } = {}) {
   });
 }
 
+/** @param {string} dir */
 function testFiles(dir) {
   const abs = path.join(repoRoot, dir);
   return readdirSync(abs)
@@ -39,12 +47,19 @@ function testFiles(dir) {
     .map((f) => path.join(dir, f));
 }
 
-/** Counts from node:test's TAP summary lines. */
+/**
+ * Counts from node:test's TAP summary lines.
+ * @param {string} out
+ */
 function tapCounts(out) {
-  const num = (k) => Number(new RegExp(`^# ${k} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  const num = (/** @type {string} */ k) => Number(new RegExp(`^# ${k} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
   return { passed: num('pass'), failed: num('fail') + num('cancelled') };
 }
 
+/**
+ * @param {string} dir
+ * @param {string[]} [extra]
+ */
 async function nodeTests(dir, extra = []) {
   const files = testFiles(dir);
   if (files.length === 0) return { passed: 0, failed: 0 };
@@ -68,10 +83,17 @@ async function nodeTests(dir, extra = []) {
   return counts;
 }
 
+/** @typedef {{ passed: number, failed: number }} Counts */
+/** @type {(Counts & { name: string, seconds: number })[]} */
 const layers = [];
+/**
+ * @param {string} name
+ * @param {() => Promise<Counts>} fn
+ */
 async function layer(name, fn) {
   const t0 = Date.now();
   process.stdout.write(`\n=== ${name} ===\n`);
+  /** @type {Counts} */
   let r;
   try {
     r = await fn();
@@ -89,7 +111,7 @@ if (wants('static')) {
   await layer('static (typecheck + lint)', async () => {
     const tc = await run(npm, ['run', '-s', 'typecheck']);
     const lint = await run(npm, ['run', '-s', 'lint']);
-    return { passed: (tc.code === 0) + (lint.code === 0), failed: (tc.code !== 0) + (lint.code !== 0) };
+    return { passed: Number(tc.code === 0) + Number(lint.code === 0), failed: Number(tc.code !== 0) + Number(lint.code !== 0) };
   });
 }
 

@@ -19,7 +19,7 @@ const ws = makeWorkspace({ servers: { fixture: stdioFixture('fixture', recordDir
 let code = 1;
 try {
   code = await runTests({
-    version: process.env.VSCODE_VERSION ?? 'stable',
+    version: process.env['VSCODE_VERSION'] ?? 'stable',
     // Ours plus the API-client fixture, as in code-server where it is installed beside ours.
     extensionDevelopmentPath: [repoRoot, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
     extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),

@@ -138,16 +138,7 @@ export class Services extends Disposable {
         this.gatekeeper.update(policySettings(s));
         if (e.affectsConfiguration('mcpElicitation.serverPolicy') || e.affectsConfiguration('mcpElicitation.defaultPolicy')) {
           serversView.refresh();
-          // A policy change applies to requests already waiting, not only to new ones. The one on
-          // screen stays: the user is looking at it and can still answer or decline it.
-          for (const entry of this.broker.queue.list()) {
-            if (entry.state === 'queued' && this.gatekeeper.policyFor(entry.server) === 'block') {
-              this.broker.queue.settle(entry.id, 'decline');
-              // settle() says the user decided; the broker reads this only after the settle
-              // resolves its turn, so history and audit say it was the policy.
-              entry.payload.ticket.decidedBy = 'policy';
-            }
-          }
+          this.broker.declineQueuedFromBlocked((server) => this.gatekeeper.policyFor(server) === 'block');
           this.presenter.applyPolicy();
         }
       }),

@@ -9,7 +9,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { hostPaths, repoRoot } from '../hostPaths.mjs';
 
+/**
+ * @typedef {object} CodeServer
+ * @property {number} port
+ * @property {string} host
+ * @property {string} url
+ * @property {number | undefined} pid
+ * @property {string} home
+ * @property {string} userDataDir
+ * @property {string} extensionsDir
+ * @property {string} output  What it printed so far (the last 100 to 200 kB).
+ * @property {() => void} killSync
+ * @property {(graceMs?: number) => Promise<void>} stop
+ */
+
 /** Processes started by this Node process, stopped on exit even when a test throws. */
+/** @type {Set<CodeServer>} */
 const live = new Set();
 function stopAllSync() {
   for (const cs of live) cs.killSync();
@@ -22,13 +37,14 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
+/** @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });
@@ -102,17 +118,18 @@ export async function startCodeServer(opts) {
     env: {
       ...process.env,
       ...opts.env,
-      PATH: `${p.nodeBinDir}:${process.env.PATH}`,
+      PATH: `${p.nodeBinDir}:${process.env['PATH']}`,
       XDG_CONFIG_HOME: path.join(home, 'xdg-config'),
       XDG_DATA_HOME: path.join(home, 'xdg-data'),
       XDG_CACHE_HOME: path.join(home, 'xdg-cache'),
     },
   });
   let output = '';
+  /** @param {Buffer} d */
   const onData = (d) => {
     output += d.toString();
     if (output.length > 200_000) output = output.slice(-100_000);
-    if (!opts.quiet && process.env.MCP_TEST_VERBOSE) process.stderr.write(d);
+    if (!opts.quiet && process.env['MCP_TEST_VERBOSE']) process.stderr.write(d);
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
@@ -123,6 +140,7 @@ export async function startCodeServer(opts) {
     resolve({ code, signal });
   }));
 
+  /** @type {CodeServer} */
   const cs = {
     port,
     host,
@@ -137,7 +155,7 @@ export async function startCodeServer(opts) {
     killSync() {
       if (!exited) {
         try {
-          process.kill(-child.pid, 'SIGKILL');
+          if (child.pid) process.kill(-child.pid, 'SIGKILL');
         } catch {
           /* already gone */
         }
@@ -149,14 +167,14 @@ export async function startCodeServer(opts) {
     async stop(graceMs = 3000) {
       if (!exited) {
         try {
-          process.kill(-child.pid, 'SIGTERM');
+          if (child.pid) process.kill(-child.pid, 'SIGTERM');
         } catch {
           /* already gone */
         }
         await Promise.race([exitPromise, new Promise((r) => setTimeout(r, graceMs))]);
       }
       try {
-        process.kill(-child.pid, 'SIGKILL'); // stragglers in the group (MCP servers)
+        if (child.pid) process.kill(-child.pid, 'SIGKILL'); // stragglers in the group (MCP servers)
       } catch {
         /* none left */
       }
@@ -166,7 +184,7 @@ export async function startCodeServer(opts) {
   };
   live.add(cs);
 
-  await new Promise((resolve, reject) => {
+  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`code-server did not start within 30 s:\n${output.slice(-2000)}`)), 30_000);
     const check = () => {
       if (output.includes('HTTP server listening')) {
@@ -181,15 +199,21 @@ export async function startCodeServer(opts) {
       reject(new Error(`code-server exited early (${code}):\n${output.slice(-2000)}`));
     });
     check();
-  }).catch(async (e) => {
+  })).catch(async (e) => {
     await cs.stop();
     throw e;
   });
   return cs;
 }
 
-/** The workbench URL; with `payload` for development/test paths (needs enable-smoke-test-driver). */
+/**
+ * The workbench URL; with `payload` for development/test paths (needs enable-smoke-test-driver).
+ * @param {{ host: string, port: number, url: string }} cs
+ * @param {string} workspace
+ * @param {{ extensionDevelopmentPath?: string, extensionTestsPath?: string }} [paths]
+ */
 export function workbenchUrl(cs, workspace, { extensionDevelopmentPath, extensionTestsPath } = {}) {
+  /** @param {string} abs */
   const remote = (abs) => `vscode-remote://${cs.host}:${cs.port}${abs}`;
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);

@@ -8,7 +8,11 @@ import { repoRoot } from '../hostPaths.mjs';
 
 export const FIXTURES = path.join(repoRoot, 'test', 'fixtures');
 
-/** A stdio server entry for mcp.json, recording to `<recordDir>/<name>.jsonl`. */
+/**
+ * A stdio server entry for mcp.json, recording to `<recordDir>/<name>.jsonl`.
+ * @param {string} name
+ * @param {string} recordDir
+ */
 export function stdioFixture(name, recordDir) {
   return {
     type: 'stdio',
@@ -34,17 +38,20 @@ export function makeWorkspace(spec) {
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts the Streamable HTTP / SSE fixture on a free loopback port. */
+/**
+ * Starts the Streamable HTTP / SSE fixture on a free loopback port.
+ * @param {Record<string, string>} [env]
+ */
 export async function startHttpFixture(name = 'fixture-http', env = {}) {
   const child = spawn(process.execPath, [path.join(FIXTURES, 'httpServer.mjs'), '0', name], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
-  const port = await new Promise((resolve, reject) => {
+  const port = await /** @type {Promise<number>} */ (new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('http fixture did not start')), 10_000);
-    child.stdout.on('data', (d) => {
+    child.stdout.on('data', (/** @type {Buffer} */ d) => {
       out += d.toString();
       const m = /LISTENING (\d+)/.exec(out);
       if (m) {
@@ -53,13 +60,14 @@ export async function startHttpFixture(name = 'fixture-http', env = {}) {
       }
     });
     child.on('exit', (code) => reject(new Error(`http fixture exited ${code}`)));
-  });
+  }));
   process.on('exit', () => child.kill('SIGKILL'));
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     sseUrl: `http://127.0.0.1:${port}/sse`,
     pid: child.pid,
+    /** @returns {Promise<void>} */
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());

@@ -9,10 +9,14 @@ import { repoRoot } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
+import { parseJson } from './json.mjs';
 
 const SUITE_TIMEOUT_MS = 15 * 60_000;
 
-/** @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>} */
+/**
+ * @param {{ grep?: string | undefined }} [opts]
+ * @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>}
+ */
 export async function runInHostSuite({ grep } = {}) {
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-rec-'));
   const http = await startHttpFixture('fixture-http', { FIXTURE_RECORD: path.join(recordDir, 'fixture-http.jsonl') });
@@ -40,12 +44,14 @@ export async function runInHostSuite({ grep } = {}) {
   let log = '';
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const exit = new Promise((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));
-    });
-    await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const exit = /** @type {Promise<number>} */ (
+      new Promise((resolve) => {
+        void page.exposeFunction('codeAutomationExit', (/** @type {unknown} */ code) => resolve(Number(code)));
+      })
+    );
+    await page.exposeFunction('codeAutomationLog', (/** @type {string} */ type, /** @type {unknown} */ args) => {
       // The host forwards console calls as printf-style argument lists (mocha's reporter uses them).
-      const line = format(...(Array.isArray(args) ? args : [args]));
+      const line = format(...(Array.isArray(args) ? /** @type {unknown[]} */ (args) : [args]));
       log += line + '\n';
       if (type !== 'trace') process.stdout.write(`    ${line}\n`);
     });
@@ -57,13 +63,13 @@ export async function runInHostSuite({ grep } = {}) {
     );
     const exitCode = await Promise.race([
       exit,
-      new Promise((resolve) => setTimeout(() => resolve(124), SUITE_TIMEOUT_MS)),
+      /** @type {Promise<number>} */ (new Promise((resolve) => setTimeout(() => resolve(124), SUITE_TIMEOUT_MS))),
     ]);
     // Keep the whole host log for diagnosis: mocha output plus code-server's own output.
     mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
     writeFileSync(path.join(repoRoot, 'test-results', 'integration.log'), `${log}\n--- code-server ---\n${cs.output}`);
-    const m = /MOCHA_SUMMARY (\{.*\})/.exec(log);
-    const summary = m ? JSON.parse(m[1]) : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
+    const m = /MOCHA_SUMMARY (\{.*\})/.exec(log)?.[1];
+    const summary = m ? /** @type {{ passes: number, failures: number }} */ (parseJson(m)) : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
     if (!m) process.stdout.write(`    (no mocha summary; exit ${exitCode})\n${cs.output.slice(-3000)}\n`);
     return { passed: summary.passes, failed: exitCode !== 0 && summary.failures === 0 ? 1 : summary.failures, exitCode, log };
   } finally {

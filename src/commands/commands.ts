@@ -104,6 +104,3 @@ const COMMANDS: Record<string, Handler> = {
 export function registerCommands(s: Services): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) => vscode.commands.registerCommand(id, (...args: unknown[]) => handler(s, ...args)));
 }
-
-/** For the manifest test: every command id the table registers. */
-export const COMMAND_IDS = Object.keys(COMMANDS);

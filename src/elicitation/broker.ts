@@ -64,6 +64,34 @@ function askerOf(s: ServerIdentity): Asker {
   return { name: s.name, info: info ? sanitiseForDisplay(`${info.title ?? info.name} ${info.version}`.trim(), MAX_LABEL_CHARS).text : undefined };
 }
 
+/** A request that passed the checks: everything the later steps need, computed once. */
+interface CheckedRequest {
+  readonly id: string;
+  readonly server: ServerIdentity;
+  readonly asker: Asker;
+  readonly mode: 'form' | 'url';
+  /** The server's own text, for the form warnings that look at what it really sent. */
+  readonly rawMessage: string;
+  readonly message: { readonly text: string; readonly truncated: boolean };
+  readonly params: Record<string, unknown>;
+  readonly prepared: PreparedForm | PreparedUrl;
+  readonly fieldKeys: readonly string[];
+  readonly secretKeys: readonly string[];
+  readonly started: number;
+}
+
+interface PreparedForm {
+  readonly kind: 'form';
+  readonly form: FormModel;
+  readonly warnings: readonly string[];
+}
+
+interface PreparedUrl {
+  readonly kind: 'url';
+  readonly url: string;
+  readonly elicitationId: string;
+}
+
 export class ElicitationBroker implements ElicitationSink {
   readonly queue: ElicitationQueue;
   private nextId = 1;
@@ -72,163 +100,213 @@ export class ElicitationBroker implements ElicitationSink {
     this.queue = new ElicitationQueue(deps.now ?? Date.now);
   }
 
+  /** Check, gate, ask, queue, present the form or the url, settle: each step below is one of these. */
   async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
-    const started = this.now();
-    const asker = askerOf(server);
-    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
-      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): params must be an object`);
-      throw invalid('params must be an object');
+    const req = this.check(server, rawParams);
+    const gate = this.gate(req);
+    if (gate === 'decline') return { action: 'decline' };
+    // From here on the user may take a while (the `ask` notification too): keep the server waiting.
+    const keepAlive = this.startKeepAlive(req.params, extra);
+    try {
+      if (gate === 'ask') {
+        const refused = await this.askPermission(req, extra);
+        if (refused) return refused;
+      }
+      return await this.queueAndPresent(req, extra);
+    } finally {
+      clearInterval(keepAlive);
     }
+  }
+
+  /** A request we would reject shows nothing: it is answered -32602 with the reason. */
+  private check(server: ServerIdentity, rawParams: unknown): CheckedRequest {
+    const started = this.now();
+    const reject = (logReason: string, reason: string): McpError => {
+      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${logReason}`);
+      return invalid(reason);
+    };
+    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) throw reject('params must be an object', 'params must be an object');
     const params = rawParams as Record<string, unknown>;
     // Only an absent mode means form; `null` or any other value is not a mode we know.
     const mode = params['mode'] === undefined ? 'form' : params['mode'];
     if (mode !== 'form' && mode !== 'url') {
-      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): unsupported mode`);
-      throw invalid(`mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`);
+      throw reject('unsupported mode', `mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`);
     }
-    if (typeof params['message'] !== 'string') {
-      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): message is not a string`);
-      throw invalid('message: must be a string');
-    }
+    if (typeof params['message'] !== 'string') throw reject('message is not a string', 'message: must be a string');
     const rawMessage = params['message'];
-    const message = sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS);
-    const id = `e${this.nextId++}`;
-
-    // 1. Is the request well-formed? Nothing is shown for a request we would reject.
-    let prepared: { kind: 'form'; form: ReturnType<typeof normaliseRequestedSchema> } | { kind: 'url'; url: string; elicitationId: string };
-    if (mode === 'form') {
-      const form = normaliseRequestedSchema(params['requestedSchema']);
-      if (!form.ok) {
-        this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${form.error}`);
-        throw invalid(form.error);
-      }
-      prepared = { kind: 'form', form };
-    } else {
-      const url = params['url'];
-      const elicitationId = params['elicitationId'];
-      if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
-        this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
-        throw invalid(typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode');
-      }
-      prepared = { kind: 'url', url, elicitationId };
-    }
-
-    const fieldKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.map((f) => f.key) : [];
-    const secretKeys = prepared.kind === 'form' && prepared.form.ok ? prepared.form.form.fields.filter((f) => f.secretLike).map((f) => f.key) : [];
-    const finish = (action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent): void => {
-      this.queue.recordFinished({
-        id,
-        server: server.name,
-        mode,
-        // The history view and the audit show this: the sanitised, length-capped text.
-        message: message.text,
-        fieldKeys,
-        secretKeys,
-        action,
-        decidedBy,
-        durationMs: this.now() - started,
-        at: new Date(),
-        ...(prepared.kind === 'url' ? { url: prepared.url } : {}),
-        ...(content ? { content } : {}),
-      });
+    const prepared = mode === 'form' ? this.prepareForm(server, params) : this.prepareUrl(server, params);
+    const fields = prepared.kind === 'form' ? prepared.form.fields : [];
+    return {
+      id: `e${this.nextId++}`,
+      server,
+      asker: askerOf(server),
+      mode,
+      rawMessage,
+      message: sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS),
+      params,
+      prepared,
+      fieldKeys: fields.map((f) => f.key),
+      secretKeys: fields.filter((f) => f.secretLike).map((f) => f.key),
+      started,
     };
+  }
 
-    // 2. Policy and rate limit: decided before anything reaches the user.
-    if (prepared.kind === 'form' && secretKeys.length > 0 && this.deps.settings().sensitiveFields === 'decline') {
-      this.deps.log.info(`[${server.name}] declined: fields look like secrets (${secretKeys.join(', ')})`);
-      finish('decline', 'policy');
-      return { action: 'decline' };
+  private prepareForm(server: ServerIdentity, params: Record<string, unknown>): PreparedForm {
+    const normalised = normaliseRequestedSchema(params['requestedSchema']);
+    if (!normalised.ok) {
+      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${normalised.error}`);
+      throw invalid(normalised.error);
     }
-    const gate = this.deps.gate(server.name);
+    return { kind: 'form', form: normalised.form, warnings: normalised.warnings };
+  }
+
+  private prepareUrl(server: ServerIdentity, params: Record<string, unknown>): PreparedUrl {
+    const url = params['url'];
+    const elicitationId = params['elicitationId'];
+    if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
+      this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
+      throw invalid(typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode');
+    }
+    return { kind: 'url', url, elicitationId };
+  }
+
+  /** Policy, the secret-field rule and the rate limit: decided before anything reaches the user. */
+  private gate(req: CheckedRequest): GateDecision['outcome'] {
+    const server = req.server.name;
+    if (req.secretKeys.length > 0 && this.deps.settings().sensitiveFields === 'decline') {
+      this.deps.log.info(`[${server}] declined: fields look like secrets (${req.secretKeys.join(', ')})`);
+      this.finish(req, 'decline', 'policy');
+      return 'decline';
+    }
+    const gate = this.deps.gate(server);
     if (gate.outcome === 'decline') {
-      this.deps.log.info(`[${server.name}] declined by ${gate.decidedBy === 'policy' ? 'policy (blocked)' : 'rate limit'}`);
-      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server.name);
-      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server.name, gate.windowCount, gate.windowSeconds);
-      finish('decline', gate.decidedBy);
-      return { action: 'decline' };
+      this.deps.log.info(`[${server}] declined by ${gate.decidedBy === 'policy' ? 'policy (blocked)' : 'rate limit'}`);
+      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server);
+      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server, gate.windowCount, gate.windowSeconds);
+      this.finish(req, 'decline', gate.decidedBy);
     }
+    return gate.outcome;
+  }
 
-    // From here on the user may take a while (the `ask` notification too): keep the server waiting.
-    const keepAlive = this.startKeepAlive(params, extra);
-    if (gate.outcome === 'ask') {
-      // Asked before queueing: the notification takes no focus, and a "no" costs the queue nothing.
-      let answer: AskAnswer | undefined;
-      try {
-        answer = await this.deps.presenter.askPermission(asker, message.text, extra.signal);
-      } finally {
-        if (extra.signal.aborted || answer !== 'answer') clearInterval(keepAlive);
-      }
-      if (extra.signal.aborted) {
-        finish('cancel', 'serverCancel');
-        return { action: 'cancel' };
-      }
-      if (answer !== 'answer') {
-        const action = answer === 'dismissed' ? 'cancel' : 'decline';
-        finish(action, answer === 'block' ? 'policy' : 'user');
-        return { action };
-      }
+  /** The `ask` policy: asked before queueing, so the notification takes no focus and a "no" costs the queue nothing. */
+  private async askPermission(req: CheckedRequest, extra: HandleExtra): Promise<ElicitResult | undefined> {
+    const answer: AskAnswer = await this.deps.presenter.askPermission(req.asker, req.message.text, extra.signal);
+    if (extra.signal.aborted) {
+      this.finish(req, 'cancel', 'serverCancel');
+      return { action: 'cancel' };
     }
+    if (answer === 'answer') return undefined;
+    const action = answer === 'dismissed' ? 'cancel' : 'decline';
+    this.finish(req, action, answer === 'block' ? 'policy' : 'user');
+    return { action };
+  }
 
-    const { ticket, turn: turnPromise } = this.queue.enter({ id, server: server.name, mode, message: message.text, signal: extra.signal, ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}) });
+  /** One prompt on screen at a time: waits its turn, then shows the form or the url consent. */
+  private async queueAndPresent(req: CheckedRequest, extra: HandleExtra): Promise<ElicitResult> {
+    const { prepared } = req;
+    const { ticket, turn: turnPromise } = this.queue.enter({
+      id: req.id,
+      server: req.server.name,
+      mode: req.mode,
+      message: req.message.text,
+      signal: extra.signal,
+      ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}),
+    });
     try {
       const turn = await turnPromise;
       if (turn !== 'go') {
-        finish(turn, ticket.decidedBy ?? 'user');
+        this.finish(req, turn, ticket.decidedBy ?? 'user');
         return { action: turn };
       }
-      if (prepared.kind === 'form' && prepared.form.ok) {
-        const { form, warnings } = prepared.form;
-        // The widgets get sanitised, length-capped texts; the reply is still built from `form`.
-        const display = formForDisplay(form);
-        const answer: FormAnswer = await this.deps.presenter.presentForm(
-          { id, asker, message: message.text + (message.truncated ? ' …' : ''), form: display.form, warnings: [...display.notes, ...warnings.map((w) => sanitiseForDisplay(w, MAX_MESSAGE_CHARS).text), ...formWarnings(rawMessage, form)] },
-          ticket.controller.signal,
-        );
-        const cancelled = this.cancelledOutcome(ticket, extra);
-        if (cancelled) {
-          finish(cancelled, ticket.decidedBy ?? 'user');
-          return { action: cancelled };
-        }
-        if (answer.action !== 'accept') {
-          finish(answer.action, 'user');
-          return { action: answer.action };
-        }
-        // The final check: a reply that fails validation is never sent.
-        const reply = buildReply(form, answer.content);
-        if (!reply.ok) {
-          this.deps.log.warn(`[${server.name}] answer failed final validation: ${JSON.stringify(reply.errors)}`);
-          finish('cancel', 'user');
-          return { action: 'cancel' };
-        }
-        // We declare `form.applyDefaults`: keys the user left out get their schema default.
-        const content = withDefaults(form, reply.content);
-        finish('accept', 'user', content);
-        return { action: 'accept', content };
-      }
-      if (prepared.kind === 'url') {
-        const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
-        const answer: UrlAnswer = await this.deps.presenter.presentUrl(
-          { id, asker, message: message.text, url: prepared.url, analysis },
-          ticket.controller.signal,
-        );
-        const cancelled = this.cancelledOutcome(ticket, extra);
-        if (cancelled) {
-          finish(cancelled, ticket.decidedBy ?? 'user');
-          return { action: cancelled };
-        }
-        if (answer.action === 'accept' && analysis.verdict !== 'block') {
-          this.queue.awaitCompletion(ticket, this.deps.settings().urlExpiryMs);
-          finish('accept', 'user');
-          return { action: 'accept' };
-        }
-        const action = answer.action === 'accept' ? 'decline' : answer.action;
-        finish(action, analysis.verdict === 'block' ? 'policy' : 'user');
-        return { action };
-      }
-      throw invalid('unreachable');
+      return prepared.kind === 'form' ? await this.presentForm(req, prepared, ticket, extra) : await this.presentUrl(req, prepared, ticket, extra);
     } finally {
-      clearInterval(keepAlive);
       this.queue.release(ticket);
+    }
+  }
+
+  private async presentForm(req: CheckedRequest, prepared: PreparedForm, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
+    const { form, warnings } = prepared;
+    // The widgets get sanitised, length-capped texts; the reply is still built from `form`.
+    const display = formForDisplay(form);
+    const answer: FormAnswer = await this.deps.presenter.presentForm(
+      {
+        id: req.id,
+        asker: req.asker,
+        message: req.message.text + (req.message.truncated ? ' …' : ''),
+        form: display.form,
+        warnings: [...display.notes, ...warnings.map((w) => sanitiseForDisplay(w, MAX_MESSAGE_CHARS).text), ...formWarnings(req.rawMessage, form)],
+      },
+      ticket.controller.signal,
+    );
+    const settled = this.settledFromOutside(req, ticket, extra);
+    if (settled) return settled;
+    if (answer.action !== 'accept') {
+      this.finish(req, answer.action, 'user');
+      return { action: answer.action };
+    }
+    // The final check: a reply that fails validation is never sent.
+    const reply = buildReply(form, answer.content);
+    if (!reply.ok) {
+      this.deps.log.warn(`[${req.server.name}] answer failed final validation: ${JSON.stringify(reply.errors)}`);
+      this.finish(req, 'cancel', 'user');
+      return { action: 'cancel' };
+    }
+    // We declare `form.applyDefaults`: keys the user left out get their schema default.
+    const content = withDefaults(form, reply.content);
+    this.finish(req, 'accept', 'user', content);
+    return { action: 'accept', content };
+  }
+
+  private async presentUrl(req: CheckedRequest, prepared: PreparedUrl, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
+    const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
+    const answer: UrlAnswer = await this.deps.presenter.presentUrl({ id: req.id, asker: req.asker, message: req.message.text, url: prepared.url, analysis }, ticket.controller.signal);
+    const settled = this.settledFromOutside(req, ticket, extra);
+    if (settled) return settled;
+    if (answer.action === 'accept' && analysis.verdict !== 'block') {
+      this.queue.awaitCompletion(ticket, this.deps.settings().urlExpiryMs);
+      this.finish(req, 'accept', 'user');
+      return { action: 'accept' };
+    }
+    const action = answer.action === 'accept' ? 'decline' : answer.action;
+    this.finish(req, action, analysis.verdict === 'block' ? 'policy' : 'user');
+    return { action };
+  }
+
+  /** The reply when the server cancelled, or the request was settled from the list, while the prompt was open. */
+  private settledFromOutside(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): ElicitResult | undefined {
+    const cancelled = this.cancelledOutcome(ticket, extra);
+    if (!cancelled) return undefined;
+    this.finish(req, cancelled, ticket.decidedBy ?? 'user');
+    return { action: cancelled };
+  }
+
+  /** Records the outcome once, for the history view and the audit log. */
+  private finish(req: CheckedRequest, action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent): void {
+    this.queue.recordFinished({
+      id: req.id,
+      server: req.server.name,
+      mode: req.mode,
+      // The history view and the audit show this: the sanitised, length-capped text.
+      message: req.message.text,
+      fieldKeys: req.fieldKeys,
+      secretKeys: req.secretKeys,
+      action,
+      decidedBy,
+      durationMs: this.now() - req.started,
+      at: new Date(),
+      ...(req.prepared.kind === 'url' ? { url: req.prepared.url } : {}),
+      ...(content ? { content } : {}),
+    });
+  }
+
+  /**
+   * A policy change applies to requests already waiting, not only to new ones: queued requests of
+   * a now-blocked server are declined, recorded as the policy's decision. The one on screen stays:
+   * the user is looking at it and can still answer or decline it.
+   */
+  declineQueuedFromBlocked(isBlocked: (server: string) => boolean): void {
+    for (const entry of this.queue.list()) {
+      if (entry.state === 'queued' && isBlocked(entry.server)) this.queue.settle(entry.id, 'decline', 'policy');
     }
   }
 

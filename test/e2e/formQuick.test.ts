@@ -4,52 +4,23 @@
  * `everything` form as a step-by-step flow with a review step, all driven with the real keyboard
  * and mouse. Every outcome is asserted on what the demo server recorded.
  */
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { demoRecords, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForServers, type DemoRecord, type Workbench } from './workbench';
+import { demoRecords, pickItem, quickInput, runCommand, screenshot, type DemoRecord } from './workbench';
+import { formWorkbench } from './formWorkbench';
 
 describe('Workbench: form-mode elicitation on native quick input', () => {
-  let wb: Workbench;
+  // quickInput: the twelve-field form is a step-by-step flow instead of the webview. Escape closes a question left open.
+  const wb = formWorkbench('quickInput', (page) => page.keyboard.press('Escape'));
   let seen = 0;
   // The demo and the hostile fixture both append their answers here.
-  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-quick-'));
-  const records = (): DemoRecord[] => demoRecords({ recordDir } as Workbench);
+  const records = (): DemoRecord[] => demoRecords(wb);
 
-  before(async () => {
-    const record = path.join(recordDir, 'demo.jsonl');
-    wb = await openWorkbench({
-      servers: {
-        demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: record } },
-        inject: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'injectionServer.mjs')], env: { DEMO_RECORD: record } },
-      },
-      // quickInput: the twelve-field form is a step-by-step flow instead of the webview.
-      settings: { 'mcpElicitation.presentation': 'quickInput', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
-    });
-    await waitForServers(wb.page, 2);
-  });
-  after(async () => {
-    await wb?.close();
-  });
   beforeEach(async () => {
     seen = records().length;
     // Hover effects from a previous test must not show up in screenshots.
     await wb.page.mouse.move(640, 600);
-  });
-  // A failed test must not leave its question open: later requests would queue behind it.
-  afterEach(async (t) => {
-    // `passed` exists from Node 21 on; on Node 20 no failure screenshot is taken.
-    if ((t as { passed?: boolean }).passed === false) await screenshot(wb.page, `failed-${t.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    if ((await wb.page.locator('[id$="mcpElicitation.pending"]').count()) === 0) return;
-    await wb.page.keyboard.press('Escape');
-    await wb.page.locator('[id$="mcpElicitation.pending"]').waitFor({ state: 'detached', timeout: 10_000 });
-    // The tool's result editor opens and takes focus; let it, before the next test uses the palette.
-    await wb.page.locator('.editor-instance .monaco-editor.focused').waitFor();
-    await runCommand(wb.page, 'View: Close All Editors');
   });
 
   const qi = (): Locator => quickInput(wb.page);

@@ -4,40 +4,12 @@
  * payloads, driven through the real workbench with the mouse and keyboard. Every assertion that
  * matters is on what the server received (the servers append each answer to a JSONL file).
  */
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createDemoServer } from '../../demo/servers/demoTools.mjs';
-import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { demoRecords, formFrame, openWorkbench, pickItem, runCommand, screenshot, waitForServers, type DemoRecord, type Workbench } from './workbench';
-
-/**
- * What the `everything` tool asks for, read from the demo server itself over an in-memory
- * transport, so the expected defaults come from the schema and not from a copy in this file.
- */
-async function everythingSchema(): Promise<Record<string, { default?: unknown }>> {
-  const server = createDemoServer('schema-probe');
-  const client = new Client({ name: 'probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-  let props: Record<string, { default?: unknown }> | undefined;
-  client.setRequestHandler(ElicitRequestSchema, (req) => {
-    const p = req.params as { requestedSchema?: { properties?: Record<string, { default?: unknown }> } };
-    props = p.requestedSchema?.properties;
-    return { action: 'cancel' };
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(a), client.connect(b)]);
-  await client.callTool({ name: 'everything', arguments: {} });
-  await client.close();
-  await server.close();
-  assert.ok(props, 'the everything tool sent a schema');
-  return props;
-}
+import { everythingDefaults } from '../../scripts/lib/demoDefaults.mjs';
+import { demoRecords, formFrame, pickItem, runCommand, screenshot, type DemoRecord } from './workbench';
+import { formWorkbench } from './formWorkbench';
 
 /** The payloads of test/fixtures/injectionServer.mjs (kept in step by hand: that file is a stdio server, not a module). */
 const P = {
@@ -50,12 +22,14 @@ const P = {
 };
 
 describe('Workbench: form-mode elicitation in the webview', () => {
-  let wb: Workbench;
   let defaults: Record<string, unknown>;
-  // The demo and the injection server both record here; `recordDir` is ours, not openWorkbench's.
-  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-form-'));
-  const record = path.join(recordDir, 'demo.jsonl');
-  const records = (): DemoRecord[] => demoRecords({ recordDir } as Workbench);
+  before(async () => {
+    defaults = await everythingDefaults();
+  });
+  // Closing its editor cancels a form left on screen.
+  const wb = formWorkbench('webview', (page) => runCommand(page, 'View: Close All Editors'));
+  // The demo and the injection server both record here.
+  const records = (): DemoRecord[] => demoRecords(wb);
   let seen = 0;
   /**
    * The next answer the server recorded. The tool's result then opens in an editor, which takes
@@ -81,35 +55,8 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     return r.result;
   }
 
-  before(async () => {
-    const props = await everythingSchema();
-    defaults = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.default]));
-    wb = await openWorkbench({
-      servers: {
-        demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: record } },
-        inject: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'injectionServer.mjs')], env: { DEMO_RECORD: record } },
-      },
-      // The form is what is on trial; an empty secondary side bar only narrows the screenshots.
-      settings: { 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
-    });
-    await waitForServers(wb.page, 2);
-  });
-  after(async () => {
-    await wb?.close();
-  });
   beforeEach(() => {
     seen = records().length;
-  });
-  // A failed test must not leave its form on screen (it would queue every later request behind it).
-  afterEach(async (t) => {
-    // `passed` exists from Node 21 on; on Node 20 no failure screenshot is taken.
-    if ((t as { passed?: boolean }).passed === false) await screenshot(wb.page, `failed-${t.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    if ((await wb.page.locator('[id$="mcpElicitation.pending"]').count()) === 0) return;
-    await runCommand(wb.page, 'View: Close All Editors');
-    await waitQueueEmpty();
-    // The cancelled tool's result editor opens and takes focus; close it too, once it has.
-    await wb.page.locator('.editor-instance .monaco-editor.focused').waitFor();
-    await runCommand(wb.page, 'View: Close All Editors');
   });
 
   /** Runs a tool from the palette and waits until its form shows (Playwright clicks wait for Accept to be enabled). */

@@ -16,7 +16,8 @@ suite('Public API used from a second extension', () => {
   let s: Services;
   suiteSetup(async () => {
     s = await services();
-    await waitFor(() => s.manager.get('fixture')?.state.kind === 'running', 'fixture running');
+    // tools/list follows the handshake: wait for both, or a slow host sees a running server with no tools yet.
+    await waitFor(() => s.manager.get('fixture')?.state.kind === 'running' && (s.manager.get('fixture')?.tools.some((t) => t.name === 'elicit') ?? false), 'fixture running with its tools');
   });
   teardown(async () => {
     await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', undefined, vscode.ConfigurationTarget.Workspace);

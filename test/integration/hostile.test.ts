@@ -193,6 +193,23 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     return undefined;
   }
 
+  /** Runs the cases while watching the host's event loop: its worst delay, and each stall over 100 ms. */
+  async function watchedBattery(ids: readonly string[]): Promise<{ cases: CaseRecord[]; stallMs: number; stalls: { at: number; ms: number }[] }> {
+    stall.reset();
+    stall.enable();
+    const sampler = stallSampler();
+    const cases = await battery(ids);
+    stall.disable();
+    sampler.stop();
+    return { cases, stallMs: stall.max / 1e6, stalls: sampler.stalls };
+  }
+
+  /** Logs the worst event-loop delay of a pass, and fails past MAX_STALL_MS naming the case on the wire at each stall. */
+  function assertNoStall(pass: string, run: { stallMs: number; stalls: readonly { at: number; ms: number }[] }): void {
+    console.log(`${pass}: max event-loop delay ${Math.round(run.stallMs)} ms; stalls over 100 ms: ${blame(run.stalls) || 'none'}`);
+    assert.ok(run.stallMs < MAX_STALL_MS, `event loop stalled ${Math.round(run.stallMs)} ms: ${blame(run.stalls)}`);
+  }
+
   function assertWire(cases: readonly CaseRecord[]): void {
     const bad = cases.flatMap((c) => {
       const why = checkWire(c);
@@ -245,18 +262,11 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     this.timeout(180_000);
     const ids = CASES.filter((c) => !c.tag.startsWith('url/') && c.raw?.kind !== 'disconnect').map((c) => c.tag);
     assert.ok(ids.length >= 100, `${ids.length} cases`);
-    stall.reset();
-    stall.enable();
-    const sampler = stallSampler();
-    const cases = await battery(ids);
-    stall.disable();
-    sampler.stop();
-    assert.equal(cases.length, ids.length);
-    assertWire(cases);
+    const run = await watchedBattery(ids);
+    assert.equal(run.cases.length, ids.length);
+    assertWire(run.cases);
     assert.deepEqual(responderErrors, []);
-    const stallMs = stall.max / 1e6;
-    console.log(`hostile battery: max event-loop delay ${Math.round(stallMs)} ms; stalls over 100 ms: ${blame(sampler.stalls) || 'none'}`);
-    assert.ok(stallMs < MAX_STALL_MS, `event loop stalled ${Math.round(stallMs)} ms: ${blame(sampler.stalls)}`);
+    assertNoStall('hostile battery', run);
     // Every case the list says reaches the UI did, and nothing else did.
     const reachesUi = CASES.filter((c) => ids.includes(c.tag) && (c.expect === 'cancel' || c.expect === 'accept')).length;
     const duplicates = 2;
@@ -326,17 +336,11 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     const violations = s.hooks.cspViolations.length;
     const ids = CASES.filter((c) => c.expect === 'cancel' && c.params !== undefined && c.answer === undefined).map((c) => c.tag);
     const before = shown.length;
-    stall.reset();
-    stall.enable();
-    const sampler = stallSampler();
-    const cases = await battery(ids);
-    stall.disable();
-    sampler.stop();
-    assertWire(cases);
+    const run = await watchedBattery(ids);
+    assertWire(run.cases);
     assert.equal(shown.slice(before).filter((x) => x.kind === 'webview').length, ids.length);
     assert.deepEqual(s.hooks.cspViolations.slice(violations), []);
-    console.log(`webview pass: max event-loop delay ${Math.round(stall.max / 1e6)} ms; stalls over 100 ms: ${blame(sampler.stalls) || 'none'}`);
-    assert.ok(stall.max / 1e6 < MAX_STALL_MS, `event loop stalled ${Math.round(stall.max / 1e6)} ms: ${blame(sampler.stalls)}`);
+    assertNoStall('webview pass', run);
   });
 
   test('script injection: the form page parses none of it (0 CSP violations, canary never reached) while the same markup raw in a page with the same CSP is caught', async function () {

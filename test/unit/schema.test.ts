@@ -1,17 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_FIELDS, MAX_KEY_CHARS, MAX_OPTIONS, normaliseRequestedSchema } from '../../src/elicitation/form/schema';
-import type { Field, FormModel } from '../../src/shared/fieldModel';
-
-function schemaOf(properties: Record<string, unknown>, required?: unknown): Record<string, unknown> {
-  return required === undefined ? { type: 'object', properties } : { type: 'object', properties, required };
-}
-
-function formOf(schema: unknown): { form: FormModel; warnings: string[] } {
-  const r = normaliseRequestedSchema(schema);
-  if (!r.ok) assert.fail(`expected ok, got: ${r.error}`);
-  return { form: r.form, warnings: r.warnings };
-}
+import type { Field } from '../../src/shared/fieldModel';
+import { formOf, schemaOf } from './support/form';
 
 function fieldOf(prop: unknown, required = false): Field {
   const { form } = formOf(schemaOf({ f: prop }, required ? ['f'] : undefined));

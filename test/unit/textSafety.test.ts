@@ -9,14 +9,7 @@ import {
   MAX_MESSAGE_CHARS,
   sanitiseForDisplay,
 } from '../../src/elicitation/safety/text';
-import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
-import type { FormModel } from '../../src/shared/fieldModel';
-
-function form(properties: Record<string, unknown>): FormModel {
-  const r = normaliseRequestedSchema({ type: 'object', properties });
-  if (!r.ok) assert.fail(r.error);
-  return r.form;
-}
+import { form } from './support/form';
 
 void describe('findUrls', () => {
   const found: [string, string[]][] = [

@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
 import {
   answerSchema,
   buildReply,
@@ -10,13 +9,8 @@ import {
   validateField,
   VALIDATOR_CACHE_SIZE,
 } from '../../src/elicitation/form/validator';
-import type { AnswerValue, Field, FormModel } from '../../src/shared/fieldModel';
-
-function form(properties: Record<string, unknown>, required: string[] = []): FormModel {
-  const r = normaliseRequestedSchema({ type: 'object', properties, required });
-  if (!r.ok) assert.fail(r.error);
-  return r.form;
-}
+import type { AnswerValue, Field } from '../../src/shared/fieldModel';
+import { form } from './support/form';
 
 function field(prop: Record<string, unknown>): Field {
   const f = form({ f: prop }).fields[0];

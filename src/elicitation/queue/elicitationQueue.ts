@@ -117,8 +117,11 @@ export class ElicitationQueue {
     ticket.controller.abort();
   }
 
-  /** From the pending list: answer decline or cancel without showing (or closing) the prompt. */
-  settle(id: string, action: 'decline' | 'cancel'): boolean {
+  /**
+   * Answers decline or cancel without showing (or by closing) the prompt: from the pending list
+   * (the user decided), or because a policy changed while the request waited.
+   */
+  settle(id: string, action: 'decline' | 'cancel', decidedBy: DecidedBy = 'user'): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     if (entry.state === 'awaitingCompletion') {
@@ -126,7 +129,7 @@ export class ElicitationQueue {
       return true;
     }
     entry.payload.ticket.external = action;
-    entry.payload.ticket.decidedBy = 'user';
+    entry.payload.ticket.decidedBy = decidedBy;
     this.abortTicket(entry.payload.ticket, action);
     return true;
   }

@@ -13,10 +13,10 @@ export const MAX_DESCRIPTION_CHARS = 1000;
 export const MAX_LABEL_CHARS = 200;
 
 // Shapes, tried in order: anything with `scheme://` (`https`, `file`, `vscode`…), the scheme-only
-// `javascript:`/`data:`/`mailto:` forms, `www.`,
-// then bare hosts. Every repetition that can start mid-word is bounded, so scanning stays linear.
-// Bare hosts Bare hosts need a path, port or a common TLD so that `node.js`, `README.md`,
-// `e.g.` and `v1.2` stay plain text; labels allow any letter so look-alike (IDN) hosts are caught.
+// `javascript:`/`data:`/`mailto:` forms, `www.`, then bare hosts. Every repetition that can start
+// mid-word is bounded, so scanning stays linear. Bare hosts need a path, port or a common TLD so
+// that `node.js`, `README.md`, `e.g.` and `v1.2` stay plain text; labels allow any letter so
+// look-alike (IDN) hosts are caught.
 const URL_RE = new RegExp(
   [
     String.raw`\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s<>"'\x60]+`,

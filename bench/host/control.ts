@@ -1,5 +1,5 @@
 /**
- * The in-host side of the benchmark's control channel: the harness (scripts/bench.mjs) runs a
+ * The in-host side of the benchmark's control channel: the harness (bench/run.mjs) runs a
  * loopback HTTP server and owns the browser page; code in the extension host asks it to watch the
  * page for a prompt, to act on the page like a user, and hands it the results. The URL comes from
  * MCP_BENCH_CONTROL in the host's environment.
@@ -54,7 +54,7 @@ export function acceptDefaults(method: 'click' | 'ctrlEnter'): Promise<{ actions
   return call('/accept-defaults', { method }, 60_000);
 }
 
-/** Has the page collect its garbage (see scripts/lib/benchPage.mjs); returns its DOM size and JS heap then. */
+/** Has the page collect its garbage (see bench/lib/page.mjs); returns its DOM size and JS heap then. */
 export function collectPageGarbage(): Promise<{ domNodes: number; jsHeapBytes: number }> {
   return call('/page-gc', {});
 }

@@ -20,19 +20,28 @@ import path from 'node:path';
 import { format, isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CODE_SERVER_VERSION, repoRoot } from './hostPaths.mjs';
-import { launchBrowser } from './lib/browser.mjs';
-import { startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { makeWorkspace } from './lib/fixtures.mjs';
-import { SeenBoard, startControl } from './lib/benchControl.mjs';
-import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/benchPage.mjs';
-import { fmt, kib, markdownTable, mib, summarise } from './lib/benchStats.mjs';
-import { createDemoServer } from '../demo/servers/demoTools.mjs';
+import { CODE_SERVER_VERSION, repoRoot } from '../scripts/hostPaths.mjs';
+import { launchBrowser } from '../scripts/lib/browser.mjs';
+import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
+import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
+import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
+import { SeenBoard, startControl } from './lib/control.mjs';
+import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import { parseJson, readJson } from '../scripts/lib/json.mjs';
+import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 
-const num = (name, fallback) => {
+/** @typedef {import('./host/index').PostedResults} PostedResults */
+/** @typedef {import('./host/index').MainResults} MainResults */
+/** @typedef {import('./host/activation').ActivationResult} ActivationResult */
+/** @typedef {import('./host/control').WatchSpec} WatchSpec */
+/** @typedef {import('./host/control').PromptKind} PromptKind */
+/** @typedef {{ code: number, results: PostedResults | undefined, hostLog: string, csOutput: string }} HostRun */
+/** A line a bench server records (bench/fixtures/benchServer.mjs). */
+/** @typedef {{ kind: 'sent' | 'response' | 'protocolError', id?: string | number, action?: string }} BenchRecord */
+/** A line the demo server records. */
+/** @typedef {{ tool: string, result: unknown }} DemoRecord */
+
+const num = (/** @type {string} */ name, /** @type {number} */ fallback) => {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v >= 0 ? v : fallback;
 };
@@ -44,7 +53,7 @@ const BURST_SERVERS = num('MCP_BENCH_BURST_SERVERS', 10);
 const PER_SERVER = num('MCP_BENCH_BURST_PER_SERVER', 100);
 const BURSTS = Math.max(1, num('MCP_BENCH_BURSTS', 3));
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
-const PROFILE = process.env.MCP_BENCH_PROFILE === '1';
+const PROFILE = process.env['MCP_BENCH_PROFILE'] === '1';
 const RESULTS = PROFILE ? path.join(repoRoot, 'test-results', 'bench-profile-results.json') : path.join(repoRoot, 'bench', 'results.json');
 /** The whole benchmark; past this something is stuck, and everything started is killed. */
 const HARD_LIMIT_MS = 25 * 60_000;
@@ -59,13 +68,14 @@ const TARGETS = {
   acceptActions: 1,
 };
 
-const FIXTURES = path.join(repoRoot, 'test', 'fixtures');
+const FIXTURES = path.join(repoRoot, 'bench', 'fixtures');
 const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
 const DEMO_SERVER = path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs');
 const IN_HOST_ENTRY = path.join(repoRoot, 'out', 'bench', 'index.js');
 
 const t0 = Date.now();
-const log = (m) => process.stdout.write(`[bench] ${m}  (+${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+const log = (/** @type {string} */ m) => process.stdout.write(`[bench] ${m}  (+${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+/** @type {string[]} */
 const scratch = [];
 process.on('exit', () => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
@@ -75,12 +85,14 @@ setTimeout(() => {
   process.exit(2); // codeServer.mjs kills every code-server process group on exit
 }, HARD_LIMIT_MS).unref();
 
+/** @param {string} prefix */
 function tempDir(prefix) {
   const d = mkdtempSync(path.join(os.tmpdir(), prefix));
   scratch.push(d);
   return d;
 }
 
+/** @param {string[]} args */
 function runNode(args, cwd = repoRoot) {
   const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
@@ -106,7 +118,7 @@ function productionCopy() {
   });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production'], dir).trim();
-  const size = (rel) => {
+  const size = (/** @type {string} */ rel) => {
     const buf = readFileSync(path.join(dir, rel));
     return { bytes: buf.length, gzipBytes: gzipSync(buf).length };
   };
@@ -114,43 +126,39 @@ function productionCopy() {
   return { dir, buildOutput: out, sizes };
 }
 
-/** A CPU profile needs function names: for one, the host runs an unminified bundle instead. */
+/**
+ * A CPU profile needs function names: for one, the host runs an unminified bundle instead.
+ * @param {string} dir
+ */
 async function unminifiedExtension(dir) {
   await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
 }
 
 /** The in-host benchmark (into out/bench) and the baseline extension (into an extensions folder). */
 async function bundles() {
+  /** @type {esbuild.BuildOptions} */
   const common = { absWorkingDir: repoRoot, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning', legalComments: 'none' };
-  await esbuild.build({ ...common, entryPoints: { index: 'test/bench/index.ts' }, outdir: path.join(repoRoot, 'out', 'bench'), sourcemap: 'linked' });
+  await esbuild.build({ ...common, entryPoints: { index: 'bench/host/index.ts' }, outdir: path.join(repoRoot, 'out', 'bench'), sourcemap: 'linked' });
   const extensionsDir = tempDir('mcp-eh-bench-exts-');
-  const pkg = JSON.parse(readFileSync(path.join(FIXTURES, 'baselineExtension', 'package.json'), 'utf8'));
+  const pkg = /** @type {{ publisher: string, name: string, version: string }} */ (readJson(path.join(FIXTURES, 'baselineExtension', 'package.json')));
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(target, { recursive: true });
   writeFileSync(path.join(target, 'package.json'), JSON.stringify(pkg, null, 2));
-  await esbuild.build({ ...common, entryPoints: { extension: 'test/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
+  await esbuild.build({ ...common, entryPoints: { extension: 'bench/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
   return { extensionsDir };
 }
 
-/** What the demo's `everything` form asks for, read from the demo server itself. */
-async function everythingDefaults() {
-  const server = createDemoServer('schema-probe');
-  const client = new Client({ name: 'probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-  let props;
-  client.setRequestHandler(ElicitRequestSchema, (req) => {
-    props = req.params.requestedSchema?.properties;
-    return { action: 'cancel' };
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(a), client.connect(b)]);
-  await client.callTool({ name: 'everything', arguments: {} });
-  await client.close();
-  await server.close();
-  return Object.fromEntries(Object.entries(props ?? {}).map(([k, v]) => [k, v.default]));
-}
+/**
+ * @param {string} file
+ * @returns {unknown[]}
+ */
+const readJsonl = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => parseJson(l)) : []);
 
-const readJsonl = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-
+/**
+ * @param {string} file
+ * @param {number} count
+ * @param {number} timeoutMs
+ */
 async function waitForLines(file, count, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -160,31 +168,43 @@ async function waitForLines(file, count, timeoutMs) {
   return false;
 }
 
-const benchEntry = (name, recordDir) => ({ type: 'stdio', command: 'node', args: [BENCH_SERVER, name], env: { BENCH_RECORD: path.join(recordDir, `${name}.jsonl`) } });
+const benchEntry = (/** @type {string} */ name, /** @type {string} */ recordDir) => ({ type: 'stdio', command: 'node', args: [BENCH_SERVER, name], env: { BENCH_RECORD: path.join(recordDir, `${name}.jsonl`) } });
 
 /**
  * One code-server with the production copy as the development extension and the in-host
  * benchmark as its tests module, one page, one control channel. Resolves when the host reports
  * its exit code (or after `timeoutMs`, as 124).
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ mode: 'main' | 'activation', servers: Record<string, unknown>, env?: Record<string, string>, extensionsDir: string,
+ *           extensionDir: string, timeoutMs: number, demoRecord?: string }} opts
+ * @returns {Promise<HostRun>}
  */
 async function runHost(browser, { mode, servers, env = {}, extensionsDir, extensionDir, timeoutMs, demoRecord }) {
   const ws = makeWorkspace({ servers });
   const seen = new SeenBoard();
+  /** @type {import('playwright-core').Page} */
   let page;
+  /** @type {PostedResults | undefined} */
   let results;
+  // The bodies are what bench/host/control.ts sends.
   const control = await startControl({
-    '/arm': async (spec) => {
+    '/arm': async (/** @type {WatchSpec} */ spec) => {
       await waitClean(page);
       await armWatch(page, spec);
     },
-    '/seen': async ({ token, timeoutMs: ms }) => ({ at: await seen.wait(token, ms ?? 30_000) }),
-    '/accept-defaults': async ({ method }) => acceptDefaults(page, method, demoRecord),
+    '/seen': async (/** @type {{ token: string, timeoutMs?: number }} */ { token, timeoutMs: ms }) => ({ at: await seen.wait(token, ms ?? 30_000) }),
+    '/accept-defaults': async (/** @type {{ method: 'click' | 'ctrlEnter' }} */ { method }) => {
+      if (!demoRecord) throw new Error(`no demo server in the ${mode} run`);
+      return acceptDefaults(page, method, demoRecord);
+    },
     '/page-gc': async () => collectPageGarbage(page),
-    '/results': async (body) => {
+    '/results': (/** @type {PostedResults} */ body) => {
       results = body;
     },
   });
+  /** @type {import('../scripts/lib/codeServer.mjs').CodeServer | undefined} */
   let cs;
+  /** @type {import('playwright-core').BrowserContext | undefined} */
   let context;
   let hostLog = '';
   try {
@@ -198,21 +218,23 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
-    let resolveExit;
-    const exit = new Promise((r) => (resolveExit = r));
-    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
-    await page.exposeFunction('codeAutomationLog', (type, args) => {
-      const line = format(...(Array.isArray(args) ? args : [args]));
+    /** @type {(code: number) => void} */
+    let resolveExit = () => undefined;
+    const exit = /** @type {Promise<number>} */ (new Promise((r) => (resolveExit = r)));
+    await page.exposeFunction('codeAutomationExit', (/** @type {unknown} */ code) => resolveExit(Number(code)));
+    await page.exposeFunction('codeAutomationLog', (/** @type {string} */ _type, /** @type {unknown} */ args) => {
+      const line = format(...(Array.isArray(args) ? /** @type {unknown[]} */ (args) : [args]));
       hostLog += `${line}\n`;
       if (line.startsWith('[bench]') || /in-host failure/.test(line)) process.stdout.write(`    ${line}\n`);
     });
-    await page.exposeFunction('__benchSeen', (token, at) => seen.report(token, at));
+    await page.exposeFunction('__benchSeen', (/** @type {string} */ token, /** @type {number} */ at) => seen.report(token, at));
     const started = Date.now();
     await page.goto(workbenchUrl(cs, ws.dir, { extensionDevelopmentPath: extensionDir, extensionTestsPath: IN_HOST_ENTRY }));
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
-    const code = await Promise.race([exit, new Promise((r) => (timer = setTimeout(() => r(124), timeoutMs)))]);
+    const code = await Promise.race([exit, /** @type {Promise<number>} */ (new Promise((r) => (timer = setTimeout(() => r(124), timeoutMs))))]);
     clearTimeout(timer);
-    if (process.env.MCP_BENCH_VERBOSE) log(`${mode} host: page to exit ${Date.now() - started} ms`);
+    if (process.env['MCP_BENCH_VERBOSE']) log(`${mode} host: page to exit ${Date.now() - started} ms`);
     return { code, results, hostLog, csOutput: cs.output };
   } finally {
     await context?.close().catch(() => undefined);
@@ -228,6 +250,9 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
  * it took; if even that fails, Escape releases the host. A key can only be pressed once the form
  * has keyboard focus (a user sees the caret in the first field); how long that takes after the
  * form is visible is reported too, because a key pressed earlier goes to the workbench.
+ * @param {import('playwright-core').Page} page
+ * @param {'click' | 'ctrlEnter'} method
+ * @param {string} demoRecord
  */
 async function acceptDefaults(page, method, demoRecord) {
   const before = readJsonl(demoRecord).length;
@@ -245,6 +270,10 @@ async function acceptDefaults(page, method, demoRecord) {
   return { actions, formShownAt, ...(focusAt ? { focusDelayMs: focusAt - formShownAt } : {}) };
 }
 
+/**
+ * @param {string} what
+ * @param {HostRun} run
+ */
 function hostFailure(what, run) {
   const tail = `${run.hostLog.slice(-4000)}\n--- code-server ---\n${run.csOutput.slice(-2000)}`;
   mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
@@ -252,22 +281,28 @@ function hostFailure(what, run) {
   return new Error(`${what}: host exit ${run.code}${run.results?.error ? `\n${run.results.error}` : ''}\n${tail}`);
 }
 
-/** Per request id, how many responses each burst server saw on its own transport. */
+/**
+ * Per request id, how many responses each burst server saw on its own transport.
+ * @param {string} recordDir
+ * @param {string[]} names
+ */
 function responseCounts(recordDir, names) {
   let sent = 0;
   let exactlyOne = 0;
   let none = 0;
   let more = 0;
   let protocolErrors = 0;
+  /** @type {Record<string, number>} */
   const actions = {};
   for (const name of names) {
-    const lines = readJsonl(path.join(recordDir, `${name}.jsonl`));
+    const lines = /** @type {BenchRecord[]} */ (readJsonl(path.join(recordDir, `${name}.jsonl`)));
+    /** @type {Map<string | number | undefined, number>} */
     const counts = new Map();
     for (const l of lines) {
       if (l.kind === 'sent') counts.set(l.id, counts.get(l.id) ?? 0);
       else if (l.kind === 'response') {
         counts.set(l.id, (counts.get(l.id) ?? 0) + 1);
-        actions[l.action] = (actions[l.action] ?? 0) + 1;
+        actions[String(l.action)] = (actions[String(l.action)] ?? 0) + 1;
       } else if (l.kind === 'protocolError') protocolErrors++;
     }
     for (const c of counts.values()) {
@@ -290,7 +325,9 @@ async function main() {
   const { extensionsDir } = await bundles();
   const defaults = await everythingDefaults();
   const browser = await launchBrowser();
+  /** @type {ActivationResult[]} */
   const activationRuns = [];
+  /** @type {MainResults} */
   let mainRun;
   const recordDir = tempDir('mcp-eh-bench-rec-');
   const burstNames = Array.from({ length: BURST_SERVERS }, (_, i) => `burst${i}`);
@@ -308,8 +345,9 @@ async function main() {
         timeoutMs: 4 * 60_000,
       });
       if (run.code !== 0 || !run.results?.results) throw hostFailure(`activation run ${i + 1}`, run);
-      activationRuns.push(run.results.results);
-      log(`activation start ${i + 1}/${STARTS}: ${fmt(run.results.results.coldMs, 1)} ms`);
+      const activation = /** @type {ActivationResult} */ (run.results.results);
+      activationRuns.push(activation);
+      log(`activation start ${i + 1}/${STARTS}: ${fmt(activation.coldMs, 1)} ms`);
     }
 
     // 1, 2, 4. Latency, interactions and burst in one host, with the baseline installed beside us.
@@ -336,16 +374,21 @@ async function main() {
       timeoutMs: 15 * 60_000,
     });
     if (run.code !== 0 || !run.results?.results) throw hostFailure('main run', run);
-    mainRun = run.results.results;
+    mainRun = /** @type {MainResults} */ (run.results.results);
   } finally {
     await browser.close().catch(() => undefined);
   }
 
   // ---- figures ----
   const lat = mainRun.latency;
+  /**
+   * @param {'ours' | 'baseline'} impl
+   * @param {PromptKind} kind
+   * @param {'ms' | 'hostMs'} [key]
+   */
   const stat = (impl, kind, key = 'ms') => summarise(lat.samples.filter((s) => s.impl === impl && s.kind === kind && s[key] !== undefined).map((s) => s[key]));
   const latency = Object.fromEntries(
-    ['inputBox', 'quickPick', 'webview'].map((kind) => {
+    /** @type {PromptKind[]} */ (['inputBox', 'quickPick', 'webview']).map((kind) => {
       const o = stat('ours', kind);
       const b = stat('baseline', kind);
       const target = kind === 'webview' ? TARGETS.webviewRatio : TARGETS.nativeRatio;
@@ -366,14 +409,16 @@ async function main() {
   const declinesExpected = bursts.length * (perBurst - BURST_SERVERS * 10);
   const cold = summarise(activationRuns.map((r) => r.coldMs));
   const warm = summarise(activationRuns[0]?.warmMs ?? []);
-  const demoLines = readJsonl(demoRecord).filter((r) => r.tool === 'everything');
+  const demoLines = /** @type {DemoRecord[]} */ (readJsonl(demoRecord)).filter((r) => r.tool === 'everything');
   const interactions = mainRun.interactions.map((r, i) => {
     const rec = demoLines[i]?.result;
     return { method: r.method, actions: r.actions, focusDelayMs: r.focusDelayMs, recorded: rec, acceptedDefaults: isDeepStrictEqual(rec, { action: 'accept', content: defaults }) };
   });
   const actionsOk = interactions.length > 0 && interactions.every((r) => r.acceptedDefaults && r.actions <= TARGETS.acceptActions);
 
+  /** @type {import('./lib/stats.mjs').Row[]} */
   const rows = [];
+  /** @type {Record<string, string>} */
   const names = { inputBox: 'InputBox (1 text field)', quickPick: 'QuickPick (1 enum field)', webview: 'Webview form (6 fields)' };
   for (const [kind, l] of Object.entries(latency)) {
     rows.push({
@@ -383,9 +428,14 @@ async function main() {
       ok: l.ok,
     });
   }
+  /**
+   * @template T
+   * @param {T[]} values
+   * @param {(value: T) => string | number} f
+   */
   const runs = (values, f) => values.map(f).join(', ');
   rows.push({ measure: `Burst: ${perBurst} requests at once (${BURST_SERVERS} servers × ${PER_SERVER}), ${bursts.length} bursts: requests with exactly one response`, result: `${wire.exactlyOne} / ${total} (${lost} lost${wire.more ? `, ${wire.more} answered twice` : ''})`, target: '0 lost', ok: lost === 0 && wire.more === 0 });
-  rows.push({ measure: 'Burst: prompts shown / declined by the rate limit, per burst', result: `${runs(bursts, (b) => b.promptsShown)} / ${fmt((wire.actions.decline ?? 0) / bursts.length)}`, target: `${BURST_SERVERS * 10} / ${perBurst - BURST_SERVERS * 10}`, ok: shownOk && (wire.actions.decline ?? 0) === declinesExpected });
+  rows.push({ measure: 'Burst: prompts shown / declined by the rate limit, per burst', result: `${runs(bursts, (b) => b.promptsShown)} / ${fmt((wire.actions['decline'] ?? 0) / bursts.length)}`, target: `${BURST_SERVERS * 10} / ${perBurst - BURST_SERVERS * 10}`, ok: shownOk && (wire.actions['decline'] ?? 0) === declinesExpected });
   rows.push({ measure: 'Burst: extension-host event-loop delay p99 (per burst) / max', result: `${runs(bursts, (b) => fmt(b.eventLoop.p99, 1))} ms / ${fmt(loopMax, 1)} ms (idle host: p99 ${fmt(idle.p99, 1)}, max ${fmt(idle.max, 1)} ms)`, target: `p99 < ${TARGETS.eventLoopP99Ms} ms`, ok: loopP99.median < TARGETS.eventLoopP99Ms });
   rows.push({ measure: `Burst: heap growth per burst (heapUsed after − before${bursts[0]?.heap.gc ? ', after gc' : ', no gc'})`, result: `${runs(bursts, (b) => mib(b.heap.growthBytes))}; all ${bursts.length} bursts: ${mib(heapLastAfterBytes - heapFirstBeforeBytes)}`, target: `< ${mib(TARGETS.heapGrowthBytes)}`, ok: heapGrowth.max < TARGETS.heapGrowthBytes });
   rows.push({

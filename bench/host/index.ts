@@ -1,16 +1,16 @@
 /**
  * Entry of the in-host benchmark, loaded by the workbench like the in-host test suite (the
- * `extensionTestsPath` of the payload) and bundled by scripts/bench.mjs into out/bench/index.js.
+ * `extensionTestsPath` of the payload) and bundled by bench/run.mjs into out/bench/index.js.
  * MCP_BENCH_MODE picks the work: `main` (latency, interactions, burst) or `activation`. Results go
  * to the harness over its control channel; a rejected run() makes the harness fail.
  */
 import * as vscode from 'vscode';
-import { services } from '../integration/helpers';
+import { services } from '../../test/integration/helpers';
 import { postResults } from './control';
-import { baseline, measureLatency, ours } from './latency';
-import { measureBursts } from './burst';
-import { measureActivation } from './activation';
-import { measureInteractions } from './interactions';
+import { baseline, measureLatency, ours, type LatencyResult } from './latency';
+import { measureBursts, type BurstsResult } from './burst';
+import { measureActivation, type ActivationResult } from './activation';
+import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
 
 const log = (m: string): void => console.log(m);
@@ -20,7 +20,21 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
-async function main(): Promise<unknown> {
+/** What a `main` run hands the harness. */
+export interface MainResults {
+  readonly latency: LatencyResult;
+  readonly interactions: InteractionRun[];
+  readonly burst: BurstsResult;
+}
+
+/** The body of the harness's `/results` call: MainResults or ActivationResult, by mode. */
+export interface PostedResults {
+  readonly mode: string;
+  readonly results?: MainResults | ActivationResult;
+  readonly error?: string;
+}
+
+async function main(): Promise<MainResults> {
   const s = await services();
   const burstServers = (process.env['MCP_BENCH_BURST_SERVERS'] ?? '').split(',').filter(Boolean);
   const all = ['bench', 'demo', ...burstServers];
@@ -38,7 +52,7 @@ async function main(): Promise<unknown> {
   return { latency, interactions, burst };
 }
 
-async function activation(): Promise<unknown> {
+async function activation(): Promise<ActivationResult> {
   const s = await services();
   return measureActivation(s, envNumber('MCP_BENCH_WARM_REPS', 0), log);
 }
@@ -47,11 +61,11 @@ export async function run(): Promise<void> {
   const mode = process.env['MCP_BENCH_MODE'] ?? 'main';
   try {
     const results = mode === 'activation' ? await activation() : await main();
-    await postResults({ mode, results });
+    await postResults({ mode, results } satisfies PostedResults);
   } catch (err) {
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
     console.error(`[bench] in-host failure: ${message}`);
-    await postResults({ mode, error: message }).catch(() => undefined);
+    await postResults({ mode, error: message } satisfies PostedResults).catch(() => undefined);
     throw err;
   }
 }

@@ -98,7 +98,15 @@ export async function idleLoopDelay(durationMs: number): Promise<LoopDelay> {
  * browser in the same state); everything in the host (history, audit, connections) carries over,
  * so the heap after the last burst also shows whether anything accumulates there.
  */
-export async function measureBursts(s: Services, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<{ idle: LoopDelay; bursts: BurstResult[]; pages: { domNodes: number; jsHeapBytes: number }[]; heapFirstBeforeBytes: number; heapLastAfterBytes: number }> {
+export interface BurstsResult {
+  readonly idle: LoopDelay;
+  readonly bursts: BurstResult[];
+  readonly pages: { domNodes: number; jsHeapBytes: number }[];
+  readonly heapFirstBeforeBytes: number;
+  readonly heapLastAfterBytes: number;
+}
+
+export async function measureBursts(s: Services, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
   const idle = await idleLoopDelay(3_000);
   log(`[bench] idle event-loop delay p99 ${idle.p99.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms`);
   const bursts: BurstResult[] = [];

@@ -1,6 +1,13 @@
 // The page side of `npm run bench`: watching the workbench for a prompt and acting on it like a
 // user. Code-server serves webviews from the workbench's own origin, so the top page can read the
 // form's document two iframes down (iframe.webview → iframe#active-frame) without Playwright.
+// The functions passed to page.evaluate and page.waitForFunction run in the page, hence the DOM types.
+
+/**
+ * The page's own hooks: the watch in progress, and the harness's callback (page.exposeFunction).
+ * @typedef {Window & { __benchWatch?: { stop: () => void }, __benchSeen: (token: string, at: number) => Promise<void> }} BenchWindow
+ */
+/** @typedef {import('playwright-core').Page} Page */
 
 /**
  * Starts watching the page for one prompt; when it is visible, the page calls
@@ -12,24 +19,25 @@
  */
 export async function armWatch(page, spec) {
   await page.evaluate((spec) => {
-    window.__benchWatch?.stop();
-    const visible = (el) => el.offsetWidth > 0 && el.offsetHeight > 0;
+    const win = /** @type {BenchWindow} */ (/** @type {unknown} */ (window));
+    win.__benchWatch?.stop();
+    const visible = (/** @type {HTMLElement} */ el) => el.offsetWidth > 0 && el.offsetHeight > 0;
     const found = () => {
       if (spec.kind === 'webview') {
-        for (const outer of document.querySelectorAll('iframe.webview.ready')) {
+        for (const outer of /** @type {NodeListOf<HTMLIFrameElement>} */ (document.querySelectorAll('iframe.webview.ready'))) {
           if (!visible(outer)) continue;
           let doc;
           try {
-            doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+            doc = outer.contentDocument?.querySelector(/** @type {'iframe'} */ ('iframe#active-frame'))?.contentDocument;
           } catch {
             continue;
           }
           const form = doc?.querySelector('main.form');
-          if (form && form.querySelectorAll('.field').length >= (spec.fields ?? 1) && (doc.body?.textContent ?? '').includes(spec.token)) return true;
+          if (form && form.querySelectorAll('.field').length >= (spec.fields ?? 1) && (doc?.body?.textContent ?? '').includes(spec.token)) return true;
         }
         return false;
       }
-      const w = document.querySelector('.quick-input-widget');
+      const w = /** @type {HTMLElement | null} */ (document.querySelector('.quick-input-widget'));
       if (!w || w.style.display === 'none' || !visible(w) || !(w.textContent ?? '').includes(spec.token)) return false;
       if (spec.kind === 'quickPick') return [...w.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => (r.textContent ?? '').includes(spec.option ?? ''));
       return true;
@@ -40,7 +48,7 @@ export async function armWatch(page, spec) {
       done = true;
       const at = Date.now();
       stop();
-      void window.__benchSeen(spec.token, at);
+      void win.__benchSeen(spec.token, at);
     };
     const mo = new MutationObserver(check);
     mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -49,31 +57,38 @@ export async function armWatch(page, spec) {
       mo.disconnect();
       clearInterval(iv);
     };
-    window.__benchWatch = { stop };
+    win.__benchWatch = { stop };
     check();
   }, spec);
 }
 
-/** Waits until no quick input and no webview is on screen, so every sample starts the same way. */
+/**
+ * Waits until no quick input and no webview is on screen, so every sample starts the same way.
+ * @param {Page} page
+ */
 export async function waitClean(page, timeoutMs = 15_000) {
   await page.waitForFunction(
     () => {
-      const visible = (el) => el.offsetWidth > 0 && el.offsetHeight > 0;
-      const w = document.querySelector('.quick-input-widget');
+      const visible = (/** @type {HTMLElement} */ el) => el.offsetWidth > 0 && el.offsetHeight > 0;
+      const w = /** @type {HTMLElement | null} */ (document.querySelector('.quick-input-widget'));
       if (w && w.style.display !== 'none' && visible(w)) return false;
-      return ![...document.querySelectorAll('iframe.webview')].some(visible);
+      return ![.../** @type {NodeListOf<HTMLIFrameElement>} */ (document.querySelectorAll('iframe.webview'))].some(visible);
     },
     undefined,
     { polling: 10, timeout: timeoutMs },
   );
 }
 
-/** Resolves once a webview form with `fields` fields is rendered; returns the page's Date.now() then. */
+/**
+ * Resolves once a webview form with `fields` fields is rendered; returns the page's Date.now() then.
+ * @param {Page} page
+ * @param {number} fields
+ */
 export async function waitForForm(page, fields, timeoutMs = 30_000) {
   const handle = await page.waitForFunction(
     (fields) => {
-      for (const outer of document.querySelectorAll('iframe.webview.ready')) {
-        const doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+      for (const outer of /** @type {NodeListOf<HTMLIFrameElement>} */ (document.querySelectorAll('iframe.webview.ready'))) {
+        const doc = outer.contentDocument?.querySelector(/** @type {'iframe'} */ ('iframe#active-frame'))?.contentDocument;
         const form = doc?.querySelector('main.form');
         if (form && form.querySelectorAll('.field').length === fields) return Date.now();
       }
@@ -85,7 +100,10 @@ export async function waitForForm(page, fields, timeoutMs = 30_000) {
   return handle.jsonValue();
 }
 
-/** The form's Accept button, two iframes down. */
+/**
+ * The form's Accept button, two iframes down.
+ * @param {Page} page
+ */
 export function acceptButton(page) {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').getByRole('button', { name: 'Accept', exact: true });
 }
@@ -93,12 +111,13 @@ export function acceptButton(page) {
 /**
  * Resolves with the page's Date.now() once keyboard input would reach the form (its document has
  * focus): before that, a key pressed "on the form" goes to the workbench instead.
+ * @param {Page} page
  */
 export async function waitForFormFocus(page, timeoutMs = 10_000) {
   const handle = await page.waitForFunction(
     () => {
-      for (const outer of document.querySelectorAll('iframe.webview.ready')) {
-        const doc = outer.contentDocument?.querySelector('iframe#active-frame')?.contentDocument;
+      for (const outer of /** @type {NodeListOf<HTMLIFrameElement>} */ (document.querySelectorAll('iframe.webview.ready'))) {
+        const doc = outer.contentDocument?.querySelector(/** @type {'iframe'} */ ('iframe#active-frame'))?.contentDocument;
         if (doc?.querySelector('main.form') && doc.hasFocus()) return Date.now();
       }
       return 0;
@@ -114,6 +133,7 @@ export async function waitForFormFocus(page, timeoutMs = 10_000) {
  * hidden hundreds of quick inputs without a full collection gets slower at it (the prompt cycle
  * went from ~65 to ~140 ms over four bursts without this, and stayed flat with it), which is the
  * browser's state, not the extension's. The figures say whether anything really piles up.
+ * @param {Page} page
  */
 export async function collectPageGarbage(page) {
   const cdp = await page.context().newCDPSession(page);
@@ -121,7 +141,8 @@ export async function collectPageGarbage(page) {
     await cdp.send('HeapProfiler.collectGarbage');
     return await page.evaluate(() => ({
       domNodes: document.getElementsByTagName('*').length,
-      jsHeapBytes: performance.memory?.usedJSHeapSize ?? 0,
+      // Chromium's own, non-standard figure.
+      jsHeapBytes: /** @type {Performance & { memory?: { usedJSHeapSize: number } }} */ (performance).memory?.usedJSHeapSize ?? 0,
     }));
   } finally {
     await cdp.detach().catch(() => undefined);

@@ -1,0 +1,21 @@
+/** Builders for the unit tests: a requested schema, and the form model it normalises to. */
+import assert from 'node:assert/strict';
+import { normaliseRequestedSchema } from '../../../src/elicitation/form/schema';
+import type { FormModel } from '../../../src/shared/fieldModel';
+
+/** A requestedSchema with these properties; `required` only when given. */
+export function schemaOf(properties: Record<string, unknown>, required?: unknown): Record<string, unknown> {
+  return required === undefined ? { type: 'object', properties } : { type: 'object', properties, required };
+}
+
+/** The normalised form and its warnings; fails the test when the schema is rejected. */
+export function formOf(schema: unknown): { form: FormModel; warnings: string[] } {
+  const r = normaliseRequestedSchema(schema);
+  if (!r.ok) assert.fail(`expected ok, got: ${r.error}`);
+  return { form: r.form, warnings: r.warnings };
+}
+
+/** The form model for these properties; fails the test when the schema is rejected. */
+export function form(properties: Record<string, unknown>, required?: string[]): FormModel {
+  return formOf(schemaOf(properties, required)).form;
+}
