@@ -162,8 +162,15 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
   });
 
   test('several inputs in one round: shown one after the other, sent back in one retry', async () => {
+    const shown = nextPrompt(s);
     const result = run('mrtr-modern', 'multi', { tag: 'multi' });
-    await answerBox(s, 'Kay', /What is your name\?/);
+    const first = await shown;
+    // The pending list says which call, round and request is on screen, and that one more follows.
+    assert.deepEqual(s.broker.queue.list()[0]?.round, { call: 'multi', round: 1, key: 'name', index: 1, total: 2 });
+    const box = first.widget as vscode.InputBox;
+    assert.match(box.prompt ?? '', /What is your name\?/);
+    box.value = 'Kay';
+    await acceptQuickInput();
     const p = await nextPrompt(s);
     const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
     qp.activeItems = [qp.items.find((i) => i.label === 'green')!];

@@ -147,6 +147,14 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     assert.deepEqual(r, { name: { action: 'accept', content: { name: 'Cy' } }, color: { action: 'accept', content: { color: 'green' } } });
     assert.deepEqual(user.forms.slice(before).map((f) => f.message), ['What is your name?', 'Pick a colour']);
     assert.equal(received(record, 'multi').length, 2);
+    // History (and so the audit log) says which call, round and request each answer belonged to.
+    assert.deepEqual(
+      broker.queue.history.list().slice(-2).map((h) => h.round),
+      [
+        { call: 'multi', round: 1, key: 'name', index: 1, total: 2 },
+        { call: 'multi', round: 1, key: 'color', index: 2, total: 2 },
+      ],
+    );
   });
 
   void it('asks again until the answer satisfies the server', async () => {

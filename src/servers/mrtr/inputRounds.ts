@@ -133,7 +133,7 @@ async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps
   }
   let result: ElicitResult;
   try {
-    result = await o.broker.handle(identity, params, { signal, requestId });
+    result = await o.broker.handle(identity, params, { signal, requestId, round: { call: o.label, round: slot.round, key: slot.key, index: slot.index, total: slot.total } });
   } catch (err) {
     // A request we must not show (malformed) gets a decline in its place; the others still count.
     if ((err as { code?: unknown }).code === -32602) {
