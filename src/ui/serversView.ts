@@ -29,7 +29,7 @@ function stateDescription(entry: ServerEntry): string {
   const transport = entry.resolved?.def.type ?? '';
   switch (s?.kind) {
     case 'running':
-      return [s.transport, s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined].filter(Boolean).join(' · ');
+      return [s.transport, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined, s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined].filter(Boolean).join(' · ');
     case 'starting':
       return vscode.l10n.t('{0} · starting…', transport);
     case 'error':
