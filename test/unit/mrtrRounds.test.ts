@@ -317,3 +317,16 @@ void describe('the same form tool on a dual server, either revision', () => {
     });
   }
 });
+
+void describe('the protocolVersion override', () => {
+  void it('"2026-07-28" (pin) connects to a modern server and fails loudly against a 2025-only one', async () => {
+    const pinned = (): HostClient => new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const modern = pinned();
+    await modern.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'pin', 'modern'], stderr: 'ignore' }));
+    assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+    await modern.close();
+    const old = pinned();
+    await assert.rejects(old.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'stdioServer.mjs'), 'pin-old'], stderr: 'ignore' }), { timeout: 10_000 }));
+    await old.close();
+  });
+});
