@@ -53,6 +53,18 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The MCP client's Node shim exists to hand the SDK a JSON Schema validator, and brings a second
+ * copy of ajv for it; src/servers/sdkShims.ts provides the same on the ajv we already bundle.
+ */
+/** @type {esbuild.Plugin} */
+const mcpClientShims = {
+  name: 'mcp-client-shims',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
+  },
+};
+
 /** @type {esbuild.BuildOptions} */
 const integrationSuite = {
   entryPoints: { index: 'test/integration/index.ts' },
@@ -61,7 +73,7 @@ const integrationSuite = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode', 'mocha'],
-  plugins: [integrationEntry()],
+  plugins: [integrationEntry(), mcpClientShims],
 };
 
 /**
@@ -85,7 +97,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly, tldtsApart],
+    plugins: [zodEnglishOnly, tldtsApart, mcpClientShims],
   },
   {
     entryPoints: { tldts: 'node_modules/tldts/dist/cjs/index.js' },

@@ -183,6 +183,8 @@ export class Services extends Disposable {
 
   /** Deactivation: answer `cancel` to everything open, then close every connection. */
   async shutdown(): Promise<void> {
+    // Calls still asking (2026-07-28 rounds) end first, so the cancels below start no retry.
+    this.manager.abortCalls();
     this.broker.queue.cancelAll();
     // Let the cancel responses reach the wire before the transports close.
     await new Promise((r) => setTimeout(r, 50));

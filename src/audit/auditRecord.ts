@@ -26,6 +26,10 @@ export interface AuditRecord {
   readonly url?: string;
   /** Present only when values are included; secret keys hold {@link REDACTED}. */
   readonly content?: Readonly<Record<string, unknown>>;
+  /** A 2026-07-28 call's input request: the call, its round (1-based) and the request's key. */
+  readonly call?: string;
+  readonly round?: number;
+  readonly key?: string;
 }
 
 /** Written in place of a secret value. */
@@ -51,6 +55,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     durationMs: Math.max(0, Math.round(input.durationMs)),
     ...(input.url !== undefined && { url: stripUrl(input.url) }),
     ...(content !== undefined && { content }),
+    ...(input.round !== undefined && { call: input.round.call, round: input.round.round, key: input.round.key }),
   };
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerManager } from '../servers/serverManager';
 import type { ElicitationBroker } from '../elicitation/broker';
 import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers/toolRunner';

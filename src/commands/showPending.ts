@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ElicitationQueue, PendingView } from '../elicitation/queue/elicitationQueue';
-import { age, firstLine, stateLabel } from '../ui/pendingView';
+import { age, firstLine, roundLabel, stateLabel } from '../ui/pendingView';
 
 interface EntryItem extends vscode.QuickPickItem {
   readonly entry?: PendingView;
@@ -29,7 +29,7 @@ export function showPending(queue: ElicitationQueue, actions: { reveal(entry: Pe
     qp.items = [
       ...list.map((entry) => ({
         label: `${entry.server}: ${firstLine(entry.message)}`,
-        description: `${entry.mode} · ${stateLabel(entry.state)} · ${age(entry.createdAt)}`,
+        description: [entry.mode, roundLabel(entry.round), stateLabel(entry.state), age(entry.createdAt)].filter(Boolean).join(' · '),
         buttons: entry.state === 'awaitingCompletion' ? [doneBtn(), dismissBtn()] : [declineBtn(), cancelBtn()],
         entry,
       })),

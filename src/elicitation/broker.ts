@@ -4,7 +4,7 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
  */
-import { McpError, ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
@@ -13,7 +13,7 @@ import { analyseUrl } from './safety/url';
 import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
-import type { DecidedBy, ElicitationAction } from './outcome';
+import type { CallRound, DecidedBy, ElicitationAction } from './outcome';
 
 export interface ServerIdentity {
   readonly name: string;
@@ -23,6 +23,8 @@ export interface ServerIdentity {
 export interface HandleExtra {
   readonly signal: AbortSignal;
   readonly requestId: string | number;
+  /** Set for an input request of a 2026-07-28 call: shown in the pending list, kept in history and audit. */
+  readonly round?: CallRound;
   readonly sendProgress?: (token: string | number, progress: number, message?: string) => Promise<void>;
 }
 
@@ -78,6 +80,7 @@ interface CheckedRequest {
   readonly fieldKeys: readonly string[];
   readonly secretKeys: readonly string[];
   readonly started: number;
+  readonly round?: CallRound;
 }
 
 interface PreparedForm {
@@ -101,7 +104,8 @@ export class ElicitationBroker implements ElicitationSink {
 
   /** Check, gate, ask, queue, present the form or the url, settle: each step below is one of these. */
   async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
-    const req = this.check(server, rawParams);
+    const checked = this.check(server, rawParams);
+    const req: CheckedRequest = extra.round ? { ...checked, round: extra.round } : checked;
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
@@ -213,6 +217,7 @@ export class ElicitationBroker implements ElicitationSink {
       message: req.message.text,
       signal: extra.signal,
       ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}),
+      ...(extra.round ? { round: extra.round } : {}),
     });
     try {
       const turn = await turnPromise;
@@ -298,6 +303,7 @@ export class ElicitationBroker implements ElicitationSink {
       at: new Date(),
       ...(req.prepared.kind === 'url' ? { url: req.prepared.url } : {}),
       ...(content ? { content } : {}),
+      ...(req.round ? { round: req.round } : {}),
     });
   }
 

@@ -13,6 +13,18 @@ export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
  */
 export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'timeout' | 'disconnect';
 
+/**
+ * Where a request came from when a 2026-07-28 server asked inside a call (`input_required`): the
+ * call, its round (1-based), the key of the input request, and its place among the round's requests.
+ */
+export interface CallRound {
+  readonly call: string;
+  readonly round: number;
+  readonly key: string;
+  readonly index: number;
+  readonly total: number;
+}
+
 /** One finished elicitation. */
 export interface FinishedElicitation {
   readonly id: string;
@@ -32,4 +44,6 @@ export interface FinishedElicitation {
   readonly url?: string;
   /** The submitted answer, when accepted. */
   readonly content?: AnswerContent;
+  /** Set when the request was one round of a 2026-07-28 call. */
+  readonly round?: CallRound;
 }

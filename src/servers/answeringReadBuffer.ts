@@ -5,8 +5,8 @@
  * would wait forever for an answer. This buffer frames lines exactly as the SDK's does and, for a
  * request it cannot accept but whose id it can read, sends the JSON-RPC error itself.
  */
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { ErrorCode, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE, ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
 
 /** The error we answer a malformed request with; `id` is echoed as the server sent it. */
 export interface MalformedReply {

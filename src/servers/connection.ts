@@ -1,28 +1,25 @@
 import * as vscode from 'vscode';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { z } from 'zod';
-import {
-  ElicitationCompleteNotificationSchema,
-  ToolListChangedNotificationSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  ErrorCode,
-  type Tool,
-  type Implementation,
-  type CallToolResult,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type Tool, type Implementation, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { createTransport, shouldFallBackToSse, type PreparedTransport, type TransportKind } from './transports';
+import { HostClient } from './hostClient';
+import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import type { MrtrMethod } from './mrtr/inputRounds';
 
 export type ServerState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'starting'; readonly attempt: number }
-  | { readonly kind: 'running'; readonly transport: TransportKind; readonly serverInfo: Implementation | undefined; readonly pid: number | undefined }
+  | {
+      readonly kind: 'running';
+      readonly transport: TransportKind;
+      readonly serverInfo: Implementation | undefined;
+      readonly pid: number | undefined;
+      /** The MCP revision negotiated with the server, e.g. `2026-07-28` or `2025-11-25`. */
+      readonly protocolVersion: string | undefined;
+    }
   | { readonly kind: 'error'; readonly reason: string; readonly gaveUp: boolean }
   | { readonly kind: 'untrusted' };
 
@@ -37,14 +34,6 @@ export interface ConnectionDeps {
   /** How long `initialize` may take (read per attempt; tests shorten it). */
   readonly connectTimeoutMs?: () => number;
 }
-
-/**
- * Accepts any `elicitation/create`. The broker checks the params itself so that every malformed
- * request gets -32602 with the property and the reason, not a zod dump under -32603.
- */
-// `.optional()`: zod 4 treats a bare `unknown()` key as required, and a request without params
-// would fail here with a zod dump under -32603 instead of reaching the broker's -32602.
-const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown().optional() }).passthrough();
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -67,7 +56,7 @@ export class Connection extends Disposable {
 
   private _state: ServerState = { kind: 'stopped' };
   private _tools: readonly Tool[] = [];
-  private client: Client | undefined;
+  private client: HostClient | undefined;
   private prepared: PreparedTransport | undefined;
   private wanted = false;
   private crashes = 0;
@@ -77,6 +66,8 @@ export class Connection extends Disposable {
   private generation = 0;
   /** The generation a liveness ping is running for, so a burst of errors sends one ping. */
   private probing: number | undefined;
+  /** Aborted when this connection goes away (stop, restart, deactivation): calls in flight end without a retry. */
+  private calls = new AbortController();
 
   constructor(
     readonly definition: ServerDefinition,
@@ -149,16 +140,16 @@ export class Connection extends Disposable {
   }
 
   private async connectOnce(gen: number, kind: TransportKind | undefined): Promise<void> {
-    const client = new Client(this.deps.clientInfo, {
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
-    });
     const prepared = createTransport(this.definition, (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), kind);
+    const client = new HostClient(this.deps.clientInfo, {
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+      versionNegotiation: negotiationFor(this.definition.protocolVersion, prepared.kind),
+      // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
+      inputRequired: { autoFulfill: false },
+    });
     this.client = client;
     this.prepared = prepared;
     this.installHandlers(client, gen);
-    client.onclose = () => {
-      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
-    };
     client.onerror = (e) => {
       this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
       if (prepared.kind !== 'stdio') this.probe(client, gen);
@@ -173,6 +164,11 @@ export class Connection extends Disposable {
     }
     await client.connect(prepared.transport, { timeout: this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS });
     if (gen !== this.generation) return;
+    // Only from here: the SDK closes a client whose connect failed, and that failure is the
+    // connect's to report (and may lead to the SSE fallback), not a crash to restart from.
+    client.onclose = () => {
+      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
+    };
     if (this.deps.log.isTracing) {
       const t = prepared.transport;
       const onmessage = t.onmessage;
@@ -181,34 +177,31 @@ export class Connection extends Disposable {
         onmessage?.(msg, extra);
       };
     }
-    this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid() });
+    this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid(), protocolVersion: client.getNegotiatedProtocolVersion() });
     this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
     await this.refreshTools(gen);
   }
 
-  private installHandlers(client: Client, gen: number): void {
-    // Protocol's registration, not Client's: Client wraps elicitation handlers in its own zod
-    // validation, whose failures reach the server as unreadable (and sometimes -32603) errors.
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call(client) below
-    const register = Protocol.prototype.setRequestHandler as (this: Client, schema: typeof RawElicitRequest, handler: (r: z.infer<typeof RawElicitRequest>, extra: Parameters<Parameters<Client['setRequestHandler']>[1]>[1]) => Promise<ElicitResult>) => void;
-    register.call(client, RawElicitRequest, (request, extra) =>
+  private installHandlers(client: HostClient, gen: number): void {
+    // Pushed requests (2025 servers) reach the broker raw: see hostClient.ts.
+    client.setElicitationHandler((request, ctx) =>
       this.deps.sink.handle(
         { name: this.name, serverInfo: client.getServerVersion() },
         request.params,
         {
-          signal: extra.signal,
-          requestId: extra.requestId,
+          signal: ctx.mcpReq.signal,
+          requestId: ctx.mcpReq.id,
           sendProgress: async (progressToken, progress, message) => {
-            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
+            await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
           },
         },
       ),
     );
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       this.deps.sink.complete(this.name, n.params.elicitationId);
     });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(gen));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.refreshTools(gen));
+    client.setNotificationHandler('notifications/message', (n) => {
       this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
     });
   }
@@ -248,10 +241,12 @@ export class Connection extends Disposable {
    * leaves requests waiting that the SDK never fails, so a server that does not answer a ping is
    * treated like an exited process: prompts close, calls fail, the restart policy applies.
    */
-  private probe(client: Client, gen: number): void {
+  private probe(client: HostClient, gen: number): void {
     if (this.probing === gen || gen !== this.generation || this.client !== client || this._state.kind !== 'running') return;
     this.probing = gen;
-    client.ping({ timeout: PROBE_TIMEOUT_MS }).then(
+    // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
+    const alive = client.getProtocolEra() === 'modern' ? client.discover({ timeout: PROBE_TIMEOUT_MS }) : client.ping({ timeout: PROBE_TIMEOUT_MS });
+    alive.then(
       () => {
         if (this.probing === gen) this.probing = undefined;
       },
@@ -259,7 +254,7 @@ export class Connection extends Disposable {
         if (this.probing === gen) this.probing = undefined;
         if (gen !== this.generation || this.client !== client) return;
         // An error answer (say, a server without ping) still proves the server is there.
-        if (err instanceof McpError && err.code !== (ErrorCode.RequestTimeout as number) && err.code !== (ErrorCode.ConnectionClosed as number)) return;
+        if (err instanceof ProtocolError) return;
         this.deps.log.warn(`[${this.name}] the server stopped answering: ${errorText(err)}`);
         // teardown() closes the client, which fails every request still waiting on it.
         await this.teardown();
@@ -288,6 +283,7 @@ export class Connection extends Disposable {
   /** Closes the client; stdio servers get the SDK's stdin-close, SIGTERM, SIGKILL sequence. */
   private async teardown(bumpGeneration = true): Promise<void> {
     if (bumpGeneration) this.generation++;
+    this.abortCalls();
     const client = this.client;
     this.client = undefined;
     this._tools = [];
@@ -297,15 +293,56 @@ export class Connection extends Disposable {
     }
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  /** Ends every call in flight on this connection: open prompts close, no retry is sent. */
+  abortCalls(): void {
+    this.calls.abort();
+    this.calls = new AbortController();
+  }
+
+  /** The signal a call on this connection also honours (see {@link abortCalls}). */
+  get callSignal(): AbortSignal {
+    return this.calls.signal;
+  }
+
+  /**
+   * Sends one leg of a call: a new request with exactly these params. The value is the result or,
+   * from a 2026-07-28 server, an `input_required` answer for mrtr/inputRounds.ts to fulfil.
+   */
+  async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined, label: string): Promise<unknown> {
     const client = this.client;
     if (!client || this._state.kind !== 'running') throw new Error(vscode.l10n.t('Server "{0}" is not running.', this.name));
-    // Tool calls that wait on the user (elicitation inside) take long; progress keeps them alive.
-    return (await client.callTool({ name, ...(args ? { arguments: args } : {}) }, undefined, {
-      ...(signal ? { signal } : {}),
-      timeout: 15 * 60_000,
-      resetTimeoutOnProgress: true,
-    })) as CallToolResult;
+    // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
+    const options = { ...(signal ? { signal } : {}), timeout: 15 * 60_000, resetTimeoutOnProgress: true, allowInputRequired: true };
+    try {
+      switch (method) {
+        case 'tools/call':
+          return await client.callTool(params as Parameters<HostClient['callTool']>[0], options);
+        case 'prompts/get':
+          return await client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
+        case 'resources/read':
+          return await client.readResource(params as Parameters<HostClient['readResource']>[0], options);
+      }
+    } catch (err) {
+      throw this.protocolFailure(err, label);
+    }
+  }
+
+  /** -32021 and a late -32022 become errors that say what the user can do about them. */
+  private protocolFailure(err: unknown, label: string): unknown {
+    if (!(err instanceof ProtocolError)) return err;
+    const data = err.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
+    if (err.code === -32021) {
+      const caps = typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
+      return new MissingCapabilityError(this.name, label, caps);
+    }
+    if (err.code === -32022) {
+      // The revision was chosen at connect; a server that drops it since needs a new probe.
+      const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
+      this.deps.log.warn(`[${this.name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
+      void this.restart();
+      return new VersionGoneError(this.name, label, supported);
+    }
+    return err;
   }
 
   override dispose(): void {
@@ -326,6 +363,16 @@ export class Connection extends Disposable {
   }
 }
 
+/**
+ * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
+ * only 2025-era servers speak it, so it never probes.
+ */
+export function negotiationFor(choice: ServerDefinition['protocolVersion'], transport: TransportKind): VersionNegotiationOptions {
+  if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
+  if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
+  return { mode: 'auto' };
+}
+
 export function describeState(s: ServerState): string {
   switch (s.kind) {
     case 'stopped':
@@ -333,7 +380,7 @@ export function describeState(s: ServerState): string {
     case 'starting':
       return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
     case 'running':
-      return `running over ${s.transport}${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}${s.pid ? ` pid ${s.pid}` : ''}`;
+      return `running over ${s.transport}${s.protocolVersion ? `, MCP ${s.protocolVersion}` : ''}${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}${s.pid ? ` pid ${s.pid}` : ''}`;
     case 'error':
       return `error: ${s.reason}`;
     case 'untrusted':
@@ -348,9 +395,14 @@ export function describeState(s: ServerState): string {
 export function errorText(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const parts = [err.message];
-  const status = (err as { code?: unknown }).code;
+  const status = (err as { status?: unknown }).status ?? (err as { code?: unknown }).code;
   if (typeof status === 'number' && status >= 400 && status < 600 && !err.message.includes(String(status))) parts.push(`(HTTP ${status})`);
-  const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error && cause.message && !err.message.includes(cause.message)) parts.push(`(${cause.message})`);
+  // `fetch failed` says nothing without its cause (`connect ECONNREFUSED …`), which the SDK may
+  // wrap once more: follow the chain a few links.
+  let cause = (err as { cause?: unknown }).cause;
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
+    if (cause.message && !parts.some((p) => p.includes(cause instanceof Error ? cause.message : ''))) parts.push(`(${cause.message})`);
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return parts.join(' ');
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import { fingerprint } from '../config/parse/mcpJson';
 import type { ConfigError } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
@@ -119,6 +119,11 @@ export class ServerManager extends Disposable {
 
   async restartAll(): Promise<void> {
     await Promise.all([...this.connections.values()].map((e) => e.conn.restart()));
+  }
+
+  /** Deactivation, first step: end every call in flight, so none sends another round. */
+  abortCalls(): void {
+    for (const e of this.connections.values()) e.conn.abortCalls();
   }
 
   /** Deactivation: close every connection and wait until stdio children are gone. */

@@ -1,7 +1,9 @@
-import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { CompletionOutcome } from '../elicitation/queue/elicitationQueue';
 import type { Connection } from './connection';
+import { sendWithInputRounds, type RoundBroker } from './mrtr/inputRounds';
+import { localised } from './mrtr/messages';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
 const DRAFT_ELICITATION_REQUIRED = -32604;
@@ -60,8 +62,40 @@ function completionOrAbort(wait: Promise<CompletionOutcome>, signal: AbortSignal
   });
 }
 
+/** The broker as one call's rounds see it: a browser step left open ends silently. */
+export function roundBroker(broker: ElicitationBroker): RoundBroker {
+  return {
+    handle: (server, params, extra) => broker.handle(server, params, extra),
+    waitForCompletion: (server, id) => broker.waitForCompletion(server, id),
+    endBrowserStep: (server, id) => void broker.queue.complete(server, id),
+  };
+}
+
 /**
- * Calls a tool; when it fails with URLElicitationRequired, walks the user through each listed
+ * One tool call as the user sees it: every `input_required` round of a 2026-07-28 server is
+ * answered through the broker and retried (mrtr/inputRounds.ts); a 2025 server's pushed requests
+ * reach the broker through the connection meanwhile.
+ */
+async function callOnce(conn: Connection, broker: ElicitationBroker, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal | undefined, log: ((m: string) => void) | undefined): Promise<CallToolResult> {
+  return (await sendWithInputRounds(
+    { name, ...(args ? { arguments: args } : {}) },
+    {
+      method: 'tools/call',
+      label: name,
+      server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
+      broker: roundBroker(broker),
+      send: (params, s) => conn.sendLeg('tools/call', params, s, name),
+      // The caller's Cancel, or the connection going away (stop, restart, deactivation).
+      signal: signal ? AbortSignal.any([signal, conn.callSignal]) : conn.callSignal,
+      ...(log ? { log } : {}),
+    },
+  ).catch((err: unknown) => {
+    throw localised(err);
+  })) as CallToolResult;
+}
+
+/**
+ * Calls a tool; when it fails with URLElicitationRequired (2025), walks the user through each listed
  * url elicitation with the same consent flow, waits for completion (or Mark as Done), then retries
  * once. A retry that asks for the same URLs again is not retried (loop guard).
  */
@@ -74,7 +108,7 @@ export async function callToolWithElicitation(
   log?: (m: string) => void,
 ): Promise<CallToolResult> {
   try {
-    return await conn.callTool(name, args, signal);
+    return await callOnce(conn, broker, name, args, signal, log);
   } catch (err) {
     const needed = requiredElicitations(err);
     if (!needed) throw err;
@@ -91,7 +125,7 @@ export async function callToolWithElicitation(
       if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
     }
     try {
-      return await conn.callTool(name, args, signal);
+      return await callOnce(conn, broker, name, args, signal, log);
     } catch (retryErr) {
       const again = requiredElicitations(retryErr);
       if (again && again.some((a) => needed.some((n) => n.url === a.url))) {

@@ -1,9 +1,8 @@
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport, SSEClientTransport, SdkHttpError, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
+import { answeringFetch } from './answeringFetch';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -50,18 +49,20 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
   const url = new URL(def.url);
   const requestInit: RequestInit = { headers: { ...def.headers } };
   const kind = kindOverride ?? def.type;
+  // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts).
+  let answerVia: Transport | undefined;
+  const checkedFetch = answeringFetch(fetch, (reply) => void answerVia?.send(reply).catch(() => undefined));
   if (kind === 'sse') {
-    return {
-      transport: new SSEClientTransport(url, {
-        requestInit,
-        // EventSource ignores requestInit; pass headers to its fetch too.
-        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }) },
-      }),
-      kind: 'sse',
-      pid: () => undefined,
-    };
+    answerVia = new SSEClientTransport(url, {
+      requestInit,
+      fetch: checkedFetch,
+      // EventSource ignores requestInit; pass headers to its fetch too.
+      eventSourceInit: { fetch: (u, init) => checkedFetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }) },
+    });
+    return { transport: answerVia, kind: 'sse', pid: () => undefined };
   }
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), kind: 'http', pid: () => undefined };
+  answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch });
+  return { transport: answerVia, kind: 'http', pid: () => undefined };
 }
 
 /**
@@ -70,7 +71,7 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
  */
 export function shouldFallBackToSse(def: ServerDefinition, err: unknown): boolean {
   if (def.type !== 'http') return false;
-  if (err instanceof StreamableHTTPError) return err.code !== undefined && err.code >= 400 && err.code < 500;
+  if (err instanceof SdkHttpError) return err.status !== undefined && err.status >= 400 && err.status < 500;
   const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
   return m !== null && Number(m[1]) >= 400 && Number(m[1]) < 500;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ElicitationQueue, PendingView as PendingEntryView } from '../elicitation/queue/elicitationQueue';
-import type { FinishedElicitation } from '../elicitation/outcome';
+import type { CallRound, FinishedElicitation } from '../elicitation/outcome';
+import { sanitiseForDisplay, MAX_LABEL_CHARS } from '../elicitation/safety/text';
 import { Disposable, toDisposable } from '../util/disposable';
 
 export type PendingNode =
@@ -24,6 +25,13 @@ export function age(fromMs: number, now = Date.now()): string {
   if (s < 60) return vscode.l10n.t('{0} s', s);
   if (s < 3600) return vscode.l10n.t('{0} min', Math.floor(s / 60));
   return vscode.l10n.t('{0} h', Math.floor(s / 3600));
+}
+
+/** "form, round 2, name (1 of 2)" for an input request of a 2026-07-28 call; the names are server text. */
+export function roundLabel(round: CallRound | undefined): string | undefined {
+  if (!round) return undefined;
+  const safe = (t: string): string => sanitiseForDisplay(t, MAX_LABEL_CHARS).text;
+  return vscode.l10n.t('{0}, round {1}, {2} ({3} of {4})', safe(round.call), round.round, safe(round.key), round.index, round.total);
 }
 
 export function firstLine(text: string, max = 80): string {
@@ -76,7 +84,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         const e = node.entry;
         const item = new vscode.TreeItem(`${e.server}: ${firstLine(e.message)}`);
         item.id = `pending:${e.id}`;
-        item.description = `${e.mode} · ${stateLabel(e.state)} · ${age(e.createdAt)}`;
+        item.description = [e.mode, roundLabel(e.round), stateLabel(e.state), age(e.createdAt)].filter(Boolean).join(' · ');
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
         item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
         item.iconPath = new vscode.ThemeIcon(e.state === 'onScreen' ? 'eye' : e.state === 'awaitingCompletion' ? 'link-external' : 'clock');
@@ -92,7 +100,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
       case 'history': {
         const h = node.item;
         const item = new vscode.TreeItem(`${h.server}: ${firstLine(h.message)}`);
-        item.description = `${h.action} · ${h.decidedBy} · ${h.at.toLocaleTimeString()}`;
+        item.description = [h.action, h.decidedBy, roundLabel(h.round), h.at.toLocaleTimeString()].filter(Boolean).join(' · ');
         item.tooltip = new vscode.MarkdownString().appendText(`${h.server} · ${item.description}\n\n${h.message}`);
         item.iconPath = new vscode.ThemeIcon(historyIcon(h));
         item.contextValue = 'pending.history';

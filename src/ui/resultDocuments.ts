@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Disposable } from '../util/disposable';
 
 export const RESULT_SCHEME = 'mcp-tool-result';

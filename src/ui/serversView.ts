@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry, ServerManager } from '../servers/serverManager';
 import type { ServerState } from '../servers/connection';
 import { Disposable } from '../util/disposable';
@@ -29,7 +29,7 @@ function stateDescription(entry: ServerEntry): string {
   const transport = entry.resolved?.def.type ?? '';
   switch (s?.kind) {
     case 'running':
-      return [s.transport, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined].filter(Boolean).join(' · ');
+      return [s.transport, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined, s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined].filter(Boolean).join(' · ');
     case 'starting':
       return vscode.l10n.t('{0} · starting…', transport);
     case 'error':
@@ -84,6 +84,7 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const policy = this.policyFor(entry.name);
     const tip = new vscode.MarkdownString();
     tip.appendText(`${entry.name} — ${item.description}\n`);
+    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '\n');
     tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy));
     item.tooltip = tip;
     item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}`;

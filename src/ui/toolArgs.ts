@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import Ajv from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { normaliseRequestedSchema } from '../elicitation/form/schema';
 import type { Presenter } from '../elicitation/presenter';
 import type { Connection } from '../servers/connection';

@@ -61,6 +61,14 @@ void describe('buildAuditRecord', () => {
     assert.ok(serialiseAuditLine(rec).includes(`"__proto__":"${REDACTED}"`));
   });
 
+  void it('says which call, round and input request a 2026-07-28 round came from', () => {
+    const rec = buildAuditRecord({ ...base, round: { call: 'deploy', round: 2, key: 'confirm', index: 1, total: 2 } });
+    assert.equal(rec.call, 'deploy');
+    assert.equal(rec.round, 2);
+    assert.equal(rec.key, 'confirm');
+    assert.equal(buildAuditRecord(base).round, undefined, 'a pushed request has none');
+  });
+
   void it('omits content when there is none, even with values included', () => {
     const { content: _c, ...noContent } = base;
     const rec = buildAuditRecord({ ...noContent, action: 'decline', includeValues: true });

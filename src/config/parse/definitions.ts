@@ -9,10 +9,19 @@ export type ServerSource =
   | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string }
   | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' };
 
+/**
+ * Which MCP revision to speak: `auto` probes with `server/discover` and falls back to the 2025
+ * `initialize` handshake; a date pins that revision (for servers that misbehave when probed).
+ */
+export type ProtocolVersionChoice = 'auto' | '2025-11-25' | '2026-07-28';
+export const PROTOCOL_VERSION_CHOICES: readonly ProtocolVersionChoice[] = ['auto', '2025-11-25', '2026-07-28'];
+
 export interface ServerDefinitionBase {
   /** The key under `servers`; unique after {@link mergeDefinitions}. */
   readonly name: string;
   readonly source: ServerSource;
+  /** Absent means `auto`. */
+  readonly protocolVersion?: ProtocolVersionChoice;
 }
 
 /** A server launched as a child process speaking MCP over stdin/stdout. */

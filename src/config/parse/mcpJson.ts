@@ -5,7 +5,7 @@
  */
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
-import type { ConfigError, InputDefinition, ServerDefinition, ServerSource } from './definitions';
+import { PROTOCOL_VERSION_CHOICES, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
@@ -143,6 +143,13 @@ function parseServer(
     return out;
   };
 
+  const rawVersion = own(raw, 'protocolVersion');
+  const protocolVersion = PROTOCOL_VERSION_CHOICES.find((v) => v === rawVersion);
+  if (rawVersion !== undefined && protocolVersion === undefined) {
+    fail('protocolVersion', `"protocolVersion" must be one of ${PROTOCOL_VERSION_CHOICES.map((v) => JSON.stringify(v)).join(', ')}`, raw, 'protocolVersion');
+  }
+  const version = protocolVersion !== undefined && protocolVersion !== 'auto' ? { protocolVersion } : {};
+
   const rawType = own(raw, 'type');
   let type: ServerDefinition['type'];
   if (rawType === undefined) {
@@ -173,6 +180,7 @@ function parseServer(
       env,
       ...(envFile !== undefined && { envFile }),
       ...(cwd !== undefined && { cwd }),
+      ...version,
     };
   }
 
@@ -185,7 +193,7 @@ function parseServer(
   }
   const headers = stringMap('headers');
   if (failed || typeof url !== 'string') return undefined;
-  return { name, source, type, url, headers };
+  return { name, source, type, url, headers, ...version };
 }
 
 function parseArgs(
@@ -244,8 +252,8 @@ export function fingerprint(def: ServerDefinition): string {
   const folder = def.source.kind === 'workspaceFile' ? def.source.folder : undefined;
   const fields =
     def.type === 'stdio'
-      ? { type: def.type, command: def.command, args: def.args, env: def.env, envFile: def.envFile, cwd: def.cwd, folder }
-      : { type: def.type, url: def.url, headers: def.headers, folder };
+      ? { type: def.type, command: def.command, args: def.args, env: def.env, envFile: def.envFile, cwd: def.cwd, folder, protocolVersion: def.protocolVersion }
+      : { type: def.type, url: def.url, headers: def.headers, folder, protocolVersion: def.protocolVersion };
   return canonicalJson(fields);
 }
 

@@ -5,7 +5,7 @@
  * `PendingQueue`'s; this adds the promises. No `vscode` import.
  */
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
-import type { DecidedBy, FinishedElicitation } from '../outcome';
+import type { CallRound, DecidedBy, FinishedElicitation } from '../outcome';
 
 export type CompletionOutcome = 'completed' | 'markedDone' | 'dismissed' | 'expired' | 'disconnected';
 
@@ -64,7 +64,7 @@ export class ElicitationQueue {
   }
 
   /** Queues a request; `turn` resolves 'go' when its prompt may be shown, or how it was settled first. */
-  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string }): { ticket: Ticket; turn: Promise<'go' | 'decline' | 'cancel'> } {
+  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string; round?: CallRound }): { ticket: Ticket; turn: Promise<'go' | 'decline' | 'cancel'> } {
     const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
     const onAbort = (): void => {
       ticket.decidedBy ??= 'serverCancel';
@@ -80,6 +80,7 @@ export class ElicitationQueue {
       createdAt: this.now(),
       state: 'queued',
       ...(e.elicitationId ? { elicitationId: e.elicitationId } : {}),
+      ...(e.round ? { round: e.round } : {}),
       payload: { ticket },
     });
     const turn = ticket.controller.signal.aborted

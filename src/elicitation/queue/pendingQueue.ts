@@ -5,6 +5,8 @@
  */
 
 /** The lifecycle of a pending elicitation. */
+import type { CallRound } from '../outcome';
+
 export type PendingState =
   /** Waiting its turn. */
   | 'queued'
@@ -25,6 +27,8 @@ export interface PendingEntry<T> {
   readonly state: PendingState;
   /** URL mode: the server's `elicitationId`, which its completion notification refers to. */
   readonly elicitationId?: string;
+  /** Set when the request is one round of a 2026-07-28 call. */
+  readonly round?: CallRound;
   readonly payload: T;
 }
 

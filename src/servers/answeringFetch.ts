@@ -1,0 +1,73 @@
+/**
+ * The HTTP counterpart of answeringReadBuffer.ts. Over Streamable HTTP and SSE the SDK parses each
+ * server-sent event itself and drops one that fails its JSON-RPC schema (reporting it only through
+ * `onerror`), so a 2025 server that sends `elicitation/create` with `"params": []` or a fractional
+ * id would wait for an answer forever. This `fetch` wrapper reads the event streams first: an
+ * event carrying a request we cannot accept, but whose id we can read, is answered with the
+ * JSON-RPC error and not passed on; every other byte goes through unchanged.
+ */
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { replyToMalformed, type MalformedReply } from './answeringReadBuffer';
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => void): Fetch {
+  return async (input, init) => {
+    const res = await inner(input, init);
+    if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
+    const body = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(answeringEvents(answer)).pipeThrough(new TextEncoderStream());
+    const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    // The transports read these to tell a redirect from the endpoint they asked for.
+    Object.defineProperty(out, 'url', { value: res.url });
+    Object.defineProperty(out, 'redirected', { value: res.redirected });
+    return out;
+  };
+}
+
+/** Splits the stream into events (blank-line terminated) and checks each one's data. */
+export function answeringEvents(answer: (reply: MalformedReply) => void): TransformStream<string, string> {
+  let buf = '';
+  let lines: string[] = [];
+  return new TransformStream<string, string>({
+    transform(chunk, controller) {
+      buf += chunk;
+      for (;;) {
+        const m = /\r\n|\r|\n/.exec(buf);
+        // A lone '\r' at the end may be the first half of '\r\n': wait for the next chunk.
+        if (!m || (m[0] === '\r' && m.index === buf.length - 1)) break;
+        const line = buf.slice(0, m.index);
+        buf = buf.slice(m.index + m[0].length);
+        lines.push(line);
+        if (line === '') {
+          controller.enqueue(checked(lines, answer));
+          lines = [];
+        }
+      }
+    },
+    flush(controller) {
+      const rest = buf === '' ? lines : [...lines, buf];
+      if (rest.length > 0) controller.enqueue(rest.join('\n'));
+    },
+  });
+}
+
+/** The event as it came (re-joined with '\n'), or only its non-data fields when we answered it. */
+function checked(lines: readonly string[], answer: (reply: MalformedReply) => void): string {
+  const whole = lines.join('\n') + '\n';
+  const field = (name: string): string[] => lines.filter((l) => l === name || l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
+  const type = field('event')[0];
+  const data = field('data').join('\n');
+  if (data === '' || (type !== undefined && type !== 'message')) return whole;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return whole;
+  }
+  if (JSONRPCMessageSchema.safeParse(raw).success) return whole;
+  const reply = replyToMalformed(raw);
+  if (!reply) return whole;
+  answer(reply);
+  // Keep `id:` and `retry:` so resumption still knows where the stream is.
+  return lines.filter((l) => l.startsWith('id:') || l.startsWith('retry:')).concat('').join('\n') + '\n';
+}

@@ -1,0 +1,174 @@
+/**
+ * Multi round-trip requests (MCP 2026-07-28): a `tools/call`, `prompts/get` or `resources/read`
+ * answered with `input_required` is fulfilled through the broker, one input request at a time, and
+ * retried as a new request. We drive the rounds ourselves rather than let the SDK auto-fulfil them
+ * (docs/design/protocol-2026.md says why). No `vscode` import: unit-tested in plain Node.
+ */
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
+import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
+import { BrowserStepEndedError, CallCancelledError, RoundLimitError, UndeclaredInputError } from './errors';
+
+export type MrtrMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** The spec's `InputRequiredResult`, as the SDK hands it back under `allowInputRequired`. */
+export interface InputRequired {
+  readonly resultType: 'input_required';
+  readonly inputRequests?: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
+}
+
+export function isInputRequired(v: unknown): v is InputRequired {
+  return typeof v === 'object' && v !== null && (v as { resultType?: unknown }).resultType === 'input_required';
+}
+
+/** What one call's rounds need from the broker (the real `ElicitationBroker` satisfies it). */
+export interface RoundBroker {
+  handle(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
+  waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome>;
+  /** Ends a browser step this call left in the pending list, without telling the user. */
+  endBrowserStep(server: string, elicitationId: string): void;
+}
+
+export interface RoundsOptions {
+  readonly method: MrtrMethod;
+  /** What the user knows the call by: the tool, prompt or resource. */
+  readonly label: string;
+  readonly server: () => ServerIdentity;
+  readonly broker: RoundBroker;
+  /** Sends one leg: a new request (new JSON-RPC id) with exactly these params. */
+  readonly send: (params: Readonly<Record<string, unknown>>, signal: AbortSignal) => Promise<unknown>;
+  readonly signal?: AbortSignal;
+  readonly maxRounds?: number;
+  readonly log?: (m: string) => void;
+  /** Pause before a retry that carries no answers, so a server that only sends state cannot spin us. */
+  readonly stateOnlyPauseMs?: number;
+}
+
+export const MAX_ROUNDS = 10;
+const STATE_ONLY_PAUSE_MS = 250;
+
+/** Input kinds we declare; anything else in `inputRequests` is a server error. */
+const DECLARED = new Set(['elicitation/create']);
+
+let nextStep = 0;
+
+interface OpenStep {
+  readonly id: string;
+  readonly url: string;
+}
+
+/**
+ * Sends `params` and keeps answering `input_required` until the server returns a result. The
+ * answers and `requestState` of a round live in this call's locals only: they go into its next
+ * leg and nowhere else.
+ */
+export async function sendWithInputRounds(params: Readonly<Record<string, unknown>>, o: RoundsOptions): Promise<unknown> {
+  const signal = o.signal ?? new AbortController().signal;
+  const maxRounds = o.maxRounds ?? MAX_ROUNDS;
+  const server = o.server().name;
+  // url steps the user consented to in this call, by key: asked again, we wait instead of asking.
+  const steps = new Map<string, OpenStep>();
+  try {
+    let answer = await o.send(params, signal);
+    for (let round = 1; isInputRequired(answer); round++) {
+      if (round > maxRounds) throw new RoundLimitError(server, o.label, maxRounds);
+      const requests = Object.entries(answer.inputRequests ?? {});
+      // Checked before anything is shown: one request we cannot fulfil ends the whole call.
+      for (const [key, request] of requests) {
+        const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+        if (typeof method !== 'string' || !DECLARED.has(method)) throw new UndeclaredInputError(server, o.label, key, typeof method === 'string' ? method : undefined);
+      }
+      o.log?.(`[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`);
+      const responses: Record<string, ElicitResult> = {};
+      for (const [i, [key, request]] of requests.entries()) {
+        const rawParams = (request as { params?: unknown }).params;
+        responses[key] = await answerOne(o, { key, round, index: i + 1, total: requests.length }, rawParams, steps, signal);
+        if (signal.aborted) throw new CallCancelledError(server, o.label);
+      }
+      if (requests.length === 0) await pause(o.stateOnlyPauseMs ?? STATE_ONLY_PAUSE_MS, signal);
+      if (signal.aborted) throw new CallCancelledError(server, o.label);
+      const retry: Record<string, unknown> = { ...params };
+      if (requests.length > 0) retry['inputResponses'] = responses;
+      if (answer.requestState !== undefined) retry['requestState'] = answer.requestState;
+      answer = await o.send(retry, signal);
+    }
+    return answer;
+  } finally {
+    for (const step of steps.values()) o.broker.endBrowserStep(server, step.id);
+  }
+}
+
+interface Slot {
+  readonly key: string;
+  readonly round: number;
+  readonly index: number;
+  readonly total: number;
+}
+
+async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps: Map<string, OpenStep>, signal: AbortSignal): Promise<ElicitResult> {
+  const identity = o.server();
+  const requestId = `${o.method} ${o.label} round ${slot.round} ${slot.key}`;
+  const isUrl = typeof rawParams === 'object' && rawParams !== null && (rawParams as { mode?: unknown }).mode === 'url';
+  let params = rawParams;
+  if (isUrl) {
+    const url = (rawParams as { url?: unknown }).url;
+    const open = steps.get(slot.key);
+    if (open && open.url === url) {
+      // The server still waits on the browser step the user already opened: no second consent.
+      // The pending list offers Retry now (mark done) and Cancel (dismiss) meanwhile.
+      o.log?.(`[${identity.name}] ${o.label}: still waiting on the browser step for ${slot.key}`);
+      const outcome = await waitOrAbort(o.broker.waitForCompletion(identity.name, open.id), signal);
+      steps.delete(slot.key);
+      if (outcome === 'aborted') return { action: 'cancel' };
+      if (outcome !== 'markedDone' && outcome !== 'completed') throw new BrowserStepEndedError(identity.name, o.label, outcome);
+      return { action: 'accept' };
+    }
+    if (open) {
+      o.broker.endBrowserStep(identity.name, open.id);
+      steps.delete(slot.key);
+    }
+    // 2026-07-28 url requests carry no elicitationId; the broker's pending list needs one.
+    params = { ...(rawParams as Record<string, unknown>), elicitationId: `mrtr-${++nextStep}` };
+  }
+  let result: ElicitResult;
+  try {
+    result = await o.broker.handle(identity, params, { signal, requestId, round: { call: o.label, round: slot.round, key: slot.key, index: slot.index, total: slot.total } });
+  } catch (err) {
+    // A request we must not show (malformed) gets a decline in its place; the others still count.
+    if ((err as { code?: unknown }).code === -32602) {
+      o.log?.(`[${identity.name}] ${o.label}: declined input request ${slot.key}: ${err instanceof Error ? err.message : String(err)}`);
+      return { action: 'decline' };
+    }
+    throw err;
+  }
+  if (isUrl && result.action === 'accept') {
+    const p = params as { elicitationId: string; url: string };
+    steps.set(slot.key, { id: p.elicitationId, url: p.url });
+  }
+  return result;
+}
+
+function waitOrAbort(wait: Promise<CompletionOutcome>, signal: AbortSignal): Promise<CompletionOutcome | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    void wait.then((o) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(o);
+    });
+  });
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
