@@ -112,6 +112,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await resultShown(page, 'pick_toppings');
     await pendingStatus(page).waitFor({ state: 'detached' });
     assert.equal(((await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>)['demo'], 'ask', 'Decline changes no policy');
+    await hideNotifications(page);
   });
 
   it('the Servers view context menu sets the policy in workspace settings', async () => {
@@ -126,7 +127,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.equal(await menu.getByText('Ask Before Showing Elicitations from Server').count(), 0);
     await menu.getByText('Block Elicitations from Server').waitFor();
     await menu.getByText('Allow Elicitations from Server').click();
-    await waitForPolicy(wb, 'demo', 'allow');
+    await waitForPolicy(wb, 'demo', 'allow').catch(async (e: unknown) => {
+      await screenshot(page, 'pending-failed-context-menu');
+      throw e;
+    });
     await notification(page, '“demo” is now set to allow in workspace settings.');
   });
 
