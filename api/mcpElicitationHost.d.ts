@@ -39,7 +39,11 @@ export interface PendingElicitation {
   readonly server: string;
   readonly mode: 'form' | 'url';
   readonly message: string;
-  readonly state: 'queued' | 'onScreen' | 'awaitingCompletion';
+  /**
+   * `asking`: waiting on the `ask` policy's notification. `aside`: its prompt was hidden without an
+   * answer (Escape, or another quick input opened) and is offered again.
+   */
+  readonly state: 'asking' | 'queued' | 'onScreen' | 'aside' | 'awaitingCompletion';
   readonly createdAt: number;
 }
 

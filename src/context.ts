@@ -163,6 +163,8 @@ export class Services extends Disposable {
   }
 
   reveal(entry: PendingView): void {
+    // Set aside, or waiting on the `ask` notification: picking it from the list is "Answer".
+    if ((entry.state === 'aside' || entry.state === 'asking') && this.presenter.resume(entry.id)) return;
     if (entry.state === 'onScreen' && !revealActiveForm()) {
       void vscode.window.showInformationMessage(vscode.l10n.t('The question from {0} is open at the top of the window.', entry.server));
     }

@@ -133,12 +133,16 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
   const gc = collector();
   const beforeBytes = await settledHeap(gc);
 
-  // Close each prompt the moment it is shown, the way Escape does. Two zero-delay turns first:
+  // Cancel each prompt the moment it is shown. Two zero-delay turns first:
   // the host batches quick input updates on a timer, so the command must not overtake the show.
   let promptsShown = 0;
   let onScreen: { id: string; shownAt: number; closedAt: number } | undefined;
   let reclosed = 0;
-  const close = (): Thenable<unknown> => vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  // Cancelled as the prompt's Cancel button does (Escape would only set it aside, still pending).
+  const close = (): Promise<void> => {
+    if (onScreen) s.broker.queue.settle(onScreen.id, 'cancel');
+    return Promise.resolve();
+  };
   const showToAnswer: number[] = [];
   const answerToNextShow: number[] = [];
   let lastAnswerAt: number | undefined;

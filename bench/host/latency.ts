@@ -35,6 +35,8 @@ export interface Impl {
   start(params: Record<string, unknown>, tag: string): Thenable<unknown>;
   /** Nothing pending any more (queue empty / no handler in flight). */
   idle(): Promise<boolean>;
+  /** Closes a quick-input prompt with a cancel, as the user would (differs per client, see `ours`). */
+  cancelQuickInput(): Promise<void>;
   /** Extension-host time at which this client last put a widget on screen (show() called). */
   shownAt(): Promise<number | undefined>;
 }
@@ -74,6 +76,11 @@ export function ours(s: Services, server: string): Impl {
     start: (params, tag) => vscode.commands.executeCommand('mcpElicitation.runTool', server, 'prompt', { params, tag }),
     idle: () => Promise.resolve(s.broker.queue.size === 0),
     shownAt: () => Promise.resolve(lastShown),
+    // Escape only sets our question aside; its Cancel (the prompt's or the pending list's) cancels.
+    cancelQuickInput: () => {
+      for (const e of s.broker.queue.list()) if (e.state === 'onScreen' || e.state === 'aside') s.broker.queue.settle(e.id, 'cancel');
+      return Promise.resolve();
+    },
   };
 }
 
@@ -83,12 +90,17 @@ export function baseline(): Impl {
     start: (params, tag) => vscode.commands.executeCommand('benchBaseline.callTool', 'prompt', { params, tag }),
     idle: async () => (await vscode.commands.executeCommand<number>('benchBaseline.inFlight')) === 0,
     shownAt: () => Promise.resolve(vscode.commands.executeCommand<number | undefined>('benchBaseline.lastShownAt')),
+    // Its quick input cancels when hidden: Escape runs this command.
+    cancelQuickInput: async () => {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    },
   };
 }
 
-/** Escape on a quick input runs this command; a webview form closes with its editor tab. */
-async function dismiss(kind: PromptKind): Promise<void> {
-  await vscode.commands.executeCommand(kind === 'webview' ? 'workbench.action.closeActiveEditor' : 'workbench.action.closeQuickOpen');
+/** A quick input is cancelled as each client lets the user; a webview form closes with its editor tab. */
+async function dismiss(impl: Impl, kind: PromptKind): Promise<void> {
+  if (kind === 'webview') await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  else await impl.cancelQuickInput();
 }
 
 let seq = 0;
@@ -102,7 +114,7 @@ async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
   call.catch(() => undefined);
   try {
     const { at } = await seen(token);
-    await dismiss(kind);
+    await dismiss(impl, kind);
     const wire = parseTool(await call);
     if (wire.sentAt === undefined) throw new Error(`the server did not report a send time: ${JSON.stringify(wire)}`);
     if (wire.response?.action !== 'cancel') throw new Error(`expected the dismissed prompt to answer cancel, got ${JSON.stringify(wire.response ?? wire.error)}`);
@@ -111,7 +123,7 @@ async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
   } finally {
     await waitUntil(() => impl.idle(), `${impl.name} idle after a ${kind} sample`, 15_000, async () => {
       // A sample that failed half-way may have left its prompt open.
-      await dismiss(kind);
+      await dismiss(impl, kind);
     });
   }
 }

@@ -110,13 +110,16 @@ export class ElicitationBroker implements ElicitationSink {
     if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
     const keepAlive = this.startKeepAlive(req.params, extra);
+    // Listed from now on, the `ask` notification's wait included: counted, and settled from the list.
+    const ticket = this.enlist(req, gate === 'ask', extra);
     try {
       if (gate === 'ask') {
-        const refused = await this.askPermission(req, extra);
+        const refused = await this.askPermission(req, ticket, extra);
         if (refused) return refused;
       }
-      return await this.queueAndPresent(req, extra);
+      return await this.queueAndPresent(req, ticket, extra);
     } finally {
+      this.queue.release(ticket);
       clearInterval(keepAlive);
     }
   }
@@ -194,13 +197,26 @@ export class ElicitationBroker implements ElicitationSink {
     return gate.outcome;
   }
 
+  private enlist(req: CheckedRequest, asking: boolean, extra: HandleExtra): Ticket {
+    const { prepared } = req;
+    return this.queue.enter({
+      id: req.id,
+      server: req.server.name,
+      mode: req.mode,
+      message: req.message.text,
+      signal: extra.signal,
+      asking,
+      ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}),
+      ...(extra.round ? { round: extra.round } : {}),
+    });
+  }
+
   /** The `ask` policy: asked before queueing, so the notification takes no focus and a "no" costs the queue nothing. */
-  private async askPermission(req: CheckedRequest, extra: HandleExtra): Promise<ElicitResult | undefined> {
-    const answer: AskAnswer = await this.deps.presenter.askPermission(req.asker, req.message.text, extra.signal);
-    if (extra.signal.aborted) {
-      this.finish(req, 'cancel', 'serverCancel');
-      return { action: 'cancel' };
-    }
+  private async askPermission(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult | undefined> {
+    const answer: AskAnswer = await this.deps.presenter.askPermission({ id: req.id, asker: req.asker, message: req.message.text }, ticket.controller.signal);
+    // The server cancelled, or the user settled it from the pending list, while the notification waited.
+    const settled = this.settledFromOutside(req, ticket, extra);
+    if (settled) return settled;
     if (answer === 'answer') return undefined;
     const action = answer === 'dismissed' ? 'cancel' : 'decline';
     this.finish(req, action, answer === 'block' ? 'policy' : 'user');
@@ -208,27 +224,14 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** One prompt on screen at a time: waits its turn, then shows the form or the url consent. */
-  private async queueAndPresent(req: CheckedRequest, extra: HandleExtra): Promise<ElicitResult> {
+  private async queueAndPresent(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
     const { prepared } = req;
-    const { ticket, turn: turnPromise } = this.queue.enter({
-      id: req.id,
-      server: req.server.name,
-      mode: req.mode,
-      message: req.message.text,
-      signal: extra.signal,
-      ...(prepared.kind === 'url' ? { elicitationId: prepared.elicitationId } : {}),
-      ...(extra.round ? { round: extra.round } : {}),
-    });
-    try {
-      const turn = await turnPromise;
-      if (turn !== 'go') {
-        this.finish(req, turn, ticket.decidedBy ?? 'user');
-        return { action: turn };
-      }
-      return prepared.kind === 'form' ? await this.presentForm(req, prepared, ticket, extra) : await this.presentUrl(req, prepared, ticket, extra);
-    } finally {
-      this.queue.release(ticket);
+    const turn = await this.queue.turn(ticket);
+    if (turn !== 'go') {
+      this.finish(req, turn, ticket.decidedBy ?? 'user');
+      return { action: turn };
     }
+    return prepared.kind === 'form' ? await this.presentForm(req, prepared, ticket, extra) : await this.presentUrl(req, prepared, ticket, extra);
   }
 
   private async presentForm(req: CheckedRequest, prepared: PreparedForm, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
@@ -244,6 +247,7 @@ export class ElicitationBroker implements ElicitationSink {
         warnings: [...display.notes, ...formWarnings(req.rawMessage, form)],
       },
       ticket.controller.signal,
+      { setAside: (aside) => this.queue.setAside(ticket, aside) },
     );
     const settled = this.settledFromOutside(req, ticket, extra);
     if (settled) return settled;
@@ -309,12 +313,13 @@ export class ElicitationBroker implements ElicitationSink {
 
   /**
    * A policy change applies to requests already waiting, not only to new ones: queued requests of
-   * a now-blocked server are declined, recorded as the policy's decision. The one on screen stays:
-   * the user is looking at it and can still answer or decline it.
+   * a now-blocked server are declined, recorded as the policy's decision, and so are those still
+   * waiting on the `ask` notification. The one with the turn stays: the user is looking at it (or
+   * set it aside) and can still answer or decline it.
    */
   declineQueuedFromBlocked(isBlocked: (server: string) => boolean): void {
     for (const entry of this.queue.list()) {
-      if (entry.state === 'queued' && isBlocked(entry.server)) this.queue.settle(entry.id, 'decline', 'policy');
+      if ((entry.state === 'queued' || entry.state === 'asking') && isBlocked(entry.server)) this.queue.settle(entry.id, 'decline', 'policy');
     }
   }
 

@@ -40,13 +40,35 @@ export type UrlAnswer = { readonly action: 'accept'; readonly opened: boolean } 
 
 export type AskAnswer = 'answer' | 'decline' | 'block' | 'dismissed';
 
+/** The `ask` policy's question: may this request be shown? */
+export interface AskPrompt {
+  /** The pending entry's id: the pending list can answer the notification in its place. */
+  readonly id: string;
+  readonly asker: Asker;
+  readonly message: string;
+}
+
+/** What a presenter may tell the broker about a prompt while it is open. */
+export interface PromptControl {
+  /**
+   * The prompt was hidden without an answer (`true`): it stays pending and keeps its turn, and the
+   * user is offered it again; or it is shown again (`false`).
+   */
+  setAside(aside: boolean): void;
+}
+
 export interface Presenter {
-  /** Shows a form; settles when the user answers or `signal` aborts (then with cancel). */
-  presentForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer>;
+  /**
+   * Shows a form (a form without fields is a confirmation); settles when the user answers or
+   * `signal` aborts (then with cancel). With `control` (an elicitation), a prompt hidden without
+   * an answer is set aside through it, not cancelled; without (say, a tool's arguments), hiding it
+   * cancels.
+   */
+  presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer>;
   /** Shows the url consent dialog; opens the browser only on the user's click. */
   presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer>;
   /** `ask` policy: a non-modal notification before anything takes focus. */
-  askPermission(asker: Asker, message: string, signal: AbortSignal): Promise<AskAnswer>;
+  askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer>;
   /** `block` policy: at most one notice per server per session (the presenter tracks that). */
   notifyBlocked(server: string): void;
   notifyRateLimited(server: string, count: number, seconds: number): void;

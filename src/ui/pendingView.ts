@@ -11,6 +11,10 @@ export type PendingNode =
 
 export function stateLabel(state: PendingEntryView['state']): string {
   switch (state) {
+    case 'asking':
+      return vscode.l10n.t('asking whether to show');
+    case 'aside':
+      return vscode.l10n.t('set aside');
     case 'onScreen':
       return vscode.l10n.t('on screen');
     case 'queued':
@@ -38,6 +42,14 @@ export function firstLine(text: string, max = 80): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+const STATE_ICONS: Record<PendingEntryView['state'], string> = {
+  asking: 'bell',
+  queued: 'clock',
+  onScreen: 'eye',
+  aside: 'debug-pause',
+  awaitingCompletion: 'link-external',
+};
 
 /**
  * The sidebar is usually too narrow to show a history row's description, so the icon says what
@@ -87,7 +99,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         item.description = [e.mode, roundLabel(e.round), stateLabel(e.state), age(e.createdAt)].filter(Boolean).join(' · ');
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
         item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
-        item.iconPath = new vscode.ThemeIcon(e.state === 'onScreen' ? 'eye' : e.state === 'awaitingCompletion' ? 'link-external' : 'clock');
+        item.iconPath = new vscode.ThemeIcon(STATE_ICONS[e.state]);
         item.contextValue = `pending.${e.state}`;
         return item;
       }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AskAnswer, Asker, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../elicitation/presenter';
+import type { AskAnswer, AskPrompt, Asker, FormAnswer, FormPrompt, Presenter, PromptControl, UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { defaultValues } from '../elicitation/form/validator';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
@@ -34,17 +34,22 @@ export interface PresenterDeps {
 export class VscodePresenter implements Presenter {
   private readonly blockedNoticeShown = new Set<string>();
   private readonly asks = new Set<PendingAsk>();
+  /** By pending id: what "Answer" from the pending list does for an `ask` notification or a question set aside. */
+  private readonly resumers = new Map<string, () => void>();
 
   constructor(private readonly deps: PresenterDeps) {}
 
-  async presentForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer> {
+  async presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
     const p = this.deps.settings().presentation;
-    const useWebview = p === 'webview' || (p === 'auto' && prompt.form.fields.length > 1);
+    const fields = prompt.form.fields.length;
+    // A confirmation (no fields) is always native: an empty webview form would only hide the question.
+    const useWebview = fields > 0 && (p === 'webview' || (p === 'auto' && fields > 1));
     const onBlockServer = (): void => void this.deps.policy.blockServer(prompt.asker.name);
     if (!useWebview) {
       return showQuickForm(prompt, signal, {
         onBlockServer,
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
+        ...(control ? { onHidden: () => this.setAside(prompt, signal, control) } : {}),
       });
     }
     const outcome = await showFormPanel({
@@ -77,7 +82,47 @@ export class VscodePresenter implements Presenter {
     });
   }
 
-  async askPermission(asker: Asker, message: string, signal: AbortSignal): Promise<AskAnswer> {
+  /**
+   * A question hidden without an answer: Escape, or another quick input (the palette, Show Pending)
+   * took its place; VS Code does not say which. It stays pending with its turn, and a notification
+   * offers it again. Resolves 'resume' (Answer there, or picked from the pending list) or 'cancel'.
+   */
+  private setAside(prompt: FormPrompt, signal: AbortSignal, control: PromptControl): Promise<'resume' | 'cancel'> {
+    control.setAside(true);
+    const answer = vscode.l10n.t('Answer');
+    const cancel = vscode.l10n.t('Cancel');
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (r: 'resume' | 'cancel'): void => {
+        if (done) return;
+        done = true;
+        this.resumers.delete(prompt.id);
+        signal.removeEventListener('abort', onAbort);
+        if (r === 'resume') control.setAside(false);
+        resolve(r);
+      };
+      const onAbort = (): void => finish('cancel');
+      if (signal.aborted) return finish('cancel');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.resumers.set(prompt.id, () => finish('resume'));
+      const firstLine = prompt.message.split('\n')[0] ?? '';
+      // Closed without a choice, the question stays pending: the status bar and the list still offer it.
+      void vscode.window.showInformationMessage(vscode.l10n.t('The question from {0} is set aside, not answered: {1}', prompt.asker.name, firstLine), answer, cancel).then((c) => {
+        if (c === answer) finish('resume');
+        else if (c === cancel) finish('cancel');
+      });
+    });
+  }
+
+  /** "Answer" from the pending list: shows a question set aside again, or answers an `ask` notification. */
+  resume(id: string): boolean {
+    const resume = this.resumers.get(id);
+    resume?.();
+    return resume !== undefined;
+  }
+
+  async askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer> {
+    const { asker, message } = prompt;
     const answer = vscode.l10n.t('Answer');
     const decline = vscode.l10n.t('Decline');
     const block = vscode.l10n.t('Block Server');
@@ -93,6 +138,7 @@ export class VscodePresenter implements Presenter {
           if (done) return;
           done = true;
           this.asks.delete(pending);
+          this.resumers.delete(prompt.id);
           signal.removeEventListener('abort', onAbort);
           resolve(a);
         },
@@ -101,6 +147,7 @@ export class VscodePresenter implements Presenter {
       if (signal.aborted) return pending.settle('dismissed');
       signal.addEventListener('abort', onAbort, { once: true });
       this.asks.add(pending);
+      this.resumers.set(prompt.id, () => pending.settle('answer'));
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} wants your input: {1}', asker.name, firstLine), answer, decline, block).then(async (c) => {
         if (c === block) {
           // Even on a stale notification: the user asked for the server to be blocked.

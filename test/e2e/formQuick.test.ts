@@ -7,12 +7,13 @@
 import { beforeEach, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { demoRecords, pickItem, quickInput, runCommand, screenshot, type DemoRecord } from './workbench';
+import { declineAllPending, demoRecords, hideNotifications, notification, pickItem, quickInput, runCommand, screenshot, type DemoRecord } from './workbench';
 import { formWorkbench } from './formWorkbench';
 
 describe('Workbench: form-mode elicitation on native quick input', () => {
-  // quickInput: the twelve-field form is a step-by-step flow instead of the webview. Escape closes a question left open.
-  const wb = formWorkbench('quickInput', (page) => page.keyboard.press('Escape'));
+  // quickInput: the twelve-field form is a step-by-step flow instead of the webview. Escape only
+  // sets a question aside, so one left open is declined from the pending list.
+  const wb = formWorkbench('quickInput', declineAllPending);
   let seen = 0;
   // The demo and the hostile fixture both append their answers here.
   const records = (): DemoRecord[] => demoRecords(wb);
@@ -225,7 +226,7 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
 
   it('a long question is shown in full and hides no option', async () => {
     const { page } = wb;
-    await ask('Long question', 'No', 'inject');
+    await ask('Long question', 'locks tables for several minutes.', 'inject');
     const message = qi().locator('.quick-input-message');
     await message.filter({ hasText: 'locks tables for several minutes.' }).waitFor();
     assert.match((await message.textContent()) ?? '', /^Before I run the migration/);
@@ -241,7 +242,26 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     assert.deepEqual(await answer('long_question', 'inject'), { action: 'accept', content: { proceed: false } });
   });
 
-  it('the Decline title-bar button sends decline; Escape sends cancel', async () => {
+  /** The title-bar Cancel: the one way on the prompt itself to answer cancel (Escape only sets it aside). */
+  const cancelButton = (): Locator => qi().getByRole('button', { name: /^Cancel \(close without answering/ });
+
+  it('a form without fields is a confirmation: Accept, Decline and Cancel on a QuickPick; Accept sends {}', async () => {
+    const { page } = wb;
+    await ask('Confirm without fields', 'Restart the build agents now?', 'inject');
+    await qi().locator('.quick-input-message', { hasText: 'Restart the build agents now?' }).waitFor();
+    const labels = await rows().evaluateAll((rs) => rs.map((r) => r.querySelector('.label-name')?.textContent?.trim() ?? ''));
+    assert.deepEqual(labels, ['Accept', 'Decline', 'Cancel']);
+    assert.match(await rows().and(qi().locator('.focused')).innerText(), /^\s*Accept/, 'Enter accepts');
+    await shot('quickpick-confirmation-dark');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
+
+    await ask('Confirm without fields', 'Restart the build agents now?', 'inject');
+    await rows().filter({ hasText: 'Decline' }).click();
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'decline' });
+  });
+
+  it('Decline sends decline; the Cancel button sends cancel; Escape only sets the question aside, and its notification cancels it', async () => {
     const { page } = wb;
     await ask('Choose a region', 'Europe (Ireland)');
     const decline = qi().getByRole('button', { name: 'Decline (tell the server no)' });
@@ -252,11 +272,27 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     assert.deepEqual(await answer('choose_region'), { action: 'decline' });
 
     await ask('Pick a number', 'How many seats should I reserve?');
-    await page.keyboard.press('Escape');
+    // The prompt says what Escape does: on the Cancel button, one click away.
+    await cancelButton().hover();
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Escape only sets the question aside' }).first().waitFor();
+    await shot('inputbox-cancel-tooltip-dark');
+    await cancelButton().click();
     assert.deepEqual(await answer('pick_number'), { action: 'cancel' });
+
+    await hideNotifications(page);
+    await ask('Confirm a deployment', 'Deploy build 1.4.2 to staging?');
+    await page.keyboard.press('Escape');
+    await qi().waitFor({ state: 'hidden' });
+    // Still pending, nothing sent.
+    await page.locator('[id$="mcpElicitation.pending"]').filter({ hasText: '1' }).waitFor();
+    assert.equal(records().length, seen, 'Escape sent nothing');
+    const item = await notification(page, 'The question from demo is set aside, not answered: Deploy build 1.4.2 to staging?');
+    await item.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await answer('confirm_deploy'), { action: 'cancel' });
+    await hideNotifications(page);
   });
 
-  it('light theme: every widget kind (each dismissed with Escape, which cancels)', async () => {
+  it('light theme: every widget kind (each closed with its Cancel button)', async () => {
     const { page } = wb;
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     await page.locator('.monaco-workbench.vs').waitFor();
@@ -266,22 +302,22 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await page.keyboard.type('42');
     await qi().locator('.quick-input-message', { hasText: 'Must be at most 10' }).waitFor();
     await shot('inputbox-number-validation-light');
-    await page.keyboard.press('Escape');
+    await cancelButton().click();
     assert.deepEqual(await answer('pick_number'), { action: 'cancel' });
 
     await ask('Confirm a deployment', 'Deploy build 1.4.2 to staging?');
     await shot('quickpick-boolean-light');
-    await page.keyboard.press('Escape');
+    await cancelButton().click();
     assert.deepEqual(await answer('confirm_deploy'), { action: 'cancel' });
 
     await ask('Choose a region', 'US East (Virginia)');
     await shot('quickpick-enum-light');
-    await page.keyboard.press('Escape');
+    await cancelButton().click();
     assert.deepEqual(await answer('choose_region'), { action: 'cancel' });
 
     await ask('Pick toppings', 'Mushrooms');
     await shot('quickpick-multiselect-light');
-    await page.keyboard.press('Escape');
+    await cancelButton().click();
     assert.deepEqual(await answer('pick_toppings'), { action: 'cancel' });
 
     await ask('Everything form', 'Create a new project.');
@@ -291,7 +327,7 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     }
     await qi().locator('.quick-input-title', { hasText: 'Review (13/13)' }).waitFor();
     await shot('quickinput-review-light');
-    await page.keyboard.press('Escape');
+    await cancelButton().click();
     assert.deepEqual(await answer('everything'), { action: 'cancel' });
   });
 });

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { formFrame, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import { demoRecords, formFrame, hideNotifications, notification, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
 
 /**
  * The workspace's `.vscode/settings.json`, as the policy actions wrote it. VS Code truncates
@@ -31,27 +31,6 @@ async function waitForPolicy(wb: Workbench, server: string, policy: string): Pro
 }
 
 /**
- * A notification with `text`, in the notification center. The smoke-test driver (which our harness
- * needs for the workbench `payload`) turns toasts off, so every notification lands only there.
- */
-async function notification(page: Page, text: string) {
-  const center = page.locator('.notifications-center');
-  // The center element exists only once it was opened.
-  if (!(await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false))) {
-    await page.locator('.statusbar-item[id="status.notifications"]').click();
-  }
-  const item = center.locator('.notification-list-item', { hasText: text }).first();
-  await item.waitFor({ timeout: 20_000 });
-  return item;
-}
-
-async function hideNotifications(page: Page): Promise<void> {
-  if (await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false)) {
-    await page.locator('.statusbar-item[id="status.notifications"]').click();
-  }
-}
-
-/**
  * A tool's result opens in an editor and takes focus; wait for that, so it cannot close the
  * next palette mid-command. Each test runs a different tool, so the tab name tells them apart.
  */
@@ -71,6 +50,19 @@ async function runDemoTool(page: Page, title: string): Promise<void> {
     throw e;
   }
 }
+
+/** The rows of the open Show Pending list, as one line of text each. */
+async function pendingRows(page: Page): Promise<string[]> {
+  const qi = quickInput(page);
+  await qi.locator('.quick-input-title', { hasText: 'Pending Elicitations' }).waitFor();
+  // innerText: rows are recycled from earlier pickers and keep hidden text from them.
+  return (await qi.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+const pendingStatus = (page: Page) => page.locator('[id$="mcpElicitation.pending"]');
+
+/** How many answers a demo tool has recorded so far. */
+const recordCount = (wb: Workbench, tool: string): number => demoRecords(wb).filter((r) => r.tool === tool).length;
 
 describe('Policy and pending elicitations in the workbench', () => {
   let wb: Workbench;
@@ -102,6 +94,27 @@ describe('Policy and pending elicitations in the workbench', () => {
     await resultShown(page, 'ask_name');
   });
 
+  it('ask policy: while the notification waits, the request is pending (status bar, Show Pending); Decline sends decline, the policy stays ask', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await runDemoTool(page, 'Pick toppings');
+    await notification(page, 'demo wants your input: Which toppings would you like?');
+    await pendingStatus(page).filter({ hasText: '1' }).waitFor();
+    await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
+    const rows = await pendingRows(page);
+    assert.match(rows[0] ?? '', /^demo: Which toppings would you like\? ?form · asking whether to show · \d+ s$/, JSON.stringify(rows));
+    await screenshot(page, 'pending-asking-dark');
+    await page.keyboard.press('Escape');
+    const item = await notification(page, 'demo wants your input: Which toppings would you like?');
+    await item.getByRole('button', { name: 'Decline' }).click();
+    const [rec] = await waitForRecord(wb, 'pick_toppings');
+    assert.deepEqual(rec?.result, { action: 'decline' });
+    await resultShown(page, 'pick_toppings');
+    await pendingStatus(page).waitFor({ state: 'detached' });
+    assert.equal(((await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>)['demo'], 'ask', 'Decline changes no policy');
+    await hideNotifications(page);
+  });
+
   it('the Servers view context menu sets the policy in workspace settings', async () => {
     const { page } = wb;
     await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
@@ -114,7 +127,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.equal(await menu.getByText('Ask Before Showing Elicitations from Server').count(), 0);
     await menu.getByText('Block Elicitations from Server').waitFor();
     await menu.getByText('Allow Elicitations from Server').click();
-    await waitForPolicy(wb, 'demo', 'allow');
+    await waitForPolicy(wb, 'demo', 'allow').catch(async (e: unknown) => {
+      await screenshot(page, 'pending-failed-context-menu');
+      throw e;
+    });
     await notification(page, '“demo” is now set to allow in workspace settings.');
   });
 
@@ -146,6 +162,46 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: 'the server is blocked' }).count(), 1, 'one notice for two blocked requests');
     await notice.getByRole('button', { name: 'Unblock' }).click();
     await waitForPolicy(wb, 'demo', 'allow');
+  });
+
+  it('F1 over an open question does not lose it: no reply, listed as set aside, re-offered with Answer, and answering sends the answer', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await runCommand(page, 'View: Close All Editors');
+    const before = recordCount(wb, 'pick_number');
+    await runDemoTool(page, 'Pick a number');
+    const qi = quickInput(page);
+    await qi.getByText('How many seats should I reserve?').waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5');
+    // The command palette takes the question's place, as F1 does anywhere.
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await qi.getByText('How many seats should I reserve?').waitFor({ state: 'hidden' });
+    assert.match(await input.inputValue(), /^>/, 'the palette is open');
+    await pendingStatus(page).filter({ hasText: '1' }).waitFor();
+    assert.equal(recordCount(wb, 'pick_number'), before, 'the server got no reply');
+    // From the palette, the pending list: the question is there, set aside.
+    await input.fill('>MCP Elicitation: Show Pending Elicitations');
+    await qi.locator('.quick-input-list .monaco-list-row', { hasText: 'MCP Elicitation: Show Pending Elicitations' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const rows = await pendingRows(page);
+    assert.match(rows[0] ?? '', /^demo: How many seats should I reserve\? ?form · set aside · \d+ s$/, JSON.stringify(rows));
+    await pendingStatus(page).filter({ hasText: '1' }).waitFor();
+    assert.equal(recordCount(wb, 'pick_number'), before, 'the server got no reply');
+    await screenshot(page, 'pending-set-aside-dark');
+    await page.keyboard.press('Escape');
+    const item = await notification(page, 'The question from demo is set aside, not answered: How many seats should I reserve?');
+    assert.equal(await item.getByRole('button', { name: 'Cancel' }).count(), 1, 'Cancel is one click away');
+    await screenshot(page, 'set-aside-notification-dark');
+    assert.equal(recordCount(wb, 'pick_number'), before, 'still no reply');
+    await item.getByRole('button', { name: 'Answer' }).click();
+    await qi.getByText('How many seats should I reserve?').waitFor();
+    assert.equal(await qi.locator('input.input').inputValue(), '5', 'what was typed before is still there');
+    await page.keyboard.press('Enter');
+    const recs = await waitForRecord(wb, 'pick_number', before + 1);
+    assert.deepEqual(recs.at(-1)?.result, { action: 'accept', content: { seats: 5 } });
+    await resultShown(page, 'pick_number');
   });
 
   it('Show Pending lists three queued requests with their states; the tree view too; Decline All answers them', async () => {
@@ -208,5 +264,72 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.deepEqual(results.map((r) => r.action), ['decline', 'decline', 'decline']);
     await pendingItem.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
+  });
+
+  it('rate limit: over the limit the server gets decline at once; "Allow More" lets every later request through; the policy stays', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    const form = formFrame(page);
+    /** Runs the burst tool (webview presentation, from the test before) with `count` questions. */
+    const burst = async (count: number): Promise<void> => {
+      await runDemoTool(page, 'Burst of questions');
+      await form.getByLabel('count', { exact: true }).fill(String(count));
+      await form.getByRole('button', { name: 'Accept', exact: true }).click();
+      await form.getByText(`Question 1 of ${count}: keep going?`).waitFor();
+    };
+    // The default limit is 10 a minute, and this session has used some already: of 14 at once,
+    // the ones over the limit are declined without a prompt, and the user is told once.
+    await burst(14);
+    const warning = await notification(page, 'requests in 60 s; further requests are declined.');
+    const declineAll = async (): Promise<void> => {
+      await pendingStatus(page).click();
+      await pickItem(page, 'Decline All from demo');
+      await pendingStatus(page).waitFor({ state: 'detached' });
+      await page.keyboard.press('Escape');
+    };
+    const waiting = Number(/\d+/.exec(await pendingStatus(page).innerText())?.[0]);
+    assert.ok(waiting >= 1 && waiting <= 10, `at most 10 of 14 reached the user (${waiting})`);
+    await screenshot(page, 'rate-limit-notification-dark');
+    await warning.getByRole('button', { name: 'Allow More' }).click();
+    await declineAll();
+    await waitForRecord(wb, 'burst', 2);
+    // After Allow More, a burst larger than the limit reaches the user whole: nothing is declined unseen.
+    await burst(12);
+    await pendingStatus(page).filter({ hasText: /(^|\D)12(\D|$)/ }).waitFor();
+    await declineAll();
+    const bursts = await waitForRecord(wb, 'burst', 3);
+    assert.equal(((bursts.at(-1)?.result.content?.['results'] ?? []) as unknown[]).length, 12);
+    const policy = (await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>;
+    assert.equal(policy['demo'], 'allow', 'Allow More lifts the rate limit for the session, not the policy');
+  });
+
+  it('ask policy: "Block Server" on the notification sends decline, sets the policy to block and says so', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    const settingsFile = path.join(wb.workspace, '.vscode', 'settings.json');
+    const current = await workspaceSettings(wb);
+    writeFileSync(settingsFile, JSON.stringify({ ...current, 'mcpElicitation.serverPolicy': { ...(current['mcpElicitation.serverPolicy'] as object), demo: 'ask' } }, null, 2));
+    // The settings file is picked up by a watcher: until it is, the tool's question shows at once.
+    const before = recordCount(wb, 'everything');
+    for (let attempt = 1; ; attempt++) {
+      await runDemoTool(page, 'Everything form');
+      const shown = await Promise.race([
+        notification(page, 'demo wants your input: Create a new project.').then(() => 'asked'),
+        formFrame(page).getByRole('button', { name: 'Accept', exact: true }).waitFor({ timeout: 20_000 }).then(() => 'form'),
+      ]);
+      if (shown === 'asked') break;
+      assert.ok(attempt < 10, 'ask policy never applied');
+      await formFrame(page).getByRole('button', { name: 'Decline', exact: true }).click();
+      await waitForRecord(wb, 'everything', before + attempt);
+      await hideNotifications(page);
+    }
+    await pendingStatus(page).filter({ hasText: '1' }).waitFor();
+    const item = await notification(page, 'demo wants your input: Create a new project.');
+    await item.getByRole('button', { name: 'Block Server' }).click();
+    const recs = await waitForRecord(wb, 'everything', recordCount(wb, 'everything') + 1);
+    assert.deepEqual(recs.at(-1)?.result, { action: 'decline' });
+    await waitForPolicy(wb, 'demo', 'block');
+    await notification(page, '“demo” is now set to block in workspace settings.');
+    await pendingStatus(page).waitFor({ state: 'detached' });
   });
 });

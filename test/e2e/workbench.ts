@@ -148,4 +148,40 @@ export async function waitForRecord(wb: Workbench, tool: string, count = 1, time
   }
 }
 
+/**
+ * A notification with `text`, in the notification center. The smoke-test driver (which our harness
+ * needs for the workbench `payload`) turns toasts off, so every notification lands only there.
+ */
+export async function notification(page: Page, text: string) {
+  const center = page.locator('.notifications-center');
+  // The center element exists only once it was opened.
+  if (!(await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false))) {
+    await page.locator('.statusbar-item[id="status.notifications"]').click();
+  }
+  const item = center.locator('.notification-list-item', { hasText: text }).first();
+  await item.waitFor({ timeout: 20_000 });
+  return item;
+}
+
+export async function hideNotifications(page: Page): Promise<void> {
+  if (await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false)) {
+    await page.locator('.statusbar-item[id="status.notifications"]').click();
+  }
+}
+
+/**
+ * Settles whatever is still pending, from the pending list ("Decline All from ‹server›"). Escape
+ * would not: it only sets a question aside, still pending. For cleanup after a failed test.
+ */
+export async function declineAllPending(page: Page): Promise<void> {
+  const item = page.locator('[id$="mcpElicitation.pending"]');
+  for (let i = 0; i < 5 && (await item.count()) > 0; i++) {
+    await item.click();
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Decline All from' }).first();
+    await row.waitFor({ timeout: 10_000 }).catch(() => undefined);
+    if (await row.isVisible()) await row.click();
+    await page.keyboard.press('Escape');
+  }
+}
+
 export { startHttpFixture };

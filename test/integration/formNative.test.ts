@@ -10,7 +10,10 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   suiteSetup(async () => {
     s = await services();
     await waitForRunning(s, 'fixture');
+    // More requests than the default rate limit lets through in a minute: "Allow More", for this suite.
+    s.gatekeeper.allowMore('fixture');
   });
+  suiteTeardown(() => s.gatekeeper.resetSession());
   // A failed test must not leave its prompt open in front of the next one.
   teardown(async () => {
     s.broker.queue.cancelAll();
@@ -101,12 +104,79 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     assert.deepEqual((await wire).response, { action: 'accept', content: { t: ['cheese', 'olives'] } });
   });
 
-  test('Escape cancels; the Decline button declines', async () => {
-    const wire1 = elicitVia('fixture', { message: 'Esc me', requestedSchema: schema({ a: { type: 'string' } }) });
-    await nextPrompt(s);
+  test('hiding the question (Escape, or another quick input) sets it aside: no reply, still pending; Answer from the list shows it again with the draft', async () => {
+    let replied = false;
+    const wire = elicitVia('fixture', { message: 'Hide me', requestedSchema: schema({ name: { type: 'string' } }, ['name']) }).finally(() => (replied = true));
+    const first = await nextPrompt(s);
+    (first.widget as vscode.InputBox).value = 'Gra';
+    // The command palette takes the place of the prompt, as F1 does.
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.showCommands');
+    await waitFor(() => s.broker.queue.list()[0]?.state === 'aside', 'the question set aside');
+    assert.equal(s.broker.queue.size, 1, 'still pending');
+    assert.match(s.statusBar.pendingText, /\b1$/);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    assert.deepEqual((await wire1).response, { action: 'cancel' });
+    // Escape on the palette (and any number of them) does not touch the question.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(replied, false, 'the server got no reply');
+    const entry = s.broker.queue.list()[0];
+    assert.ok(entry);
+    const again = nextPrompt(s);
+    await vscode.commands.executeCommand('mcpElicitation.pending.reveal', { kind: 'entry', entry });
+    const box = (await again).widget as vscode.InputBox;
+    assert.equal(box.value, 'Gra', 'the text typed before is still there');
+    assert.equal(s.broker.queue.list()[0]?.state, 'onScreen');
+    // Escape on the question itself: set aside too.
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await waitFor(() => s.broker.queue.list()[0]?.state === 'aside', 'set aside by Escape');
+    const third = nextPrompt(s);
+    await vscode.commands.executeCommand('mcpElicitation.pending.reveal', { kind: 'entry', entry: s.broker.queue.list()[0] });
+    const box3 = (await third).widget as vscode.InputBox;
+    box3.value = 'Grace';
+    await acceptQuickInput();
+    assert.deepEqual((await wire).response, { action: 'accept', content: { name: 'Grace' } });
   });
+
+  test('a question set aside is cancelled from the pending list: the server gets cancel', async () => {
+    const wire = elicitVia('fixture', { message: 'Aside then cancel', requestedSchema: schema({ a: { type: 'string' } }) });
+    await nextPrompt(s);
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await waitFor(() => s.broker.queue.list()[0]?.state === 'aside', 'set aside');
+    s.broker.queue.settle(s.broker.queue.list()[0]?.id ?? '', 'cancel');
+    assert.deepEqual((await wire).response, { action: 'cancel' });
+  });
+
+  for (const [choice, response] of [
+    ['Accept', { action: 'accept', content: {} }],
+    ['Decline', { action: 'decline' }],
+    ['Cancel', { action: 'cancel' }],
+  ] as const) {
+    test(`a form without fields is a confirmation on a QuickPick, even with presentation "webview": ${choice} sends ${JSON.stringify(response)}`, async () => {
+      const config = vscode.workspace.getConfiguration('mcpElicitation');
+      const before = config.inspect('presentation')?.workspaceValue;
+      await config.update('presentation', 'webview', vscode.ConfigurationTarget.Workspace);
+      try {
+        const wire = elicitVia('fixture', { message: 'Proceed with the deployment?', requestedSchema: { type: 'object', properties: {} } });
+        const p = await nextPrompt(s);
+        assert.equal(p.kind, 'quickPick');
+        const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+        assert.match(qp.title ?? '', /fixture/);
+        assert.match((qp as { prompt?: string }).prompt ?? qp.items.map((i) => i.label).join(' '), /Proceed with the deployment\?/);
+        const labels = qp.items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label.replace(/^\$\([\w-]+\) /, ''));
+        assert.deepEqual(labels, ['Accept', 'Decline', 'Cancel']);
+        await waitFor(() => qp.activeItems.length > 0, 'active item');
+        assert.match(qp.activeItems[0]?.label ?? '', /Accept$/, 'Enter accepts');
+        qp.activeItems = qp.items.filter((i) => i.label.endsWith(choice));
+        await acceptQuickInput();
+        const r = await wire;
+        assert.equal(r.kind, 'result');
+        assert.deepEqual(r.response, response);
+      } finally {
+        await config.update('presentation', before, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+  }
 
   test('a server cancellation closes the open prompt and nothing is sent', async () => {
     const wire = elicitVia('fixture', { message: 'Soon withdrawn', requestedSchema: schema({ a: { type: 'string' } }) }, { cancelAfterMs: 1500 });

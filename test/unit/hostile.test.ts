@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { Asker, AskAnswer, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
+import type { AskPrompt, AskAnswer, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
 import { analyseUrl } from '../../src/elicitation/safety/url';
 import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from '../../src/elicitation/safety/text';
 import { buildReply, validateField, VALIDATION_BUDGET_MS, TOO_COMPLEX } from '../../src/elicitation/form/validator';
@@ -31,7 +31,7 @@ class WorstCasePresenter implements Presenter {
     this.urls.push(prompt);
     return Promise.resolve({ action: 'accept', opened: true });
   }
-  askPermission(_a: Asker, _m: string): Promise<AskAnswer> {
+  askPermission(_p: AskPrompt): Promise<AskAnswer> {
     return Promise.resolve('answer');
   }
   notifyBlocked(): void {}

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { History, PendingQueue, type NewPendingEntry } from '../../src/elicitation/queue/pendingQueue';
 import type { DecidedBy, ElicitationAction } from '../../src/elicitation/outcome';
+import { ElicitationBroker } from '../../src/elicitation/broker';
+import type { AskAnswer, AskPrompt, FormAnswer, FormPrompt, Presenter, PromptControl, UrlAnswer } from '../../src/elicitation/presenter';
 
 let seq = 0;
 function entry(server: string, extra: Partial<NewPendingEntry<string>> = {}): NewPendingEntry<string> {
@@ -60,6 +62,34 @@ void describe('PendingQueue', () => {
     assert.equal(q.findByElicitationId('other', 'el-9'), undefined, 'elicitation ids are per server');
     assert.equal(q.markAwaitingCompletion('missing', 'x'), undefined);
     assert.deepEqual(ids(q.list()), ['u', 'f'], 'a state change keeps arrival order');
+  });
+
+  void it('an asking entry is listed and counted but takes no turn until admitted', () => {
+    const q = new PendingQueue<string>();
+    q.enqueue(entry('a', { id: 'ask', state: 'asking' }));
+    q.enqueue(entry('b', { id: 'b1' }));
+    assert.equal(q.size, 2);
+    assert.equal(q.get('ask')?.state, 'asking');
+    assert.equal(q.next()?.id, 'b1', 'the asking one is passed over');
+    q.finish('b1');
+    assert.equal(q.next(), undefined);
+    assert.equal(q.admit('ask')?.state, 'queued');
+    assert.equal(q.admit('ask'), undefined, 'only an asking entry is admitted');
+    assert.equal(q.next()?.id, 'ask');
+  });
+
+  void it('an entry set aside keeps the turn: nothing else is shown until it is back on screen and done', () => {
+    const q = new PendingQueue<string>();
+    q.enqueue(entry('a', { id: 'a1' }));
+    q.enqueue(entry('b', { id: 'b1' }));
+    assert.equal(q.setAside('a1', true), undefined, 'a queued entry cannot be set aside');
+    q.next();
+    assert.equal(q.setAside('a1', true)?.state, 'aside');
+    assert.equal(q.current()?.id, 'a1');
+    assert.equal(q.next(), undefined, 'no prompt pops up over what the user opened instead');
+    assert.equal(q.setAside('a1', false)?.state, 'onScreen');
+    q.finish('a1');
+    assert.equal(q.next()?.id, 'b1');
   });
 
   void it('removes by id and by predicate, returning what went', () => {
@@ -153,5 +183,139 @@ void describe('History', () => {
   void it('rejects a capacity that is not a positive integer', () => {
     assert.throws(() => new History(0), RangeError);
     assert.throws(() => new History(2.5), RangeError);
+  });
+});
+
+/** A presenter the test drives by hand: each call waits until the test settles it. */
+class HandPresenter implements Presenter {
+  readonly asks: { prompt: AskPrompt; signal: AbortSignal; answer: (a: AskAnswer) => void }[] = [];
+  readonly forms: { prompt: FormPrompt; signal: AbortSignal; control: PromptControl | undefined; answer: (a: FormAnswer) => void }[] = [];
+  askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer> {
+    return new Promise((answer) => {
+      signal.addEventListener('abort', () => answer('dismissed'), { once: true });
+      this.asks.push({ prompt, signal, answer });
+    });
+  }
+  presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
+    return new Promise((answer) => {
+      signal.addEventListener('abort', () => answer({ action: 'cancel' }), { once: true });
+      this.forms.push({ prompt, signal, control, answer });
+    });
+  }
+  presentUrl(): Promise<UrlAnswer> {
+    return Promise.resolve({ action: 'cancel' });
+  }
+  notifyBlocked(): void {}
+  notifyRateLimited(): void {}
+  notifyServerCancelled(): void {}
+  notifyServerGone(): void {}
+  notifyUrlCompleted(): void {}
+}
+
+function brokerWith(presenter: Presenter, outcome: 'show' | 'ask'): ElicitationBroker {
+  return new ElicitationBroker({
+    presenter,
+    gate: () => ({ outcome, decidedBy: 'user', policy: outcome === 'ask' ? 'ask' : 'allow' }),
+    settings: () => ({ sensitiveFields: 'warn', allowHttpLoopback: false, urlExpiryMs: 0 }),
+    log: { info: () => undefined, warn: () => undefined },
+  });
+}
+
+const fixture = { name: 'fixture', serverInfo: undefined };
+const params = (message: string): Record<string, unknown> => ({ message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } });
+const wire = (): { signal: AbortSignal; requestId: string } => ({ signal: new AbortController().signal, requestId: 'r' });
+const until = async (p: () => boolean): Promise<void> => {
+  for (let i = 0; !p(); i++) {
+    if (i > 100) assert.fail('condition never held');
+    await new Promise((r) => setImmediate(r));
+  }
+};
+
+void describe('broker and queue: the ask notification and questions set aside', () => {
+  void it('a request waiting on the ask notification is pending (asking), then queued in order once answered', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'ask');
+    const reply = b.handle(fixture, params('May I?'), wire());
+    await until(() => ui.asks.length === 1);
+    assert.deepEqual(b.queue.list().map((e) => [e.message, e.state]), [['May I?', 'asking']]);
+    assert.equal(b.queue.size, 1, 'counted (the status bar shows queue.size)');
+    assert.equal(ui.asks[0]?.prompt.id, b.queue.list()[0]?.id, 'the notification knows its list entry');
+    ui.asks[0]?.answer('answer');
+    await until(() => ui.forms.length === 1);
+    assert.equal(b.queue.list()[0]?.state, 'onScreen');
+    ui.forms[0]?.answer({ action: 'accept', content: { a: 'yes' } });
+    assert.deepEqual(await reply, { action: 'accept', content: { a: 'yes' } });
+    assert.equal(b.queue.size, 0);
+  });
+
+  void it('settled from the pending list while asking: the notification is withdrawn and the server gets that answer', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'ask');
+    const reply = b.handle(fixture, params('May I?'), wire());
+    await until(() => ui.asks.length === 1);
+    const id = b.queue.list()[0]?.id ?? '';
+    assert.ok(b.queue.settle(id, 'decline'));
+    assert.equal(ui.asks[0]?.signal.aborted, true);
+    assert.deepEqual(await reply, { action: 'decline' });
+    assert.equal(ui.forms.length, 0, 'nothing was shown');
+    assert.deepEqual([b.queue.history.list().at(-1)?.action, b.queue.history.list().at(-1)?.decidedBy], ['decline', 'user']);
+    assert.equal(b.queue.size, 0);
+  });
+
+  void it('a blocked server declines requests still asking, recorded as the policy', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'ask');
+    const reply = b.handle(fixture, params('May I?'), wire());
+    await until(() => ui.asks.length === 1);
+    b.declineQueuedFromBlocked((s) => s === 'fixture');
+    assert.deepEqual(await reply, { action: 'decline' });
+    assert.equal(b.queue.history.list().at(-1)?.decidedBy, 'policy');
+  });
+
+  void it('a question set aside stays pending with its turn; once back on screen it is answered, then the next one shows', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'show');
+    const first = b.handle(fixture, params('first'), wire());
+    const second = b.handle(fixture, params('second'), wire());
+    await until(() => ui.forms.length === 1);
+    ui.forms[0]?.control?.setAside(true);
+    assert.deepEqual(b.queue.list().map((e) => [e.message, e.state]), [['first', 'aside'], ['second', 'queued']]);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(ui.forms.length, 1, 'the next question does not take over');
+    ui.forms[0]?.control?.setAside(false);
+    assert.equal(b.queue.list()[0]?.state, 'onScreen');
+    ui.forms[0]?.answer({ action: 'accept', content: { a: 'one' } });
+    assert.deepEqual(await first, { action: 'accept', content: { a: 'one' } });
+    await until(() => ui.forms.length === 2);
+    ui.forms[1]?.answer({ action: 'cancel' });
+    assert.deepEqual(await second, { action: 'cancel' });
+  });
+
+  void it('a question set aside can be cancelled from the list, and the server withdrawing it closes it', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'show');
+    const first = b.handle(fixture, params('first'), wire());
+    await until(() => ui.forms.length === 1);
+    ui.forms[0]?.control?.setAside(true);
+    b.queue.settle(b.queue.list()[0]?.id ?? '', 'cancel');
+    assert.deepEqual(await first, { action: 'cancel' });
+    const server = new AbortController();
+    const second = b.handle(fixture, params('second'), { signal: server.signal, requestId: 'r2' });
+    await until(() => ui.forms.length === 2);
+    ui.forms[1]?.control?.setAside(true);
+    server.abort();
+    assert.deepEqual(await second, { action: 'cancel' });
+    assert.equal(b.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
+    assert.equal(b.queue.size, 0);
+  });
+
+  void it('a form without fields reaches the presenter as a confirmation and accepts with {}', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'show');
+    const reply = b.handle(fixture, { message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } }, wire());
+    await until(() => ui.forms.length === 1);
+    assert.deepEqual(ui.forms[0]?.prompt.form.fields, []);
+    ui.forms[0]?.answer({ action: 'accept', content: {} });
+    assert.deepEqual(await reply, { action: 'accept', content: {} });
   });
 });

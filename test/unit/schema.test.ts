@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_FIELDS, MAX_KEY_CHARS, MAX_OPTIONS, normaliseRequestedSchema } from '../../src/elicitation/form/schema';
+import { buildReply } from '../../src/elicitation/form/validator';
 import type { Field } from '../../src/shared/fieldModel';
 import { formOf, schemaOf } from './support/form';
 
@@ -175,6 +176,18 @@ void describe('normaliseRequestedSchema: accepted shapes', () => {
     assert.ok(warnings.some((w) => w.includes('several options are labelled "Same"')));
   });
 
+  void it('accepts a form with no fields (a confirmation) and its only reply is {}', () => {
+    for (const schema of [schemaOf({}), { type: 'object', properties: {}, required: [] }]) {
+      const r = normaliseRequestedSchema(schema);
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual(r.form.fields, []);
+      assert.deepEqual(r.notes, []);
+      assert.deepEqual(buildReply(r.form, {}), { ok: true, content: {} });
+      // Nothing may be smuggled into the reply of a confirmation.
+      assert.deepEqual(buildReply(r.form, { extra: 'x' }), { ok: true, content: {} });
+    }
+  });
+
   void it('accepts valid defaults for every kind', () => {
     const { form } = formOf(
       schemaOf({
@@ -199,7 +212,7 @@ const REJECTIONS: [string, unknown, string, RegExp][] = [
   ['top-level type missing', { properties: { a: { type: 'string' } } }, 'requestedSchema.type', /must be "object"/],
   ['properties missing', { type: 'object' }, 'requestedSchema.properties', /must be an object/],
   ['properties is an array', { type: 'object', properties: [] }, 'requestedSchema.properties', /must be an object/],
-  ['empty properties', schemaOf({}), 'requestedSchema.properties', /nothing to ask/],
+  ['required names a field of an empty form', { type: 'object', properties: {}, required: ['go'] }, 'requestedSchema.required', /not in properties/],
   ['top-level $ref', { type: 'object', properties: { a: { type: 'string' } }, $ref: '#/x' }, 'requestedSchema', /\$ref is not allowed/],
   ['top-level allOf', { type: 'object', properties: { a: { type: 'string' } }, allOf: [] }, 'requestedSchema', /allOf is not allowed/],
   ['top-level anyOf', { type: 'object', properties: { a: { type: 'string' } }, anyOf: [] }, 'requestedSchema', /anyOf is not allowed/],

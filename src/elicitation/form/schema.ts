@@ -69,7 +69,8 @@ function normalise(schema: unknown, notes: SchemaNote[]): FormModel {
   const properties = schema['properties'];
   if (!isRecord(properties)) throw new SchemaError('requestedSchema.properties', `must be an object (got ${show(properties)})`);
   const keys = Object.keys(properties);
-  if (keys.length === 0) throw new SchemaError('requestedSchema.properties', 'is empty: there is nothing to ask');
+  // No fields is valid in both protocol revisions: the request is a confirmation ("Proceed?"),
+  // answered accept with `{}`, decline or cancel.
   if (keys.length > MAX_FIELDS) throw new SchemaError('requestedSchema.properties', `too many fields (${keys.length} > ${MAX_FIELDS})`);
   keys.forEach(checkKey);
   const required = readRequired(schema, properties);

@@ -63,8 +63,11 @@ export class ElicitationQueue {
     return this.pending.size;
   }
 
-  /** Queues a request; `turn` resolves 'go' when its prompt may be shown, or how it was settled first. */
-  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string; round?: CallRound }): { ticket: Ticket; turn: Promise<'go' | 'decline' | 'cancel'> } {
+  /**
+   * Adds a request to the list: `queued`, or `asking` while the `ask` notification waits. The
+   * ticket's controller aborts when the server cancels or the request is settled from outside.
+   */
+  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string; round?: CallRound; asking?: boolean }): Ticket {
     const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
     const onAbort = (): void => {
       ticket.decidedBy ??= 'serverCancel';
@@ -78,22 +81,31 @@ export class ElicitationQueue {
       mode: e.mode,
       message: e.message,
       createdAt: this.now(),
-      state: 'queued',
+      state: e.asking ? 'asking' : 'queued',
       ...(e.elicitationId ? { elicitationId: e.elicitationId } : {}),
       ...(e.round ? { round: e.round } : {}),
       payload: { ticket },
     });
-    const turn = ticket.controller.signal.aborted
-      ? Promise.resolve(ticket.external ?? 'cancel')
-      : new Promise<'go' | 'decline' | 'cancel'>((resolve) => {
-          this.waiters.set(ticket.id, { ticket, resolveTurn: resolve });
-          this.pump();
-        });
-    return { ticket, turn };
+    return ticket;
+  }
+
+  /** Resolves 'go' when the request's prompt may be shown, or how it was settled first. An `asking` entry joins the queue now. */
+  turn(ticket: Ticket): Promise<'go' | 'decline' | 'cancel'> {
+    if (ticket.controller.signal.aborted || !this.pending.get(ticket.id)) return Promise.resolve(ticket.external ?? 'cancel');
+    this.pending.admit(ticket.id);
+    return new Promise<'go' | 'decline' | 'cancel'>((resolve) => {
+      this.waiters.set(ticket.id, { ticket, resolveTurn: resolve });
+      this.pump();
+    });
+  }
+
+  /** The prompt with the turn was hidden without an answer (`true`), or shown again (`false`). */
+  setAside(ticket: Ticket, aside: boolean): void {
+    this.pending.setAside(ticket.id, aside);
   }
 
   private pump(): void {
-    // Every queued entry has its waiter: `enter` registers both in the same synchronous step.
+    // Every queued entry has its waiter: `turn` queues it and registers both in one synchronous step.
     const next = this.pending.next();
     if (!next) return;
     const w = this.waiters.get(next.id);
@@ -141,11 +153,11 @@ export class ElicitationQueue {
     return ids.length;
   }
 
-  /** A disconnect: every entry of that server goes. Returns whether one was on screen. */
+  /** A disconnect: every entry of that server goes. Returns whether one had the turn (on screen or set aside). */
   dropServer(server: string): boolean {
     let wasOnScreen = false;
     for (const entry of this.pending.list().filter((e) => e.server === server)) {
-      if (entry.state === 'onScreen') wasOnScreen = true;
+      if (entry.state === 'onScreen' || entry.state === 'aside') wasOnScreen = true;
       if (entry.state === 'awaitingCompletion') {
         this.endCompletion(entry, 'disconnected');
       } else {

@@ -8,10 +8,18 @@
 import type { CallRound } from '../outcome';
 
 export type PendingState =
+  /** `ask` policy: waiting on the notification that asks whether to show it; holds no turn yet. */
+  | 'asking'
   /** Waiting its turn. */
   | 'queued'
   /** The one request currently presented to the user. */
   | 'onScreen'
+  /**
+   * Its turn, but its prompt was hidden (Escape, or another quick input took the place): still
+   * unanswered, offered again by a notification. It keeps the turn, so no other prompt pops up
+   * over whatever the user opened instead.
+   */
+  | 'aside'
   /** URL mode: the user opened the link; waiting for the server's completion notification. */
   | 'awaitingCompletion';
 
@@ -33,10 +41,15 @@ export interface PendingEntry<T> {
 }
 
 /**
- * What {@link PendingQueue.enqueue} takes. New entries always start `queued`; a url-mode
- * request may carry its `elicitationId` from the start.
+ * What {@link PendingQueue.enqueue} takes. New entries start `queued`, or `asking` under the
+ * `ask` policy; a url-mode request may carry its `elicitationId` from the start.
  */
-export type NewPendingEntry<T> = Omit<PendingEntry<T>, 'state'> & { readonly state?: 'queued' };
+export type NewPendingEntry<T> = Omit<PendingEntry<T>, 'state'> & { readonly state?: 'queued' | 'asking' };
+
+/** The states that hold the one turn: nothing else is shown while an entry is in one. */
+function holdsTurn(state: PendingState): boolean {
+  return state === 'onScreen' || state === 'aside';
+}
 
 /** Removes the listener it was returned for. */
 export type Unsubscribe = () => void;
@@ -80,24 +93,38 @@ export class PendingQueue<T> {
     return this.entries.size;
   }
 
-  /** Adds a request in the `queued` state. Throws if `entry.id` is already present. */
+  /** Adds a request, `queued` unless it says `asking`. Throws if `entry.id` is already present. */
   enqueue(entry: NewPendingEntry<T>): PendingEntry<T> {
     if (this.entries.has(entry.id)) throw new Error(`Pending elicitation ${entry.id} is already queued`);
-    const added: PendingEntry<T> = { ...entry, state: 'queued' };
+    const added: PendingEntry<T> = { ...entry, state: entry.state ?? 'queued' };
     this.entries.set(entry.id, added);
     this.listeners.fire();
     return added;
   }
 
-  /** The entry on screen, if any. */
+  /** The entry that has the turn (on screen or set aside), if any. */
   current(): PendingEntry<T> | undefined {
-    for (const e of this.entries.values()) if (e.state === 'onScreen') return e;
+    for (const e of this.entries.values()) if (holdsTurn(e.state)) return e;
     return undefined;
+  }
+
+  /** `ask` policy: the user chose to answer; the entry now waits its turn in arrival order. */
+  admit(id: string): PendingEntry<T> | undefined {
+    const e = this.entries.get(id);
+    return e?.state === 'asking' ? this.replace(e, { ...e, state: 'queued' }) : undefined;
+  }
+
+  /** The prompt of the entry with the turn was hidden (`aside`) or shown again (`onScreen`). */
+  setAside(id: string, aside: boolean): PendingEntry<T> | undefined {
+    const e = this.entries.get(id);
+    if (!e || !holdsTurn(e.state)) return undefined;
+    const state = aside ? 'aside' : 'onScreen';
+    return e.state === state ? e : this.replace(e, { ...e, state });
   }
 
   /**
    * Puts the oldest queued entry (from any server) on screen and returns it. Returns
-   * undefined if another entry is already on screen or nothing is queued.
+   * undefined if another entry has the turn or nothing is queued.
    */
   next(): PendingEntry<T> | undefined {
     if (this.current()) return undefined;

@@ -4,7 +4,7 @@ import { parseFieldInput, validateField } from '../../elicitation/form/validator
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
 import type { Asker } from '../../elicitation/presenter';
 import { issueText } from '../wording/formText';
-import { declineButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
+import { declineButton, cancelButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
 export type StepResult =
@@ -12,7 +12,9 @@ export type StepResult =
   | { readonly kind: 'back' }
   | { readonly kind: 'decline' }
   | { readonly kind: 'cancel' }
-  | { readonly kind: 'block' };
+  | { readonly kind: 'block' }
+  /** Hidden without an answer: Escape, or another quick input took its place. `draft` is unsent text. */
+  | { readonly kind: 'hidden'; readonly draft?: string };
 
 export interface StepContext {
   readonly asker: Asker;
@@ -22,6 +24,8 @@ export interface StepContext {
   readonly form: FormModel;
   readonly step?: { readonly n: number; readonly total: number };
   readonly signal: AbortSignal;
+  /** Hiding sets the question aside (an elicitation), so an explicit Cancel button is shown. */
+  readonly canSetAside: boolean;
   /** Lets tests and the benchmark see the live widget. */
   readonly onShow?: (w: vscode.QuickInput) => void;
 }
@@ -31,21 +35,26 @@ interface Item extends vscode.QuickPickItem {
 }
 
 /**
- * Shows one field on its native widget and settles once: the value, Back, Decline, Cancel
- * (Escape, or the request withdrawn) or Block. Listeners are disposed in every path.
+ * Shows one field on its native widget and settles once: the value, Back, Decline, Cancel (the
+ * button, or the request withdrawn), Block, or hidden (Escape, or another quick input opened).
+ * Listeners are disposed in every path. `draft` is text typed before the question was hidden.
  */
-export function askField(field: Field, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+export function askField(field: Field, current: AnswerValue | undefined, ctx: StepContext, draft?: string): Promise<StepResult> {
   switch (field.kind) {
     case 'string':
     case 'number':
     case 'integer':
-      return askText(field, current, ctx);
+      return askText(field, current, ctx, draft);
     default:
       return askPick(field, current, ctx);
   }
 }
 
-function settleOnce(input: vscode.InputBox | vscode.QuickPick<Item>, ctx: StepContext, run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void): Promise<StepResult> {
+export function settleOnce<I extends vscode.QuickPickItem>(
+  input: vscode.InputBox | vscode.QuickPick<I>,
+  ctx: Pick<StepContext, 'signal' | 'onShow'>,
+  run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void,
+): Promise<StepResult> {
   return new Promise<StepResult>((resolve) => {
     const disposables: vscode.Disposable[] = [];
     let done = false;
@@ -60,11 +69,13 @@ function settleOnce(input: vscode.InputBox | vscode.QuickPick<Item>, ctx: StepCo
     const onAbort = (): void => settle({ kind: 'cancel' });
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    disposables.push(input.onDidHide(() => settle({ kind: 'cancel' })));
+    // VS Code gives no reason: Escape and another quick input opening (F1, Show Pending) look alike.
+    disposables.push(input.onDidHide(() => settle({ kind: 'hidden', ...('password' in input && input.value !== '' ? { draft: input.value } : {}) })));
     disposables.push(
       (input.onDidTriggerButton)((b) => {
         if (b === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (b === declineButton()) settle({ kind: 'decline' });
+        else if (b === cancelButton()) settle({ kind: 'cancel' });
         else if (b === blockButton()) settle({ kind: 'block' });
       }),
     );
@@ -83,7 +94,12 @@ function common(input: vscode.QuickInput & { buttons: readonly vscode.QuickInput
     input.totalSteps = ctx.step.total;
   }
   input.ignoreFocusOut = true;
-  input.buttons = [...(ctx.step && ctx.step.n > 1 ? [vscode.QuickInputButtons.Back] : []), declineButton(), blockButton()];
+  input.buttons = titleButtons(ctx, ctx.step !== undefined && ctx.step.n > 1);
+}
+
+/** Back (when there is a step to go back to), Decline, Cancel (when Escape only sets aside), Block. */
+export function titleButtons(ctx: Pick<StepContext, 'canSetAside'>, back: boolean): vscode.QuickInputButton[] {
+  return [...(back ? [vscode.QuickInputButtons.Back] : []), declineButton(), ...(ctx.canSetAside ? [cancelButton()] : []), blockButton()];
 }
 
 function promptText(field: Field, ctx: StepContext): string {
@@ -94,12 +110,12 @@ function promptText(field: Field, ctx: StepContext): string {
   return parts.join(' — ');
 }
 
-function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext, draft: string | undefined): Promise<StepResult> {
   const input = vscode.window.createInputBox();
   common(input, field, ctx);
   input.prompt = promptText(field, ctx);
   input.placeholder = formatHint(field) ?? (field.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to skip'));
-  input.value = current === undefined ? '' : String(current);
+  input.value = draft ?? (current === undefined ? '' : String(current));
   if (field.secretLike) input.password = true;
   const check = (raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; message: string } => {
     const parsed = parseFieldInput(field, raw);

@@ -2,32 +2,56 @@ import * as vscode from 'vscode';
 import type { AnswerValue, Field } from '../../shared/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
 import { buildReply, defaultValues } from '../../elicitation/form/validator';
-import { askField, type StepContext } from './fieldStep';
+import { askField, titleButtons, type StepContext } from './fieldStep';
+import { askConfirmation } from './confirmStep';
 import { formWarningText, issueText } from '../wording/formText';
-import { attributionTitle, blockButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
+import { attributionTitle, blockButton, cancelButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 export interface QuickFormHooks {
   readonly onBlockServer: () => void;
   readonly onShow?: (w: vscode.QuickInput) => void;
+  /**
+   * The question was hidden without an answer. Resolves 'resume' to show the same step again, or
+   * 'cancel'. Without it (a tool's arguments, not a server's question), hiding cancels.
+   */
+  readonly onHidden?: () => Promise<'resume' | 'cancel'>;
 }
 
 /**
- * A form on native quick input. One field: its widget, and Enter accepts. Several fields:
- * "step n of m" with Back, then a review step listing every answer before Accept.
+ * A form on native quick input. No field: a confirmation (Accept, Decline, Cancel). One field:
+ * its widget, and Enter accepts. Several fields: "step n of m" with Back, then a review step
+ * listing every answer before Accept. A hidden step comes back as it was when the user resumes.
  */
 export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hooks: QuickFormHooks): Promise<FormAnswer> {
   const fields = prompt.form.fields;
   const values: Record<string, AnswerValue | undefined> = defaultValues(prompt.form);
   const multi = fields.length > 1;
   const total = multi ? fields.length + 1 : 1;
+  const canSetAside = hooks.onHidden !== undefined;
+  /** Hidden, then: show it again, or stop with cancel. */
+  const hidden = async (): Promise<boolean> => (hooks.onHidden ? (await hooks.onHidden()) === 'resume' : false);
+  const warnings = prompt.warnings.map((w) => formWarningText(w, vscode.l10n));
+  if (fields.length === 0) {
+    for (;;) {
+      const r = await askConfirmation({ asker: prompt.asker, message: prompt.message, warnings, signal, canSetAside, ...(hooks.onShow ? { onShow: hooks.onShow } : {}) });
+      if (r.kind === 'value') return { action: 'accept', content: {} };
+      if (r.kind !== 'hidden') return finishOther(r.kind === 'back' ? 'cancel' : r.kind, hooks);
+      if (!(await hidden())) return { action: 'cancel' };
+    }
+  }
   let i = 0;
   /** The current step was opened from the review by picking its answer: it returns there. */
   let fromReview = false;
-  const warnings = prompt.warnings.map((w) => formWarningText(w, vscode.l10n));
+  /** Text typed into a step that was then hidden: it is there again when the step comes back. */
+  const drafts = new Map<string, string>();
   for (;;) {
     if (i >= fields.length) {
       if (!multi) break;
-      const review = await reviewStep(prompt, warnings, values, total, signal, hooks);
+      const review = await reviewStep(prompt, warnings, values, total, signal, hooks, canSetAside);
+      if (review === 'hidden') {
+        if (await hidden()) continue;
+        return { action: 'cancel' };
+      }
       fromReview = typeof review === 'number';
       if (typeof review === 'number') {
         i = review;
@@ -48,10 +72,17 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
       warnings,
       form: prompt.form,
       signal,
+      canSetAside,
       ...(multi ? { step: { n: i + 1, total } } : {}),
       ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
     };
-    const r = await askField(field, values[field.key], ctx);
+    const r = await askField(field, values[field.key], ctx, drafts.get(field.key));
+    drafts.delete(field.key);
+    if (r.kind === 'hidden') {
+      if (r.draft !== undefined) drafts.set(field.key, r.draft);
+      if (await hidden()) continue;
+      return { action: 'cancel' };
+    }
     if (r.kind === 'value') {
       values[field.key] = r.value;
       i = fromReview ? fields.length : i + 1;
@@ -94,7 +125,7 @@ function display(field: Field, v: AnswerValue | undefined): string {
   return Array.isArray(v) ? v.map(label).join(', ') : label(String(v));
 }
 
-type ReviewResult = 'accept' | 'back' | 'decline' | 'cancel' | 'block';
+type ReviewResult = 'accept' | 'back' | 'decline' | 'cancel' | 'block' | 'hidden';
 
 /** The last step: every answer, then Accept, Back, or an answer picked to change it (its field index). */
 function reviewStep(
@@ -104,13 +135,14 @@ function reviewStep(
   total: number,
   signal: AbortSignal,
   hooks: QuickFormHooks,
+  canSetAside: boolean,
 ): Promise<ReviewResult | number> {
   const qp = vscode.window.createQuickPick<ReviewItem>();
   qp.title = attributionTitle(prompt.asker, vscode.l10n.t('Review'));
   qp.step = total;
   qp.totalSteps = total;
   qp.ignoreFocusOut = true;
-  qp.buttons = [vscode.QuickInputButtons.Back, declineButton(), blockButton()];
+  qp.buttons = titleButtons({ canSetAside }, true);
   qp.placeholder = vscode.l10n.t('Press Enter to accept and send these answers, or Back to change them');
   const accept: ReviewItem = { label: vscode.l10n.t('$(check) Accept and send'), action: 'accept', alwaysShow: true };
   // The request's message as the prompt; where the host has no QuickPick.prompt, a short
@@ -136,11 +168,12 @@ function reviewStep(
     };
     const onAbort = (): void => settle('cancel');
     signal.addEventListener('abort', onAbort, { once: true });
-    d.push(qp.onDidHide(() => settle('cancel')));
+    d.push(qp.onDidHide(() => settle('hidden')));
     d.push(
       qp.onDidTriggerButton((b) => {
         if (b === vscode.QuickInputButtons.Back) settle('back');
         else if (b === declineButton()) settle('decline');
+        else if (b === cancelButton()) settle('cancel');
         else if (b === blockButton()) settle('block');
       }),
     );

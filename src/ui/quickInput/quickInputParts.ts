@@ -3,11 +3,20 @@ import type { Field } from '../../shared/fieldModel';
 import type { Asker } from '../../elicitation/presenter';
 
 let decline: vscode.QuickInputButton | undefined;
+let cancel: vscode.QuickInputButton | undefined;
 let block: vscode.QuickInputButton | undefined;
 
 /** Title-bar button that answers `decline`, distinct from Escape (`cancel`). Created once so identity compares work. */
 export function declineButton(): vscode.QuickInputButton {
   return (decline ??= { iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: vscode.l10n.t('Decline (tell the server no)') });
+}
+
+/**
+ * Title-bar button that answers `cancel`. Escape does not: it hides the question and keeps it
+ * pending (VS Code reports Escape and "another quick input opened" alike), so the tooltip says so.
+ */
+export function cancelButton(): vscode.QuickInputButton {
+  return (cancel ??= { iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Cancel (close without answering; Escape only sets the question aside)') });
 }
 
 export function blockButton(): vscode.QuickInputButton {

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { attributionTitle, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
+import { settleOnce, titleButtons, type StepContext, type StepResult } from './fieldStep';
+
+interface ConfirmItem extends vscode.QuickPickItem {
+  readonly action: 'accept' | 'decline' | 'cancel';
+}
+
+/**
+ * A form without fields: the server asks only "Proceed?". The question with Accept, Decline and
+ * Cancel as the three rows (Accept first and active, so Enter accepts), on the same QuickPick and
+ * title bar as every other question. Settles as a `StepResult`: a value (accept), decline, cancel,
+ * block or hidden.
+ */
+export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promise<StepResult> {
+  const qp = vscode.window.createQuickPick<ConfirmItem>();
+  qp.title = attributionTitle(ctx.asker, vscode.l10n.t('Confirm'));
+  qp.ignoreFocusOut = true;
+  qp.buttons = titleButtons(ctx, false);
+  qp.placeholder = vscode.l10n.t('Accept, decline or cancel');
+  const text = [ctx.message, ...ctx.warnings.map((w) => `⚠ ${w}`)].join(' — ');
+  const header: ConfirmItem[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator, action: 'cancel' }];
+  const accept: ConfirmItem = { label: vscode.l10n.t('$(check) Accept'), description: vscode.l10n.t('tell the server yes'), action: 'accept' };
+  qp.items = [
+    ...header,
+    accept,
+    { label: vscode.l10n.t('$(circle-slash) Decline'), description: vscode.l10n.t('tell the server no'), action: 'decline' },
+    { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('close without answering'), action: 'cancel' },
+  ];
+  qp.activeItems = [accept];
+  return settleOnce(qp, ctx, (settle, d) => {
+    d.push(
+      qp.onDidAccept(() => {
+        const picked = qp.activeItems[0];
+        if (!picked || picked.kind === vscode.QuickPickItemKind.Separator) return;
+        settle(picked.action === 'accept' ? { kind: 'value', value: undefined } : { kind: picked.action });
+      }),
+    );
+  });
+}
