@@ -155,7 +155,7 @@ export async function waitForRecord(wb: Workbench, tool: string, count = 1, time
 export async function notification(page: Page, text: string) {
   const center = page.locator('.notifications-center');
   // The center element exists only once it was opened.
-  if (!(await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false))) {
+  if ((await page.locator('.notifications-center.visible').count()) === 0) {
     await page.locator('.statusbar-item[id="status.notifications"]').click();
   }
   const item = center.locator('.notification-list-item', { hasText: text }).first();
@@ -164,7 +164,7 @@ export async function notification(page: Page, text: string) {
 }
 
 export async function hideNotifications(page: Page): Promise<void> {
-  if (await page.evaluate(() => document.querySelector('.notifications-center')?.classList.contains('visible') ?? false)) {
+  if ((await page.locator('.notifications-center.visible').count()) > 0) {
     await page.locator('.statusbar-item[id="status.notifications"]').click();
   }
 }
