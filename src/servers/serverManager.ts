@@ -109,6 +109,17 @@ export class ServerManager extends Disposable {
     return [...this.connections.values()].map((e) => e.conn).filter((c) => c.state.kind === 'running');
   }
 
+  /** Starts one server, unless workspace trust holds it back; then says why and changes nothing. */
+  async start(name: string): Promise<void> {
+    const entry = this.connections.get(name);
+    if (entry && this.trustAllows(entry)) await entry.conn.start();
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.connections.get(name);
+    if (entry && this.trustAllows(entry)) await entry.conn.restart();
+  }
+
   async startAll(): Promise<void> {
     await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.start()));
   }
@@ -118,7 +129,16 @@ export class ServerManager extends Disposable {
   }
 
   async restartAll(): Promise<void> {
-    await Promise.all([...this.connections.values()].map((e) => e.conn.restart()));
+    await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.restart()));
+  }
+
+  private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
+    if (mayStart(entry.resolved, vscode.workspace.isTrusted)) return true;
+    const manage = vscode.l10n.t('Manage Workspace Trust');
+    void vscode.window
+      .showWarningMessage(vscode.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', entry.conn.name), manage)
+      .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    return false;
   }
 
   /** Deactivation: close every connection and wait until stdio children are gone. */
