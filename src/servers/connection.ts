@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { z } from 'zod';
 import {
   ElicitationCompleteNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -37,14 +35,6 @@ export interface ConnectionDeps {
   /** How long `initialize` may take (read per attempt; tests shorten it). */
   readonly connectTimeoutMs?: () => number;
 }
-
-/**
- * Accepts any `elicitation/create`. The broker checks the params itself so that every malformed
- * request gets -32602 with the property and the reason, not a zod dump under -32603.
- */
-// `.optional()`: zod 4 treats a bare `unknown()` key as required, and a request without params
-// would fail here with a zod dump under -32603 instead of reaching the broker's -32602.
-const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown().optional() }).passthrough();
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -152,7 +142,11 @@ export class Connection extends Disposable {
     const client = new Client(this.deps.clientInfo, {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
     });
-    const prepared = createTransport(this.definition, (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), kind);
+    const prepared = createTransport(
+      this.definition,
+      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
+      kind,
+    );
     this.client = client;
     this.prepared = prepared;
     this.installHandlers(client, gen);
@@ -187,12 +181,13 @@ export class Connection extends Disposable {
   }
 
   private installHandlers(client: Client, gen: number): void {
-    // Protocol's registration, not Client's: Client wraps elicitation handlers in its own zod
-    // validation, whose failures reach the server as unreadable (and sometimes -32603) errors.
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call(client) below
-    const register = Protocol.prototype.setRequestHandler as (this: Client, schema: typeof RawElicitRequest, handler: (r: z.infer<typeof RawElicitRequest>, extra: Parameters<Parameters<Client['setRequestHandler']>[1]>[1]) => Promise<ElicitResult>) => void;
-    register.call(client, RawElicitRequest, (request, extra) =>
-      this.deps.sink.handle(
+    // The SDK's public fallback handler, not `setRequestHandler`: Client wraps an elicitation
+    // handler in its own zod validation, whose failures reach the server as unreadable (and
+    // sometimes -32603) errors. The broker checks the raw params itself and answers a malformed
+    // request with -32602 naming the property and the reason.
+    client.fallbackRequestHandler = async (request, extra): Promise<ElicitResult> => {
+      if (request.method !== 'elicitation/create') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+      return this.deps.sink.handle(
         { name: this.name, serverInfo: client.getServerVersion() },
         request.params,
         {
@@ -202,8 +197,8 @@ export class Connection extends Disposable {
             await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
           },
         },
-      ),
-    );
+      );
+    };
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
       this.deps.sink.complete(this.name, n.params.elicitationId);
     });

@@ -15,7 +15,26 @@ export interface PreparedTransport {
   pid(): number | undefined;
 }
 
-export function createTransport(def: ServerDefinition, onStderr: (line: string) => void, kindOverride?: TransportKind): PreparedTransport {
+/** Where a transport reports a stdio server's stderr lines and its own problems. */
+export interface TransportLog {
+  stderr(line: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * The SDK's stdio transport keeps its line framing in a private field and offers no hook for it.
+ * Swaps in ours so a malformed request is answered instead of dropped (see answeringReadBuffer.ts).
+ * Returns false when the field is not there: test/unit/sdkShape.test.ts fails on that too.
+ */
+export function installAnsweringReadBuffer(transport: StdioClientTransport): boolean {
+  const framing = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
+  const current = framing._readBuffer;
+  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') return false;
+  framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
+  return true;
+}
+
+export function createTransport(def: ServerDefinition, log: TransportLog, kindOverride?: TransportKind): PreparedTransport {
   if (def.type === 'stdio') {
     const transport = new StdioClientTransport({
       command: def.command,
@@ -26,22 +45,19 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
       ...(def.cwd ? { cwd: def.cwd } : {}),
       stderr: 'pipe',
     });
-    // The SDK keeps its line framing in a private field; swap in ours so a malformed request is
-    // answered instead of dropped (see answeringReadBuffer.ts). Checked by the hostile battery.
-    const framing = transport as unknown as { _readBuffer?: unknown };
-    if (framing._readBuffer !== undefined) {
-      framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
+    if (!installAnsweringReadBuffer(transport)) {
+      log.warn('this SDK version has no stdio read buffer to replace: malformed requests from the server will go unanswered');
     }
     let buf = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8');
       let nl: number;
       while ((nl = buf.indexOf('\n')) >= 0) {
-        onStderr(buf.slice(0, nl));
+        log.stderr(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
       }
       if (buf.length > 8192) {
-        onStderr(buf);
+        log.stderr(buf);
         buf = '';
       }
     });
