@@ -57,6 +57,7 @@ export class Connection extends Disposable {
 
   private _state: ServerState = { kind: 'stopped' };
   private _tools: readonly Tool[] = [];
+  private _toolsListed = false;
   private client: Client | undefined;
   private prepared: PreparedTransport | undefined;
   private wanted = false;
@@ -83,6 +84,10 @@ export class Connection extends Disposable {
   }
   get tools(): readonly Tool[] {
     return this._tools;
+  }
+  /** Running, and the first tools/list since it started has answered (or failed, or it has no tools). */
+  get ready(): boolean {
+    return this._state.kind === 'running' && this._toolsListed;
   }
   get pid(): number | undefined {
     return this._state.kind === 'running' ? this._state.pid : this.prepared?.pid();
@@ -123,6 +128,7 @@ export class Connection extends Disposable {
 
   private async connect(attempt: number): Promise<void> {
     const gen = ++this.generation;
+    this._toolsListed = false;
     this.setState({ kind: 'starting', attempt });
     try {
       await this.connectOnce(gen, undefined).catch(async (err: unknown) => {
@@ -178,6 +184,9 @@ export class Connection extends Disposable {
     this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid() });
     this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
     await this.refreshTools(gen);
+    if (gen !== this.generation) return;
+    this._toolsListed = true;
+    this._onDidChange.fire(this);
   }
 
   private installHandlers(client: Client, gen: number): void {
