@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/parse/definitions';
-import { AnsweringReadBuffer } from './answeringReadBuffer';
+import { AnsweringReadBuffer, type MalformedReply } from './answeringReadBuffer';
+import { answeringFetch } from './answeringFetch';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -66,18 +67,23 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
   const url = new URL(def.url);
   const requestInit: RequestInit = { headers: { ...def.headers } };
   const kind = kindOverride ?? def.type;
+  // Set once the transport exists: the fetch wrapper answers malformed requests through it.
+  let transport: Transport | undefined;
+  const answer = (reply: MalformedReply): void => {
+    log.warn(`answered a malformed request with ${reply.error.code} ${reply.error.message}`);
+    void transport?.send(reply).catch(() => undefined);
+  };
   if (kind === 'sse') {
-    return {
-      transport: new SSEClientTransport(url, {
-        requestInit,
-        // EventSource ignores requestInit; pass headers to its fetch too.
-        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }) },
-      }),
-      kind: 'sse',
-      pid: () => undefined,
-    };
+    transport = new SSEClientTransport(url, {
+      requestInit,
+      fetch: answeringFetch(fetch, answer),
+      // EventSource ignores requestInit; pass headers to its fetch too.
+      eventSourceInit: { fetch: answeringFetch((u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }), answer) },
+    });
+    return { transport, kind: 'sse', pid: () => undefined };
   }
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), kind: 'http', pid: () => undefined };
+  transport = new StreamableHTTPClientTransport(url, { requestInit, fetch: answeringFetch(fetch, answer) });
+  return { transport, kind: 'http', pid: () => undefined };
 }
 
 /**
