@@ -11,7 +11,7 @@ import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
 import { ServersView } from './ui/serversView';
-import { bindPendingBadge, PendingTreeView, type PendingNode } from './ui/pendingView';
+import { bindPendingBadge, PendingTreeView } from './ui/pendingView';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
@@ -77,7 +77,6 @@ export class Services extends Disposable {
   readonly results = this._register(new ResultDocuments());
   readonly previewDiagnostics = this._register(vscode.languages.createDiagnosticCollection('mcpElicitation.preview'));
   readonly statusBar: StatusBar;
-  readonly pendingView: vscode.TreeView<PendingNode>;
   readonly api: PublicApi;
   private readonly urls = new Map<string, string>();
 
@@ -130,8 +129,8 @@ export class Services extends Disposable {
     );
     const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
-    this.pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
-    this._register(bindPendingBadge(this.pendingView, this.broker.queue));
+    const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
+    this._register(bindPendingBadge(pendingView, this.broker.queue));
     this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
     this.api = this._register(new PublicApi(this.broker, this.manager));
     this._register(
