@@ -11,7 +11,7 @@ import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
 import { ServersView } from './ui/serversView';
-import { PendingTreeView } from './ui/pendingView';
+import { bindPendingBadge, PendingTreeView } from './ui/pendingView';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
@@ -129,7 +129,8 @@ export class Services extends Disposable {
     );
     const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
-    this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
+    const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
+    this._register(bindPendingBadge(pendingView, this.broker.queue));
     this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
     this.api = this._register(new PublicApi(this.broker, this.manager));
     this._register(

@@ -69,7 +69,9 @@ const DEFAULT_SETTINGS = {
 
 /**
  * @param {{ workspace: string, port?: number, settings?: Record<string, unknown>, env?: Record<string,string>,
- *           extensionsDir?: string, host?: string, locale?: string, quiet?: boolean }} opts
+ *           extensionsDir?: string, host?: string, locale?: string, quiet?: boolean, workspaceTrust?: boolean }} opts
+ *   `workspaceTrust`: keep VS Code's workspace trust on, without the startup prompt, so the
+ *   workspace opens untrusted (restricted mode), as a folder from an unknown source would.
  */
 export async function startCodeServer(opts) {
   const p = hostPaths();
@@ -80,7 +82,8 @@ export async function startCodeServer(opts) {
   const extensionsDir = opts.extensionsDir ?? path.join(home, 'exts');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...opts.settings }, null, 2));
+  const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...opts.settings }, null, 2));
   if (opts.locale && !opts.locale.startsWith('en')) {
     // No language pack can be downloaded here. An empty one (core strings fall back to English)
     // is enough for the server to resolve the locale, so extensions get their own translations.
@@ -103,7 +106,7 @@ export async function startCodeServer(opts) {
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,

@@ -13,11 +13,33 @@ import { parseJson } from './json.mjs';
 
 const SUITE_TIMEOUT_MS = 15 * 60_000;
 
+/** The suite the untrusted run executes; it skips itself in the trusted run. */
+const UNTRUSTED_SUITE = 'Untrusted workspace';
+
 /**
+ * The in-host suite in a trusted window, then (unless `grep` picks other tests) the untrusted
+ * suite in a second code-server with workspace trust on and the workspace untrusted.
  * @param {{ grep?: string | undefined }} [opts]
  * @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>}
  */
 export async function runInHostSuite({ grep } = {}) {
+  const trusted = await runTrusted({ grep });
+  if (grep && !/untrusted/i.test(grep)) return trusted;
+  process.stdout.write(`\n    --- ${UNTRUSTED_SUITE} (second host, workspace trust on) ---\n`);
+  const untrusted = await runUntrusted();
+  return {
+    passed: trusted.passed + untrusted.passed,
+    failed: trusted.failed + untrusted.failed,
+    exitCode: trusted.exitCode || untrusted.exitCode,
+    log: `${trusted.log}\n${untrusted.log}`,
+  };
+}
+
+/**
+ * @param {{ grep?: string | undefined }} opts
+ * @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>}
+ */
+async function runTrusted({ grep }) {
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-rec-'));
   const http = await startHttpFixture('fixture-http', { FIXTURE_RECORD: path.join(recordDir, 'fixture-http.jsonl') });
   const ws = makeWorkspace({
@@ -29,17 +51,69 @@ export async function runInHostSuite({ grep } = {}) {
   // A second, installed extension that uses our public API the way a third party would.
   const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));
   cpSync(path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension'), path.join(extensionsDir, 'mcp-test.api-client-0.0.1'), { recursive: true });
-  const cs = await startCodeServer({
-    workspace: ws.dir,
-    extensionsDir,
-    env: {
-      MCP_TEST_RECORD_DIR: recordDir,
-      MCP_TEST_REPO_ROOT: repoRoot,
-      MCP_TEST_HTTP_URL: http.url,
-      MCP_TEST_SSE_URL: http.sseUrl,
-      ...(grep ? { MCP_TEST_GREP: grep } : {}),
+  try {
+    return await runHost({
+      ws,
+      logName: 'integration.log',
+      codeServer: {
+        extensionsDir,
+        env: {
+          MCP_TEST_RECORD_DIR: recordDir,
+          MCP_TEST_REPO_ROOT: repoRoot,
+          MCP_TEST_HTTP_URL: http.url,
+          MCP_TEST_SSE_URL: http.sseUrl,
+          ...(grep ? { MCP_TEST_GREP: grep } : {}),
+        },
+      },
+    });
+  } finally {
+    await http.stop();
+  }
+}
+
+/**
+ * The workspace tries to loosen every restricted setting and defines servers in mcp.json and in
+ * its settings; the user settings hold stricter values and one server of the user's own.
+ */
+async function runUntrusted() {
+  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-rec-'));
+  const ws = makeWorkspace({
+    servers: { 'workspace-file-server': stdioFixture('workspace-file-server', recordDir) },
+    settings: {
+      'mcpElicitation.servers': { 'workspace-setting-server': stdioFixture('workspace-setting-server', recordDir) },
+      'mcpElicitation.serverPolicy': { 'Blocked Source': 'allow' },
+      'mcpElicitation.defaultPolicy': 'allow',
+      'mcpElicitation.rateLimit': { requests: 0, perSeconds: 0 },
+      'mcpElicitation.sensitiveFields': 'warn',
+      'mcpElicitation.url.allowHttpLoopback': true,
+      'mcpElicitation.audit.enabled': false,
+      'mcpElicitation.audit.includeValues': true,
     },
   });
+  return runHost({
+    ws,
+    logName: 'integration-untrusted.log',
+    codeServer: {
+      workspaceTrust: true,
+      settings: {
+        'mcpElicitation.servers': { 'user-server': stdioFixture('user-server', recordDir) },
+        'mcpElicitation.serverPolicy': { 'Blocked Source': 'block', 'Secret Source': 'allow' },
+        'mcpElicitation.defaultPolicy': 'ask',
+        'mcpElicitation.rateLimit': { requests: 3, perSeconds: 60 },
+        'mcpElicitation.sensitiveFields': 'decline',
+      },
+      env: { MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_GREP: UNTRUSTED_SUITE },
+    },
+  });
+}
+
+/**
+ * One code-server and browser running the suite in `ws`; always stops both and removes `ws`.
+ * @param {{ ws: ReturnType<typeof makeWorkspace>, logName: string, codeServer: Omit<Parameters<typeof startCodeServer>[0], 'workspace'> }} opts
+ * @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>}
+ */
+async function runHost({ ws, logName, codeServer }) {
+  const cs = await startCodeServer({ workspace: ws.dir, ...codeServer });
   const browser = await launchBrowser();
   let log = '';
   try {
@@ -67,7 +141,7 @@ export async function runInHostSuite({ grep } = {}) {
     ]);
     // Keep the whole host log for diagnosis: mocha output plus code-server's own output.
     mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
-    writeFileSync(path.join(repoRoot, 'test-results', 'integration.log'), `${log}\n--- code-server ---\n${cs.output}`);
+    writeFileSync(path.join(repoRoot, 'test-results', logName), `${log}\n--- code-server ---\n${cs.output}`);
     const m = /MOCHA_SUMMARY (\{.*\})/.exec(log)?.[1];
     const summary = m ? /** @type {{ passes: number, failures: number }} */ (parseJson(m)) : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
     if (!m) process.stdout.write(`    (no mocha summary; exit ${exitCode})\n${cs.output.slice(-3000)}\n`);
@@ -75,7 +149,6 @@ export async function runInHostSuite({ grep } = {}) {
   } finally {
     await browser.close().catch(() => {});
     await cs.stop();
-    await http.stop();
     ws.dispose();
   }
 }

@@ -40,11 +40,29 @@ const setPolicy = (policy: ServerPolicy): Handler => async (s, arg) => {
 /** The command table: every contributed command, in one place. */
 const COMMANDS: Record<string, Handler> = {
   'mcpElicitation.runTool': (s, server, tool, args) =>
-    runTool({ manager: s.manager, broker: s.broker, log: s.log, results: s.results, collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t) }, server, tool, args),
+    runTool(
+      {
+        manager: s.manager,
+        broker: s.broker,
+        log: s.log,
+        results: s.results,
+        collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t),
+        onDidShowPicker: (kind, picker) => s.hooks.fire(`runTool.${kind}`, 'runTool', picker),
+      },
+      server,
+      tool,
+      args,
+    ),
   'mcpElicitation.showPending': (s) => showPending(s.broker.queue, { reveal: (e) => s.reveal(e), openAgain: (e) => s.openAgain(e) }),
-  'mcpElicitation.startServer': async (s, arg) => (await serverFrom(s, arg))?.start(),
+  'mcpElicitation.startServer': async (s, arg) => {
+    const conn = await serverFrom(s, arg);
+    if (conn) await s.manager.start(conn.name);
+  },
   'mcpElicitation.stopServer': async (s, arg) => (await serverFrom(s, arg))?.stop(),
-  'mcpElicitation.restartServer': async (s, arg) => (await serverFrom(s, arg))?.restart(),
+  'mcpElicitation.restartServer': async (s, arg) => {
+    const conn = await serverFrom(s, arg);
+    if (conn) await s.manager.restart(conn.name);
+  },
   'mcpElicitation.startAll': (s) => s.manager.startAll(),
   'mcpElicitation.stopAll': (s) => s.manager.stopAll(),
   'mcpElicitation.restartAll': (s) => {

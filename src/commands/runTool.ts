@@ -4,6 +4,7 @@ import type { ServerManager } from '../servers/serverManager';
 import type { ElicitationBroker } from '../elicitation/broker';
 import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers/toolRunner';
 import type { Connection } from '../servers/connection';
+import { whenReady } from '../servers/readiness';
 import type { Logger } from '../util/log';
 import type { ResultDocuments } from '../ui/resultDocuments';
 
@@ -14,6 +15,8 @@ export interface RunToolDeps {
   readonly results: ResultDocuments;
   /** Collects arguments for a tool's inputSchema through the elicitation renderer (or JSON fallback). */
   readonly collectArgs: (conn: Connection, tool: Tool) => Promise<Record<string, unknown> | undefined>;
+  /** Each picker as it opens (in-host tests pick from it). */
+  readonly onDidShowPicker?: (kind: 'server' | 'tool', picker: vscode.QuickPick<vscode.QuickPickItem>) => void;
 }
 
 /**
@@ -22,12 +25,12 @@ export interface RunToolDeps {
  */
 export async function runTool(deps: RunToolDeps, serverArg?: unknown, toolArg?: unknown, argsArg?: unknown): Promise<CallToolResult | undefined> {
   const direct = typeof serverArg === 'string' && typeof toolArg === 'string';
-  const conn = typeof serverArg === 'string' ? deps.manager.get(serverArg) : await pickServer(deps.manager);
+  const conn = typeof serverArg === 'string' ? deps.manager.get(serverArg) : await pickServer(deps);
   if (!conn) {
     if (typeof serverArg === 'string') throw new Error(vscode.l10n.t('No MCP server named “{0}”.', serverArg));
     return undefined;
   }
-  const tool = typeof toolArg === 'string' ? conn.tools.find((t) => t.name === toolArg) ?? { name: toolArg, inputSchema: { type: 'object' as const } } : await pickTool(conn);
+  const tool = typeof toolArg === 'string' ? conn.tools.find((t) => t.name === toolArg) ?? { name: toolArg, inputSchema: { type: 'object' as const } } : await pickTool(deps, conn);
   if (!tool) return undefined;
   const args = argsArg !== undefined ? (argsArg as Record<string, unknown>) : direct ? undefined : await deps.collectArgs(conn, tool);
   if (args === undefined && !direct && Object.keys(tool.inputSchema.properties ?? {}).length > 0) return undefined;
@@ -59,24 +62,111 @@ export async function runTool(deps: RunToolDeps, serverArg?: unknown, toolArg?: 
   }
 }
 
-async function pickServer(manager: ServerManager): Promise<Connection | undefined> {
-  const running = manager.running();
-  if (running.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is running.'));
-    return undefined;
-  }
-  if (running.length === 1) return running[0];
-  const picked = await vscode.window.showQuickPick(
-    running.map((c) => ({ label: c.name, description: (c.state.kind === 'running' ? c.state.serverInfo?.name : undefined) ?? '', detail: vscode.l10n.t('{0} tools', c.tools.length), conn: c })),
-    { title: vscode.l10n.t('Run Tool: pick a server'), placeHolder: vscode.l10n.t('MCP server') },
-  );
-  return picked?.conn;
+interface ServerItem extends vscode.QuickPickItem {
+  readonly conn: Connection;
 }
 
-async function pickTool(conn: Connection): Promise<Tool | undefined> {
-  const picked = await vscode.window.showQuickPick(
-    conn.tools.map((t) => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t })),
-    { title: vscode.l10n.t('Run Tool on {0}', conn.name), placeHolder: vscode.l10n.t('Tool'), matchOnDescription: true, matchOnDetail: true },
+function serverItem(conn: Connection): ServerItem {
+  const s = conn.state;
+  switch (s.kind) {
+    case 'running':
+      return conn.ready
+        ? { label: conn.name, description: s.serverInfo?.name ?? '', detail: vscode.l10n.t('{0} tools', conn.tools.length), iconPath: new vscode.ThemeIcon('pass-filled'), conn }
+        : { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), conn };
+    case 'starting':
+      return { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), conn };
+    case 'untrusted':
+      return { label: conn.name, description: vscode.l10n.t('not started: this workspace is not trusted'), iconPath: new vscode.ThemeIcon('shield'), conn };
+    case 'error':
+    case 'stopped':
+      return { label: conn.name, description: vscode.l10n.t('stopped: pick to start it'), ...(s.kind === 'error' ? { detail: s.reason } : {}), iconPath: new vscode.ThemeIcon('debug-start'), conn };
+  }
+}
+
+/**
+ * Every configured server, not only running ones: right after the window opens most are still
+ * starting. A starting server is waited for; a stopped one is started first.
+ */
+async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
+  const conns = deps.manager.list().flatMap((e) => (e.connection ? [e.connection] : []));
+  if (conns.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is configured. Add one to .vscode/mcp.json.'));
+    return undefined;
+  }
+  const only = conns.length === 1 ? conns[0] : undefined;
+  const conn = only && (only.state.kind === 'running' || only.state.kind === 'starting') ? only : await showServerPicker(deps, conns);
+  if (!conn) return undefined;
+  if (conn.ready) return conn;
+  if (conn.state.kind === 'untrusted') {
+    await deps.manager.start(conn.name); // says why it does not start
+    return undefined;
+  }
+  if (conn.state.kind === 'stopped' || conn.state.kind === 'error') void deps.manager.start(conn.name);
+  const readiness = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Waiting for {0} to start…', conn.name), cancellable: true },
+    (_p, token) => whenReady(deps.manager, conn, token),
   );
-  return picked?.tool;
+  if (readiness === 'failed') {
+    const reason = conn.state.kind === 'error' ? conn.state.reason : conn.state.kind;
+    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server “{0}” did not start: {1}', conn.name, reason));
+  }
+  return readiness === 'ready' ? conn : undefined;
+}
+
+/** The server picker; its items follow state changes while it is open. */
+function showServerPicker(deps: RunToolDeps, conns: readonly Connection[]): Promise<Connection | undefined> {
+  const qp = vscode.window.createQuickPick<ServerItem>();
+  qp.title = vscode.l10n.t('Run Tool: pick a server');
+  qp.placeholder = vscode.l10n.t('MCP server');
+  const refresh = (): void => {
+    const active = qp.activeItems[0]?.conn;
+    qp.items = conns.map(serverItem);
+    const again = qp.items.find((i) => i.conn === active);
+    if (again) qp.activeItems = [again];
+  };
+  refresh();
+  return new Promise<Connection | undefined>((resolve) => {
+    const subs = [
+      deps.manager.onDidChange(refresh),
+      qp.onDidAccept(() => {
+        resolve(qp.selectedItems[0]?.conn ?? qp.activeItems[0]?.conn);
+        qp.hide();
+      }),
+      qp.onDidHide(() => {
+        resolve(undefined);
+        for (const d of subs) d.dispose();
+        qp.dispose();
+      }),
+    ];
+    qp.show();
+    deps.onDidShowPicker?.('server', qp);
+  });
+}
+
+interface ToolItem extends vscode.QuickPickItem {
+  readonly tool: Tool;
+}
+
+function pickTool(deps: RunToolDeps, conn: Connection): Promise<Tool | undefined> {
+  const qp = vscode.window.createQuickPick<ToolItem>();
+  qp.title = vscode.l10n.t('Run Tool on {0}', conn.name);
+  qp.placeholder = vscode.l10n.t('Tool');
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.items = conn.tools.map((t) => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t }));
+  return new Promise<Tool | undefined>((resolve) => {
+    const subs = [
+      qp.onDidAccept(() => {
+        resolve(qp.selectedItems[0]?.tool ?? qp.activeItems[0]?.tool);
+        qp.hide();
+      }),
+      qp.onDidHide(() => {
+        resolve(undefined);
+        for (const d of subs) d.dispose();
+        qp.dispose();
+      }),
+    ];
+    qp.show();
+    deps.onDidShowPicker?.('tool', qp);
+  });
 }

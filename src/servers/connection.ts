@@ -56,6 +56,7 @@ export class Connection extends Disposable {
 
   private _state: ServerState = { kind: 'stopped' };
   private _tools: readonly Tool[] = [];
+  private _toolsListed = false;
   private client: HostClient | undefined;
   private prepared: PreparedTransport | undefined;
   private wanted = false;
@@ -84,6 +85,10 @@ export class Connection extends Disposable {
   }
   get tools(): readonly Tool[] {
     return this._tools;
+  }
+  /** Running, and the first tools/list since it started has answered (or failed, or it has no tools). */
+  get ready(): boolean {
+    return this._state.kind === 'running' && this._toolsListed;
   }
   get pid(): number | undefined {
     return this._state.kind === 'running' ? this._state.pid : this.prepared?.pid();
@@ -124,6 +129,7 @@ export class Connection extends Disposable {
 
   private async connect(attempt: number): Promise<void> {
     const gen = ++this.generation;
+    this._toolsListed = false;
     this.setState({ kind: 'starting', attempt });
     try {
       await this.connectOnce(gen, undefined).catch(async (err: unknown) => {
@@ -140,7 +146,11 @@ export class Connection extends Disposable {
   }
 
   private async connectOnce(gen: number, kind: TransportKind | undefined): Promise<void> {
-    const prepared = createTransport(this.definition, (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), kind);
+    const prepared = createTransport(
+      this.definition,
+      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
+      kind,
+    );
     const client = new HostClient(this.deps.clientInfo, {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
       versionNegotiation: negotiationFor(this.definition.protocolVersion, prepared.kind),
@@ -180,6 +190,9 @@ export class Connection extends Disposable {
     this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid(), protocolVersion: client.getNegotiatedProtocolVersion() });
     this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
     await this.refreshTools(gen);
+    if (gen !== this.generation) return;
+    this._toolsListed = true;
+    this._onDidChange.fire(this);
   }
 
   private installHandlers(client: HostClient, gen: number): void {

@@ -9,6 +9,8 @@ import type { Logger } from '../util/log';
 import { Connection } from './connection';
 import { mayStart } from '../config/parse/trust';
 
+export const HAS_SERVERS_CONTEXT = 'mcpElicitation.hasServers';
+
 export interface ServerEntry {
   readonly name: string;
   readonly connection: Connection | undefined;
@@ -36,6 +38,17 @@ export class ServerManager extends Disposable {
     super();
     this._register(loader.onDidChange(() => void this.reload()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
+    this._register(this.onDidChange(() => this.updateContext()));
+    this.updateContext();
+  }
+
+  /** `mcpElicitation.hasServers`: the palette offers Start/Stop/Restart (All) only when true. */
+  private hasServers: boolean | undefined;
+  private updateContext(): void {
+    const has = this.connections.size > 0;
+    if (has === this.hasServers) return;
+    this.hasServers = has;
+    void vscode.commands.executeCommand('setContext', HAS_SERVERS_CONTEXT, has);
   }
 
   /** Re-reads configuration; serialised so overlapping edits apply in order. */
@@ -109,6 +122,17 @@ export class ServerManager extends Disposable {
     return [...this.connections.values()].map((e) => e.conn).filter((c) => c.state.kind === 'running');
   }
 
+  /** Starts one server, unless workspace trust holds it back; then says why and changes nothing. */
+  async start(name: string): Promise<void> {
+    const entry = this.connections.get(name);
+    if (entry && this.trustAllows(entry)) await entry.conn.start();
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.connections.get(name);
+    if (entry && this.trustAllows(entry)) await entry.conn.restart();
+  }
+
   async startAll(): Promise<void> {
     await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.start()));
   }
@@ -118,7 +142,16 @@ export class ServerManager extends Disposable {
   }
 
   async restartAll(): Promise<void> {
-    await Promise.all([...this.connections.values()].map((e) => e.conn.restart()));
+    await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.restart()));
+  }
+
+  private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
+    if (mayStart(entry.resolved, vscode.workspace.isTrusted)) return true;
+    const manage = vscode.l10n.t('Manage Workspace Trust');
+    void vscode.window
+      .showWarningMessage(vscode.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', entry.conn.name), manage)
+      .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    return false;
   }
 
   /** Deactivation, first step: end every call in flight, so none sends another round. */

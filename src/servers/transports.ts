@@ -14,7 +14,27 @@ export interface PreparedTransport {
   pid(): number | undefined;
 }
 
-export function createTransport(def: ServerDefinition, onStderr: (line: string) => void, kindOverride?: TransportKind): PreparedTransport {
+/** Where a transport reports a stdio server's stderr lines and its own problems. */
+export interface TransportLog {
+  stderr(line: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * The SDK's stdio transport keeps its line framing in a private field and offers no hook for it.
+ * Swaps in ours so a malformed request is answered instead of dropped (see answeringReadBuffer.ts).
+ * Returns false when the field is not there: test/unit/sdkShape.test.ts fails on that too.
+ */
+export function installAnsweringReadBuffer(transport: StdioClientTransport): boolean {
+  const framing = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
+  const current = framing._readBuffer;
+  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') return false;
+  framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
+  return true;
+}
+
+export function createTransport(def: ServerDefinition, log: TransportLog, kindOverride?: TransportKind): PreparedTransport {
+  const onStderr = (line: string): void => log.stderr(line);
   if (def.type === 'stdio') {
     const transport = new StdioClientTransport({
       command: def.command,
@@ -25,11 +45,8 @@ export function createTransport(def: ServerDefinition, onStderr: (line: string) 
       ...(def.cwd ? { cwd: def.cwd } : {}),
       stderr: 'pipe',
     });
-    // The SDK keeps its line framing in a private field; swap in ours so a malformed request is
-    // answered instead of dropped (see answeringReadBuffer.ts). Checked by the hostile battery.
-    const framing = transport as unknown as { _readBuffer?: unknown };
-    if (framing._readBuffer !== undefined) {
-      framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
+    if (!installAnsweringReadBuffer(transport)) {
+      log.warn('this MCP SDK version changed its stdio framing: malformed requests from this server may go unanswered');
     }
     let buf = '';
     transport.stderr?.on('data', (chunk: Buffer) => {

@@ -121,3 +121,13 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
     }
   }
 }
+
+/** The pending count as the view's badge (also on the activity bar icon), hidden at zero. */
+export function bindPendingBadge(view: vscode.TreeView<PendingNode>, queue: ElicitationQueue): vscode.Disposable {
+  const update = (): void => {
+    const n = queue.size;
+    view.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} pending elicitation(s)', n) } : undefined;
+  };
+  update();
+  return toDisposable(queue.onDidChange(update));
+}

@@ -94,7 +94,7 @@ void describe('over Streamable HTTP, against a server that pushes malformed requ
 
   void it('each malformed request gets exactly one error response, and the call still completes', async () => {
     const def: ServerDefinition = { name: 'raw-http', source: { kind: 'setting', scope: 'user' }, type: 'http', url, headers: {} };
-    const prepared = createTransport(def, () => undefined);
+    const prepared = createTransport(def, { stderr: () => undefined, warn: () => undefined });
     const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } });
     client.setElicitationHandler(() => Promise.reject(new Error('no well-formed request was sent')));
     await client.connect(prepared.transport);

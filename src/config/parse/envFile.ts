@@ -1,23 +1,12 @@
+import { parse } from 'dotenv';
+
 /**
- * Parses a dotenv-style `envFile` (KEY=VALUE lines, `#` comments, optional `export `, single or
- * double quotes; `\n` escapes inside double quotes). No `vscode` import.
+ * Parses an `envFile` with dotenv's parser, the de-facto `.env` format: `#` comments (also after
+ * a value), optional `export `, single, double or backtick quotes, quoted values spanning lines,
+ * and `\n` / `\r` escapes inside double quotes. VS Code's own MCP support reads the same subset
+ * (its `vs/base/common/envfile.ts`), except that it cannot read multi-line values. No `vscode`
+ * import.
  */
 export function parseEnvFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
-    if (!m?.[1]) continue;
-    let value = m[2] ?? '';
-    const q = value[0];
-    if ((q === '"' || q === "'") && value.endsWith(q) && value.length >= 2) {
-      value = value.slice(1, -1);
-      if (q === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    out[m[1]] = value;
-  }
-  return out;
+  return parse(text);
 }

@@ -1,0 +1,63 @@
+/**
+ * What this extension relies on inside the MCP SDK (@modelcontextprotocol/client). Where the SDK offers no hook we
+ * use private members; these tests fail loudly when an SDK upgrade changes them, instead of the
+ * extension silently dropping malformed requests again.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import { createTransport, installAnsweringReadBuffer } from '../../src/servers/transports';
+
+void describe('SDK internals the extension depends on', () => {
+  void it('the stdio transport still keeps its line framing in _readBuffer (append / readMessage / clear)', () => {
+    const transport = new StdioClientTransport({ command: process.execPath });
+    const buffer = (transport as unknown as { _readBuffer?: Record<string, unknown> })._readBuffer;
+    assert.ok(buffer, 'StdioClientTransport has no _readBuffer: answeringReadBuffer.ts can no longer be installed');
+    for (const m of ['append', 'readMessage', 'clear']) assert.equal(typeof buffer[m], 'function', `_readBuffer.${m}`);
+    assert.equal(installAnsweringReadBuffer(transport), true);
+  });
+
+  void it('a stdio server that sends a malformed elicitation/create gets -32602 back over its stdin', async () => {
+    // The child sends a request whose params are an array, then reports the first line it reads.
+    const child = [
+      `process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'elicitation/create', params: [] }) + '\\n');`,
+      `process.stdin.once('data', (d) => { process.stderr.write('GOT ' + d.toString().split('\\n')[0] + '\\n'); });`,
+    ].join('\n');
+    const { transport } = createTransport(
+      { name: 't', type: 'stdio', command: process.execPath, args: ['-e', child], env: {}, source: { kind: 'setting', scope: 'user' } } as never,
+      { stderr: (line) => lines.push(line), warn: (m) => warnings.push(m) },
+    );
+    const lines: string[] = [];
+    const warnings: string[] = [];
+    const got = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no reply; stderr: ${lines.join(' | ')}`)), 10_000);
+      const poll = setInterval(() => {
+        const line = lines.find((l) => l.startsWith('GOT '));
+        if (line) {
+          clearTimeout(timer);
+          clearInterval(poll);
+          resolve(line.slice(4));
+        }
+      }, 10);
+    });
+    transport.onerror = () => undefined;
+    await transport.start();
+    try {
+      const reply = JSON.parse(await got) as { id: number; error: { code: number; message: string } };
+      assert.equal(reply.id, 7);
+      assert.equal(reply.error.code, -32602);
+      assert.match(reply.error.message, /params must be an object/);
+      assert.deepEqual(warnings, []);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  void it('Client still routes every request handler through the protected _wrapHandler hook that HostClient overrides', () => {
+    // HostClient (src/servers/hostClient.ts) hands pushed elicitation/create to the broker raw
+    // through this hook; answeringFetch.test.ts and mrtrRounds.test.ts exercise it end to end.
+    const hook = (Client.prototype as unknown as { _wrapHandler?: unknown })._wrapHandler;
+    assert.equal(typeof hook, 'function', 'Client has no _wrapHandler: hostClient.ts no longer receives raw elicitation requests');
+  });
+});
