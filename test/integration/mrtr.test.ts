@@ -207,7 +207,10 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.deepEqual(toolJson(await declined), { action: 'decline', requestState: null });
     const cancelled = run('mrtr-modern', 'form', { tag: 'cancel' });
     await nextPrompt(s);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    // From the list too: closing the quick input would only set the question aside.
+    const open = s.broker.queue.list()[0];
+    assert.ok(open);
+    s.broker.queue.settle(open.id, 'cancel');
     assert.deepEqual(toolJson(await cancelled), { action: 'cancel', requestState: null });
     assert.deepEqual(legs('mrtr-modern', 'cancel')[1]?.inputResponses, { name: { action: 'cancel' } });
   });
