@@ -47,7 +47,7 @@ const COMMANDS: Record<string, Handler> = {
         log: s.log,
         results: s.results,
         collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t),
-        onDidShowPicker: (kind, picker) => s.hooks.fire(`runTool.${kind}`, 'runTool', picker),
+        onDidShowPicker: (kind) => s.hooks.fire(`runTool.${kind}`, 'runTool'),
       },
       server,
       tool,

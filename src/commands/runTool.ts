@@ -15,8 +15,8 @@ export interface RunToolDeps {
   readonly results: ResultDocuments;
   /** Collects arguments for a tool's inputSchema through the elicitation renderer (or JSON fallback). */
   readonly collectArgs: (conn: Connection, tool: Tool) => Promise<Record<string, unknown> | undefined>;
-  /** Each picker as it opens (in-host tests pick from it). */
-  readonly onDidShowPicker?: (kind: 'server' | 'tool', picker: vscode.QuickPick<vscode.QuickPickItem>) => void;
+  /** Each picker as it opens (in-host tests observe when). */
+  readonly onDidShowPicker?: (kind: 'server' | 'tool') => void;
 }
 
 /**
@@ -113,34 +113,14 @@ async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
   return readiness === 'ready' ? conn : undefined;
 }
 
-/** The server picker; its items follow state changes while it is open. */
+/**
+ * The server picker. showQuickPick rather than createQuickPick: the workbench closes it on Enter
+ * at once, so typing that follows goes to the next step, not into a picker still closing.
+ */
 function showServerPicker(deps: RunToolDeps, conns: readonly Connection[]): Promise<Connection | undefined> {
-  const qp = vscode.window.createQuickPick<ServerItem>();
-  qp.title = vscode.l10n.t('Run Tool: pick a server');
-  qp.placeholder = vscode.l10n.t('MCP server');
-  const refresh = (): void => {
-    const active = qp.activeItems[0]?.conn;
-    qp.items = conns.map(serverItem);
-    const again = qp.items.find((i) => i.conn === active);
-    if (again) qp.activeItems = [again];
-  };
-  refresh();
-  return new Promise<Connection | undefined>((resolve) => {
-    const subs = [
-      deps.manager.onDidChange(refresh),
-      qp.onDidAccept(() => {
-        resolve(qp.selectedItems[0]?.conn ?? qp.activeItems[0]?.conn);
-        qp.hide();
-      }),
-      qp.onDidHide(() => {
-        resolve(undefined);
-        for (const d of subs) d.dispose();
-        qp.dispose();
-      }),
-    ];
-    qp.show();
-    deps.onDidShowPicker?.('server', qp);
-  });
+  const picked = vscode.window.showQuickPick(conns.map(serverItem), { title: vscode.l10n.t('Run Tool: pick a server'), placeHolder: vscode.l10n.t('MCP server') });
+  deps.onDidShowPicker?.('server');
+  return Promise.resolve(picked).then((item) => item?.conn);
 }
 
 interface ToolItem extends vscode.QuickPickItem {
@@ -148,25 +128,10 @@ interface ToolItem extends vscode.QuickPickItem {
 }
 
 function pickTool(deps: RunToolDeps, conn: Connection): Promise<Tool | undefined> {
-  const qp = vscode.window.createQuickPick<ToolItem>();
-  qp.title = vscode.l10n.t('Run Tool on {0}', conn.name);
-  qp.placeholder = vscode.l10n.t('Tool');
-  qp.matchOnDescription = true;
-  qp.matchOnDetail = true;
-  qp.items = conn.tools.map((t) => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t }));
-  return new Promise<Tool | undefined>((resolve) => {
-    const subs = [
-      qp.onDidAccept(() => {
-        resolve(qp.selectedItems[0]?.tool ?? qp.activeItems[0]?.tool);
-        qp.hide();
-      }),
-      qp.onDidHide(() => {
-        resolve(undefined);
-        for (const d of subs) d.dispose();
-        qp.dispose();
-      }),
-    ];
-    qp.show();
-    deps.onDidShowPicker?.('tool', qp);
-  });
+  const picked = vscode.window.showQuickPick(
+    conn.tools.map((t): ToolItem => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t })),
+    { title: vscode.l10n.t('Run Tool on {0}', conn.name), placeHolder: vscode.l10n.t('Tool'), matchOnDescription: true, matchOnDetail: true },
+  );
+  deps.onDidShowPicker?.('tool');
+  return Promise.resolve(picked).then((item) => item?.tool);
 }
