@@ -2,7 +2,7 @@
  * The elicitation broker: every `elicitation/create` from every server (and every request handed
  * to us through the public API) passes through here. It checks the request, applies policy and
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
- * with the one validator and settles exactly once. No `vscode` import: the UI is a `Presenter`.
+ * with the one validator and settles exactly once. The UI is a `Presenter`.
  */
 import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';

@@ -1,6 +1,6 @@
 /**
  * What the broker needs from a user interface. The VS Code adapters in `src/ui/` implement it;
- * tests of the broker use a scripted fake. No `vscode` import here.
+ * tests of the broker use a scripted fake.
  */
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import type { UrlAnalysis } from './safety/url';

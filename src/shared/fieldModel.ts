@@ -1,7 +1,7 @@
 /**
  * The field model: what a form-mode `requestedSchema` means once normalised.
  * Every renderer (InputBox, QuickPick, multi-step quick input, webview form, form preview)
- * works from this model and never from raw server JSON. No `vscode` import here.
+ * works from this model and never from raw server JSON.
  */
 
 /** JSON value types a form reply may carry (spec: string | number | boolean | string[]). */

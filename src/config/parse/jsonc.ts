@@ -3,7 +3,7 @@
  * VS Code uses for `mcp.json` and settings files. Written here rather than taken as a dependency
  * because the grammar is tiny and we want two things `JSON.parse` does not give portably:
  * error positions as line:column, and the position of every property so configuration errors
- * can point at the offending line. No `vscode` import here.
+ * can point at the offending line.
  */
 
 /** A 1-based line and column (the column counts UTF-16 code units, as editors do). */

@@ -1,7 +1,7 @@
 /**
  * The workspace-trust gate: a server defined by the workspace (its mcp.json or workspace
  * settings) runs code the workspace chose, so it starts only in a trusted workspace. Servers the
- * user defined in user settings always may. No `vscode` import.
+ * user defined in user settings always may.
  */
 export function mayStart(server: { readonly workspaceDefined: boolean }, workspaceTrusted: boolean): boolean {
   return workspaceTrusted || !server.workspaceDefined;

@@ -1,7 +1,6 @@
 /**
  * Normalises a form-mode `requestedSchema` (a flat object of primitive properties) into the
  * {@link FormModel} every renderer works from, or rejects it with a reason naming the property.
- * No `vscode` import here.
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
 import { isRecord, normaliseProperty, propertyPath, SchemaError, show, type SchemaNote } from './schemaRules';

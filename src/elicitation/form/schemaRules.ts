@@ -2,7 +2,6 @@
  * Per-property rules for form-mode `requestedSchema`: turns one property schema into a {@link Field}
  * or fails with a message naming the property path and the reason. Defaults are type-checked here;
  * whether they satisfy their constraints is checked by the validator in `schema.ts`.
- * No `vscode` import here.
  */
 import type { Field, FieldOption, StringFormat } from '../../shared/fieldModel';
 import { looksSecret } from '../safety/text';

@@ -1,7 +1,7 @@
 /**
  * The one answer validator. The InputBox `validateInput`, the webview and the final check before
  * replying all call these functions, so a value is judged the same way everywhere. Built on ajv with
- * ajv-formats; compiled validators are cached. No `vscode` import here.
+ * ajv-formats; compiled validators are cached.
  */
 import Ajv from 'ajv';
 import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';

@@ -1,7 +1,7 @@
 /**
  * Per-server policy for incoming elicitations and the gate that combines it with rate limiting.
  * Settings arrive as raw `unknown` values: a typo in settings.json must fall back to something
- * safe rather than throw inside a request handler. No `vscode` import here.
+ * safe rather than throw inside a request handler.
  */
 import { normaliseRateLimit, type RateLimiter } from './tokenBucket';
 

@@ -1,7 +1,7 @@
 /**
  * Rate limiting for elicitation requests, per server: a token bucket that refills continuously,
  * plus the bookkeeping the UI needs to say "‹server› sent N requests in M s" once per window
- * rather than once per rejected request. No `vscode` import here.
+ * rather than once per rejected request.
  */
 
 /** Milliseconds since some fixed point; `Date.now` in production, a fake in tests. */

@@ -2,7 +2,7 @@
  * The broker's view of pending elicitations: turn-taking (one prompt on screen at a time, FIFO
  * across servers), settling from outside (the pending list, a disconnect, a server cancel), url
  * elicitations awaiting completion, and the history of finished ones. Storage and ordering are
- * `PendingQueue`'s; this adds the promises. No `vscode` import.
+ * `PendingQueue`'s; this adds the promises.
  */
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
 import type { CallRound, DecidedBy, FinishedElicitation } from '../outcome';

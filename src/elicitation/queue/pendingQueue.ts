@@ -1,7 +1,7 @@
 /**
  * Elicitations waiting for the user, across all servers, and a short history of finished ones.
  * Requests are shown one at a time, oldest first, so a busy server cannot jump the queue or
- * stack dialogs on top of each other. No `vscode` import here: listeners are plain callbacks.
+ * stack dialogs on top of each other. Listeners are plain callbacks.
  */
 
 /** The lifecycle of a pending elicitation. */

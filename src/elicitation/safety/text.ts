@@ -1,7 +1,7 @@
 /**
  * Pure helpers for showing server-supplied text safely: URL detection (forms must not carry links),
  * secret-like field detection (forms must not ask for secrets), and display sanitising against
- * bidi spoofing and control characters. No `vscode` import here.
+ * bidi spoofing and control characters.
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
 

@@ -4,7 +4,7 @@
  *
  * The spec makes the client responsible for SSRF protection and look-alike detection
  * (https only, no internal addresses, make punycode visible, show the real destination).
- * Pure: no `vscode` import; runs in plain Node 20+ and when bundled.
+ * Runs in plain Node 20+ and when bundled.
  */
 import { domainToUnicode } from 'node:url';
 import { classifyIpHost, type IpClassification, type IpKind } from './urlIp';

@@ -2,7 +2,7 @@
  * Multi round-trip requests (MCP 2026-07-28): a `tools/call`, `prompts/get` or `resources/read`
  * answered with `input_required` is fulfilled through the broker, one input request at a time, and
  * retried as a new request. We drive the rounds ourselves rather than let the SDK auto-fulfil them
- * (docs/design/protocol-2026.md says why). No `vscode` import: unit-tested in plain Node.
+ * (docs/design/protocol-2026.md says why).
  */
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';

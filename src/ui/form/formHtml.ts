@@ -1,6 +1,6 @@
 /**
  * The form webview's HTML, as a pure function so the CSP and the escaping are unit-tested in
- * plain Node. No `vscode` import: the panel passes in the webview's `cspSource` and resource URIs.
+ * plain Node. The panel passes in the webview's `cspSource` and resource URIs.
  * Model: VS Code's markdown preview: a fresh nonce per render, scripts by nonce only, styles,
  * images and fonts from the extension only, and the initial state in an escaped `data-` attribute.
  */
