@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type ProgressCallback } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import {
   ElicitationCompleteNotificationSchema,
@@ -12,6 +12,7 @@ import {
   type Implementation,
   type CallToolResult,
   type ElicitResult,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
@@ -46,6 +47,15 @@ export interface ConnectionDeps {
 // would fail here with a zod dump under -32603 instead of reaching the broker's -32602.
 const RawElicitRequest = z.object({ method: z.literal('elicitation/create'), params: z.unknown().optional() }).passthrough();
 
+/** A relayed request's result: any object; the gateway's server validates what it returns. */
+const AnyResult = z.object({}).passthrough();
+
+/** A request or notification as the gateway relays it. */
+export interface RelayedNotification {
+  readonly method: string;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
@@ -64,6 +74,10 @@ const PROBE_TIMEOUT_MS = 10_000;
 export class Connection extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<Connection>());
   readonly onDidChange = this._onDidChange.event;
+
+  private readonly _onDidNotify = this._register(new vscode.EventEmitter<RelayedNotification>());
+  /** Notifications from the server that the agent gateway passes on (list changes, log messages, resource updates). */
+  readonly onDidNotify = this._onDidNotify.event;
 
   private _state: ServerState = { kind: 'stopped' };
   private _tools: readonly Tool[] = [];
@@ -207,10 +221,19 @@ export class Connection extends Disposable {
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
       this.deps.sink.complete(this.name, n.params.elicitationId);
     });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshTools(gen));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async (n) => {
+      this._onDidNotify.fire(n);
+      await this.refreshTools(gen);
+    });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      this._onDidNotify.fire(n);
     });
+    // The rest (prompt and resource list changes, resource updates) only matter to the gateway.
+    client.fallbackNotificationHandler = (n) => {
+      if (gen === this.generation) this._onDidNotify.fire(n);
+      return Promise.resolve();
+    };
   }
 
   private async refreshTools(gen: number): Promise<void> {
@@ -306,6 +329,34 @@ export class Connection extends Disposable {
       timeout: 15 * 60_000,
       resetTimeoutOnProgress: true,
     })) as CallToolResult;
+  }
+
+  get isRunning(): boolean {
+    return this._state.kind === 'running' && this.client !== undefined;
+  }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.client?.getServerVersion();
+  }
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
+  }
+
+  /**
+   * Sends one request as given, for the agent gateway. The result is passed back unparsed (the
+   * gateway's own server checks what it returns); errors keep the server's code and message.
+   */
+  async relay(request: RelayedNotification, options: { signal: AbortSignal; onprogress?: ProgressCallback | undefined; timeoutMs: number }): Promise<Record<string, unknown>> {
+    const client = this.client;
+    if (!client || this._state.kind !== 'running') throw new McpError(ErrorCode.ConnectionClosed, vscode.l10n.t('Server "{0}" is not running.', this.name));
+    return client.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, AnyResult, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+    });
   }
 
   override dispose(): void {
