@@ -21,6 +21,9 @@ export async function runInHostSuite({ grep } = {}) {
       fixture: stdioFixture('fixture', recordDir),
       'fixture-http': { type: 'http', url: http.url },
     },
+    // VS Code's chat is on in this host (the gateway tests play its agent), so mcp.json servers
+    // would be VS Code's; the suite drives them through our connections, as before.
+    settings: { 'mcpElicitation.workspaceMcpJson': 'ours' },
   });
   // A second, installed extension that uses our public API the way a third party would.
   const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));
@@ -28,6 +31,7 @@ export async function runInHostSuite({ grep } = {}) {
   const cs = await startCodeServer({
     workspace: ws.dir,
     extensionsDir,
+    settings: { 'chat.disableAIFeatures': false },
     env: {
       MCP_TEST_RECORD_DIR: recordDir,
       MCP_TEST_REPO_ROOT: repoRoot,
