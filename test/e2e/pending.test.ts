@@ -279,6 +279,9 @@ describe('Policy and pending elicitations in the workbench', () => {
     const form = formFrame(page);
     /** Runs the burst tool (webview presentation, from the test before) with `count` questions. */
     const burst = async (count: number): Promise<void> => {
+      // A fresh result tab each time, so its focus can be waited for (see resultShown).
+      await runCommand(page, 'View: Close All Editors');
+      await page.locator('.tab', { hasText: 'demo-burst.md' }).waitFor({ state: 'detached' });
       await runDemoTool(page, 'Burst of questions');
       await form.getByLabel('count', { exact: true }).fill(String(count));
       await form.getByRole('button', { name: 'Accept', exact: true }).click();
@@ -293,6 +296,7 @@ describe('Policy and pending elicitations in the workbench', () => {
       await pickItem(page, 'Decline All from demo');
       await pendingStatus(page).waitFor({ state: 'detached' });
       await page.keyboard.press('Escape');
+      await resultShown(page, 'burst');
     };
     const waiting = Number(/\d+/.exec(await pendingStatus(page).innerText())?.[0]);
     assert.ok(waiting >= 1 && waiting <= 10, `at most 10 of 14 reached the user (${waiting})`);
