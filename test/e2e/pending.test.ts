@@ -74,26 +74,6 @@ describe('Policy and pending elicitations in the workbench', () => {
     await wb?.close();
   });
 
-  it('ask policy: a notification first, nothing takes focus until Answer, then the InputBox', async () => {
-    const { page } = wb;
-    await runDemoTool(page, 'Ask for a name');
-    const item = await notification(page, 'demo wants your input: What should I call you?');
-    // The question waits in the notification; no quick input was opened for it.
-    // The Run Tool picker fades out after its last Enter (slowly on a loaded machine); once it is
-    // gone, nothing may take its place until Answer.
-    await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
-    assert.equal(await quickInput(page).isVisible(), false, 'no quick input before Answer');
-    await screenshot(page, 'ask-notification-dark');
-    await item.getByRole('button', { name: 'Answer' }).click();
-    const qi = quickInput(page);
-    await qi.getByText('What should I call you?').waitFor();
-    await page.keyboard.type('Grace Hopper');
-    await page.keyboard.press('Enter');
-    const recs = await waitForRecord(wb, 'ask_name');
-    assert.deepEqual(recs[0]?.result, { action: 'accept', content: { name: 'Grace Hopper' } });
-    await resultShown(page, 'ask_name');
-  });
-
   it('ask policy: while the notification waits, the request is pending (status bar, Show Pending); Decline sends decline, the policy stays ask', async () => {
     const { page } = wb;
     await hideNotifications(page);
@@ -115,6 +95,26 @@ describe('Policy and pending elicitations in the workbench', () => {
     await hideNotifications(page);
   });
 
+  it('ask policy: a notification first, nothing takes focus until Answer, then the InputBox', async () => {
+    const { page } = wb;
+    await runDemoTool(page, 'Ask for a name');
+    const item = await notification(page, 'demo wants your input: What should I call you?');
+    // The question waits in the notification; no quick input was opened for it.
+    // The Run Tool picker fades out after its last Enter (slowly on a loaded machine); once it is
+    // gone, nothing may take its place until Answer.
+    await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.equal(await quickInput(page).isVisible(), false, 'no quick input before Answer');
+    await screenshot(page, 'ask-notification-dark');
+    await item.getByRole('button', { name: 'Answer' }).click();
+    const qi = quickInput(page);
+    await qi.getByText('What should I call you?').waitFor();
+    await page.keyboard.type('Grace Hopper');
+    await page.keyboard.press('Enter');
+    const recs = await waitForRecord(wb, 'ask_name');
+    assert.deepEqual(recs[0]?.result, { action: 'accept', content: { name: 'Grace Hopper' } });
+    await resultShown(page, 'ask_name');
+  });
+
   it('the Servers view context menu sets the policy in workspace settings', async () => {
     const { page } = wb;
     await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
@@ -126,7 +126,14 @@ describe('Policy and pending elicitations in the workbench', () => {
     // Ask is the current policy, so the menu offers the other two.
     assert.equal(await menu.getByText('Ask Before Showing Elicitations from Server').count(), 0);
     await menu.getByText('Block Elicitations from Server').waitFor();
-    await menu.getByText('Allow Elicitations from Server').click();
+    const allow = menu.getByText('Allow Elicitations from Server');
+    await allow.click();
+    // Under load the menu can swallow a click that lands as it opens (it stays open, the item
+    // highlighted): the keyboard then runs the highlighted item.
+    if (await menu.isVisible({ timeout: 2_000 }).catch(() => false)) {
+      await allow.hover();
+      await page.keyboard.press('Enter');
+    }
     await waitForPolicy(wb, 'demo', 'allow').catch(async (e: unknown) => {
       await screenshot(page, 'pending-failed-context-menu');
       throw e;
@@ -272,6 +279,9 @@ describe('Policy and pending elicitations in the workbench', () => {
     const form = formFrame(page);
     /** Runs the burst tool (webview presentation, from the test before) with `count` questions. */
     const burst = async (count: number): Promise<void> => {
+      // A fresh result tab each time, so its focus can be waited for (see resultShown).
+      await runCommand(page, 'View: Close All Editors');
+      await page.locator('.tab', { hasText: 'demo-burst.md' }).waitFor({ state: 'detached' });
       await runDemoTool(page, 'Burst of questions');
       await form.getByLabel('count', { exact: true }).fill(String(count));
       await form.getByRole('button', { name: 'Accept', exact: true }).click();
@@ -286,6 +296,7 @@ describe('Policy and pending elicitations in the workbench', () => {
       await pickItem(page, 'Decline All from demo');
       await pendingStatus(page).waitFor({ state: 'detached' });
       await page.keyboard.press('Escape');
+      await resultShown(page, 'burst');
     };
     const waiting = Number(/\d+/.exec(await pendingStatus(page).innerText())?.[0]);
     assert.ok(waiting >= 1 && waiting <= 10, `at most 10 of 14 reached the user (${waiting})`);
