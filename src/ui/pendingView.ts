@@ -100,7 +100,9 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
         item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
         item.iconPath = new vscode.ThemeIcon(STATE_ICONS[e.state]);
-        item.contextValue = `pending.${e.state}`;
+        // An MRTR call waiting on its browser step gets the spec's manual controls (Retry now, Cancel)
+        // instead of the 2025 completion labels.
+        item.contextValue = e.state === 'awaitingCompletion' && e.round ? 'pending.awaitingCompletion.mrtr' : `pending.${e.state}`;
         return item;
       }
       case 'historyRoot': {
