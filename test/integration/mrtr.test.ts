@@ -169,10 +169,13 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.deepEqual(s.broker.queue.list()[0]?.round, { call: 'multi', round: 1, key: 'name', index: 1, total: 2 });
     const box = first.widget as vscode.InputBox;
     assert.match(box.prompt ?? '', /What is your name\?/);
+    // The prompt itself says where it stands in the round.
+    assert.match(box.title ?? '', /mrtr-modern.* · 1 of 2/);
     box.value = 'Kay';
     await acceptQuickInput();
     const p = await nextPrompt(s);
     const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+    assert.match(qp.title ?? '', /mrtr-modern.* · 2 of 2/);
     qp.activeItems = [qp.items.find((i) => i.label === 'green')!];
     await acceptQuickInput();
     assert.deepEqual(toolJson(await result), { name: { action: 'accept', content: { name: 'Kay' } }, color: { action: 'accept', content: { color: 'green' } } });
