@@ -77,6 +77,8 @@ export class Services extends Disposable {
   readonly results = this._register(new ResultDocuments());
   readonly previewDiagnostics = this._register(vscode.languages.createDiagnosticCollection('mcpElicitation.preview'));
   readonly statusBar: StatusBar;
+  /** The pending view's data: what waits, and the history. */
+  readonly pendingTree: PendingTreeView;
   readonly api: PublicApi;
   private readonly urls = new Map<string, string>();
 
@@ -129,7 +131,8 @@ export class Services extends Disposable {
     );
     const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
-    const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this._register(new PendingTreeView(this.broker.queue)) }));
+    this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
+    const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this.pendingTree }));
     this._register(bindPendingBadge(pendingView, this.broker.queue));
     this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
     this.api = this._register(new PublicApi(this.broker, this.manager));

@@ -113,6 +113,10 @@ const COMMANDS: Record<string, Handler> = {
     const e = pendingFrom(arg);
     if (e) s.broker.queue.markDone(e.id);
   },
+  'mcpElicitation.pending.retryNow': (s, arg) => {
+    const e = pendingFrom(arg);
+    if (e) s.broker.queue.markDone(e.id);
+  },
   'mcpElicitation.pending.openAgain': (s, arg) => {
     const e = pendingFrom(arg);
     if (e) s.openAgain(e);

@@ -12,6 +12,13 @@ const cancelBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIc
 const doneBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('check'), tooltip: vscode.l10n.t('Mark as Done') });
 /** For an accepted url elicitation: stop tracking it; the server is not told anything. */
 const dismissBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Dismiss') });
+/** For an MRTR call waiting on its browser step: retry at once, so the server checks now. */
+const retryBtn = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Retry now') });
+
+function buttonsFor(entry: PendingView): vscode.QuickInputButton[] {
+  if (entry.state !== 'awaitingCompletion') return [declineBtn(), cancelBtn()];
+  return entry.round ? [retryBtn(), cancelBtn()] : [doneBtn(), dismissBtn()];
+}
 
 /**
  * "MCP Elicitation: Show Pending Elicitations": every entry with server, first line, mode, age and
@@ -30,7 +37,7 @@ export function showPending(queue: ElicitationQueue, actions: { reveal(entry: Pe
       ...list.map((entry) => ({
         label: `${entry.server}: ${firstLine(entry.message)}`,
         description: [entry.mode, roundLabel(entry.round), stateLabel(entry.state), age(entry.createdAt)].filter(Boolean).join(' · '),
-        buttons: entry.state === 'awaitingCompletion' ? [doneBtn(), dismissBtn()] : [declineBtn(), cancelBtn()],
+        buttons: buttonsFor(entry),
         entry,
       })),
       ...(servers.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }] : []),
@@ -43,7 +50,7 @@ export function showPending(queue: ElicitationQueue, actions: { reveal(entry: Pe
   d.push(
     qp.onDidTriggerItemButton(({ item, button }) => {
       if (!item.entry) return;
-      if (button.tooltip === doneBtn().tooltip) queue.markDone(item.entry.id);
+      if (button.tooltip === doneBtn().tooltip || button.tooltip === retryBtn().tooltip) queue.markDone(item.entry.id);
       else queue.settle(item.entry.id, button.tooltip === declineBtn().tooltip ? 'decline' : 'cancel');
     }),
   );

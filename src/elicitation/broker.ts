@@ -105,7 +105,10 @@ export class ElicitationBroker implements ElicitationSink {
   /** Check, gate, ask, queue, present the form or the url, settle: each step below is one of these. */
   async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
     const checked = this.check(server, rawParams);
-    const req: CheckedRequest = extra.round ? { ...checked, round: extra.round } : checked;
+    const round = extra.round;
+    // Several requests of one round are shown in sequence: the prompt itself says which one this is.
+    const asker: Asker = round && round.total > 1 ? { ...checked.asker, position: { index: round.index, total: round.total } } : checked.asker;
+    const req: CheckedRequest = round ? { ...checked, asker, round } : checked;
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.

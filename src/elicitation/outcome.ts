@@ -19,6 +19,8 @@ export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'time
  */
 export interface CallRound {
   readonly call: string;
+  /** Unique per call (set by the round loop): the history groups a call's rounds by it. */
+  readonly callId?: string;
   readonly round: number;
   readonly key: string;
   readonly index: number;

@@ -12,6 +12,8 @@ export interface Asker {
   readonly name: string;
   /** `serverInfo.title ?? serverInfo.name` plus version, when known. */
   readonly info: string | undefined;
+  /** Where this prompt stands among several input requests of one 2026-07-28 round ("1 of 2"). */
+  readonly position?: { readonly index: number; readonly total: number };
 }
 
 export interface FormPrompt {

@@ -7,7 +7,27 @@ import { Disposable, toDisposable } from '../util/disposable';
 export type PendingNode =
   | { readonly kind: 'entry'; readonly entry: PendingEntryView }
   | { readonly kind: 'historyRoot' }
-  | { readonly kind: 'history'; readonly item: FinishedElicitation };
+  | { readonly kind: 'history'; readonly item: FinishedElicitation }
+  /** The finished rounds of one 2026-07-28 call, oldest first. */
+  | { readonly kind: 'call'; readonly callId: string; readonly items: readonly FinishedElicitation[] };
+
+/** Newest first; entries that share a call id go under one node for the call, placed where its newest is. */
+export function historyNodes(newestFirst: readonly FinishedElicitation[]): PendingNode[] {
+  const byCall = new Map<string, FinishedElicitation[]>();
+  for (const item of newestFirst) {
+    const id = item.round?.callId;
+    if (id !== undefined) byCall.set(id, [item, ...(byCall.get(id) ?? [])]);
+  }
+  const out: PendingNode[] = [];
+  for (const item of newestFirst) {
+    const id = item.round?.callId;
+    const items = id === undefined ? undefined : byCall.get(id);
+    // A call that asked once needs no group of one.
+    if (id === undefined || !items || items.length < 2) out.push({ kind: 'history', item });
+    else if (items.at(-1) === item) out.push({ kind: 'call', callId: id, items });
+  }
+  return out;
+}
 
 export function stateLabel(state: PendingEntryView['state']): string {
   switch (state) {
@@ -86,7 +106,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
 
   getChildren(node?: PendingNode): PendingNode[] {
     if (!node) return [...this.queue.list().map((entry) => ({ kind: 'entry' as const, entry })), { kind: 'historyRoot' }];
-    if (node.kind === 'historyRoot') return this.queue.history.list().reverse().map((item) => ({ kind: 'history', item }));
+    if (node.kind === 'historyRoot') return historyNodes(this.queue.history.list().reverse());
+    if (node.kind === 'call') return node.items.map((item) => ({ kind: 'history', item }));
     return [];
   }
 
@@ -100,13 +121,27 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
         item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
         item.iconPath = new vscode.ThemeIcon(STATE_ICONS[e.state]);
-        item.contextValue = `pending.${e.state}`;
+        // An MRTR call waiting on its browser step gets the spec's manual controls (Retry now, Cancel)
+        // instead of the 2025 completion labels.
+        item.contextValue = e.state === 'awaitingCompletion' && e.round ? 'pending.awaitingCompletion.mrtr' : `pending.${e.state}`;
         return item;
       }
       case 'historyRoot': {
         const item = new vscode.TreeItem(vscode.l10n.t('History ({0})', this.queue.history.size), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = 'history';
         item.iconPath = new vscode.ThemeIcon('history');
+        return item;
+      }
+      case 'call': {
+        const first = node.items[0]!;
+        const last = node.items.at(-1)!;
+        const rounds = new Set(node.items.map((h) => h.round?.round)).size;
+        const call = sanitiseForDisplay(first.round?.call ?? '', MAX_LABEL_CHARS).text;
+        const item = new vscode.TreeItem(`${first.server}: ${call}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `call:${node.callId}`;
+        item.description = [vscode.l10n.t('{0} round(s)', rounds), last.at.toLocaleTimeString()].join(' · ');
+        item.iconPath = new vscode.ThemeIcon('layers');
+        item.contextValue = 'pending.historyCall';
         return item;
       }
       case 'history': {

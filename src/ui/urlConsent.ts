@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
 import { urlReasonText } from './wording/urlReasons';
+import { positionText } from './quickInput/quickInputParts';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
@@ -10,7 +11,9 @@ export interface UrlConsentHooks {
 }
 
 function who(prompt: UrlPrompt): string {
-  return prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
+  const named = prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
+  const pos = positionText(prompt.asker);
+  return pos ? `${named} · ${pos}` : named;
 }
 
 /**

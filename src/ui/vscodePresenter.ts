@@ -5,6 +5,7 @@ import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
 import { showFormPanel } from './form/formPanel';
 import { showQuickForm } from './quickInput/quickForm';
+import { positionText } from './quickInput/quickInputParts';
 import { showUrlConsent } from './urlConsent';
 import type { PolicyActions } from './policyActions';
 import type { ServerPolicy } from '../elicitation/policy/policy';
@@ -64,7 +65,7 @@ export class VscodePresenter implements Presenter {
       onDidShow: () => this.deps.onDidShowPrompt('webview', prompt.id),
       init: {
         requestId: prompt.id,
-        attribution: { serverName: prompt.asker.name, serverInfo: prompt.asker.info, message: prompt.message, messageTruncated: prompt.message.endsWith(' …') },
+        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.message, messageTruncated: prompt.message.endsWith(' …') },
         fields: prompt.form.fields,
         warnings: prompt.warnings,
         values: defaultValues(prompt.form),

@@ -72,7 +72,7 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
     await runCommand(page, 'View: Close All Editors');
   });
 
-  it('url mode: the same consent dialog; the server checks on the retry; Mark as Done retries now', async () => {
+  it('url mode: the same consent dialog; the server checks on the retry; the pending list offers Retry now and Cancel, and Retry now retries', async () => {
     const { page } = wb;
     const since = wb.popups.length;
     await runTool('connect_account');
@@ -96,7 +96,10 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
     await row.waitFor({ timeout: 30_000 });
     await screenshot(page, 'mrtr-url-waiting');
     await row.hover();
-    await row.locator('.action-label[aria-label="Mark as Done"]').click();
+    // The spec's manual controls, not the 2025 completion labels.
+    assert.equal(await row.locator('.action-label[aria-label="Cancel"]').count(), 1);
+    assert.equal(await row.locator('.action-label[aria-label="Mark as Done"]').count(), 0);
+    await row.locator('.action-label[aria-label="Retry now"]').click();
     await page.locator('.editor-instance .view-lines', { hasText: 'Account connected.' }).first().waitFor({ timeout: 30_000 });
     assert.deepEqual((await recorded('connect_account'))[0]?.result, { action: 'accept' });
   });

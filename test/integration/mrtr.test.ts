@@ -166,13 +166,18 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     const result = run('mrtr-modern', 'multi', { tag: 'multi' });
     const first = await shown;
     // The pending list says which call, round and request is on screen, and that one more follows.
-    assert.deepEqual(s.broker.queue.list()[0]?.round, { call: 'multi', round: 1, key: 'name', index: 1, total: 2 });
+    const { callId, ...round } = s.broker.queue.list()[0]?.round ?? { call: '' };
+    assert.deepEqual(round, { call: 'multi', round: 1, key: 'name', index: 1, total: 2 });
+    assert.match(callId ?? '', /^mrtr-modern#/);
     const box = first.widget as vscode.InputBox;
     assert.match(box.prompt ?? '', /What is your name\?/);
+    // The prompt itself says where it stands in the round.
+    assert.match(box.title ?? '', /mrtr-modern.* · 1 of 2/);
     box.value = 'Kay';
     await acceptQuickInput();
     const p = await nextPrompt(s);
     const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+    assert.match(qp.title ?? '', /mrtr-modern.* · 2 of 2/);
     qp.activeItems = [qp.items.find((i) => i.label === 'green')!];
     await acceptQuickInput();
     assert.deepEqual(toolJson(await result), { name: { action: 'accept', content: { name: 'Kay' } }, color: { action: 'accept', content: { color: 'green' } } });
@@ -189,6 +194,17 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     const all = legs('mrtr-modern', 'until');
     assert.equal(all.length, 3);
     assert.equal(new Set(all.map((l) => l.id)).size, 3, 'every leg has its own id');
+    // The history groups the call's rounds under one node: server, tool, number of rounds.
+    const root = s.pendingTree.getChildren().find((n) => n.kind === 'historyRoot')!;
+    const top = s.pendingTree.getChildren(root);
+    const call = top[0]!;
+    assert.equal(call.kind, 'call', 'the newest history node is the call');
+    const item = s.pendingTree.getTreeItem(call);
+    assert.equal(item.label, 'mrtr-modern: untilValid');
+    assert.match(String(item.description), /^2 round\(s\)/);
+    const rounds = s.pendingTree.getChildren(call).map((n) => (n.kind === 'history' ? n.item.round?.round : undefined));
+    assert.deepEqual(rounds, [1, 2], 'its rounds are its children, oldest first');
+    assert.equal(top.filter((n) => n.kind === 'history' && n.item.round?.call === 'untilValid' && n.item.round.callId === (call.kind === 'call' ? call.callId : '')).length, 0, 'and not also flat beside it');
   });
 
   test('a server that never stops asking ends at the round limit with a clear error', async () => {

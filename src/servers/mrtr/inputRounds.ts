@@ -58,6 +58,8 @@ interface OpenStep {
   readonly url: string;
 }
 
+let callCount = 0;
+
 /**
  * Sends `params` and keeps answering `input_required` until the server returns a result. The
  * answers and `requestState` of a round live in this call's locals only: they go into its next
@@ -69,6 +71,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
   const server = o.server().name;
   // url steps the user consented to in this call, by key: asked again, we wait instead of asking.
   const steps = new Map<string, OpenStep>();
+  const callId = `${server}#${++callCount}`;
   try {
     let answer = await o.send(params, signal);
     for (let round = 1; isInputRequired(answer); round++) {
@@ -83,7 +86,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       const responses: Record<string, ElicitResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
         const rawParams = (request as { params?: unknown }).params;
-        responses[key] = await answerOne(o, { key, round, index: i + 1, total: requests.length }, rawParams, steps, signal);
+        responses[key] = await answerOne(o, { callId, key, round, index: i + 1, total: requests.length }, rawParams, steps, signal);
         if (signal.aborted) throw new CallCancelledError(server, o.label);
       }
       if (requests.length === 0) await pause(o.stateOnlyPauseMs ?? STATE_ONLY_PAUSE_MS, signal);
@@ -100,6 +103,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
 }
 
 interface Slot {
+  readonly callId: string;
   readonly key: string;
   readonly round: number;
   readonly index: number;
@@ -133,7 +137,7 @@ async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps
   }
   let result: ElicitResult;
   try {
-    result = await o.broker.handle(identity, params, { signal, requestId, round: { call: o.label, round: slot.round, key: slot.key, index: slot.index, total: slot.total } });
+    result = await o.broker.handle(identity, params, { signal, requestId, round: { call: o.label, callId: slot.callId, round: slot.round, key: slot.key, index: slot.index, total: slot.total } });
   } catch (err) {
     // A request we must not show (malformed) gets a decline in its place; the others still count.
     if ((err as { code?: unknown }).code === -32602) {

@@ -23,11 +23,18 @@ export function blockButton(): vscode.QuickInputButton {
   return (block ??= { iconPath: new vscode.ThemeIcon('mute'), tooltip: vscode.l10n.t('Block this server') });
 }
 
+/** "1 of 2" for one of several input requests of a 2026-07-28 round; undefined otherwise. */
+export function positionText(asker: Asker): string | undefined {
+  return asker.position ? vscode.l10n.t('{0} of {1}', asker.position.index, asker.position.total) : undefined;
+}
+
 /** The attribution banner of a quick input: which server asks, and what it reports itself to be. */
 export function attributionTitle(asker: Asker, suffix?: string): string {
   // The configured name is what the user recognises; serverInfo is the server's own claim, shown after.
   const named = vscode.l10n.t('MCP server “{0}” asks', asker.name);
-  const base = asker.info && asker.info !== asker.name ? `${named} (${asker.info})` : named;
+  const who = asker.info && asker.info !== asker.name ? `${named} (${asker.info})` : named;
+  const pos = positionText(asker);
+  const base = pos ? `${who} · ${pos}` : who;
   return suffix ? `${base}: ${suffix}` : base;
 }
 
