@@ -3,7 +3,7 @@
 // Needs to download VS Code, so it works only where that is possible (not on the offline CI
 // machine, where `npm test` runs the suite in code-server instead). Usage:
 //   npm run test:electron                 (stable VS Code)
-//   VSCODE_VERSION=1.90.0 npm run test:electron   (the minimum we support)
+//   VSCODE_VERSION=1.101.0 npm run test:electron   (the minimum we support)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
