@@ -18,6 +18,9 @@ import { showUrlConsent } from './ui/urlConsent';
 import { revealActiveForm } from './ui/form/formPanel';
 import { analyseUrl } from './elicitation/safety/url';
 import { PublicApi } from './api/api';
+import { Gateway } from './gateway/gateway';
+import { registerGatewayProvider } from './gateway/definitionProvider';
+import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable, toDisposable } from './util/disposable';
 import { Logger } from './util/log';
 
@@ -80,6 +83,9 @@ export class Services extends Disposable {
   /** The pending view's data: what waits, and the history. */
   readonly pendingTree: PendingTreeView;
   readonly api: PublicApi;
+  /** VS Code's agent reaches the servers we broker through this. */
+  readonly gateway: Gateway;
+  readonly serversView: ServersView;
   private readonly urls = new Map<string, string>();
 
   constructor(readonly context: vscode.ExtensionContext) {
@@ -117,7 +123,7 @@ export class Services extends Disposable {
         void vscode.window.showInformationMessage(vscode.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', entry.server));
       }
     })));
-    this.loader = this._register(new ConfigLoader(context, this.log));
+    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
@@ -129,7 +135,13 @@ export class Services extends Disposable {
         connectTimeoutMs,
       }),
     );
-    const serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s)));
+    this.gateway = this._register(new Gateway({ manager: this.manager, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
+    this._register(registerGatewayProvider(this.gateway));
+    this._register(onDidChangeAgentSettings(() => {
+      this.gateway.agentSettingChanged();
+      void this.manager.reload();
+    }));
+    const serversView = (this.serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway)));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
     const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this.pendingTree }));
@@ -194,6 +206,7 @@ export class Services extends Disposable {
     this.broker.queue.cancelAll();
     // Let the cancel responses reach the wire before the transports close.
     await new Promise((r) => setTimeout(r, 50));
+    await this.gateway.shutdown();
     await this.manager.shutdown();
     await this.audit.flush();
     this.dispose();

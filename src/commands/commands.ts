@@ -9,6 +9,7 @@ import { runTool } from './runTool';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
+import { giveBackToVscode, routeThroughUs } from '../gateway/routeCommands';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
 
@@ -89,6 +90,8 @@ const COMMANDS: Record<string, Handler> = {
       void vscode.window.showInformationMessage(vscode.l10n.t('The audit log is empty so far.'));
     }
   },
+  'mcpElicitation.routeServer': (s, arg) => routeThroughUs(s.manager, s.log, arg),
+  'mcpElicitation.giveBackServer': (s, arg) => giveBackToVscode(s.manager, s.log, arg),
   'mcpElicitation.previewForm': (s) => previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.hooks.fire('webview', 'preview')),
   'mcpElicitation.policy.allow': setPolicy('allow'),
   'mcpElicitation.policy.ask': setPolicy('ask'),

@@ -6,7 +6,7 @@ import type { Logger } from '../util/log';
 import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
-import { formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting } from './parse/mcpJson';
+import { formatConfigError, mergeDefinitions, parseInputsSetting, parseMcpJson, parseServersSetting } from './parse/mcpJson';
 import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
@@ -25,6 +25,8 @@ export interface LoadedConfig {
   /** Servers that could not be resolved, by name, with their error (shown in the view). */
   readonly broken: ReadonlyMap<string, ConfigError>;
   readonly errors: readonly ConfigError[];
+  /** Servers of `.vscode/mcp.json` that VS Code runs itself: listed, never started here. */
+  readonly vscodeOwned: readonly ServerDefinition[];
 }
 
 const MCP_JSON = '.vscode/mcp.json';
@@ -42,6 +44,8 @@ export class ConfigLoader extends Disposable {
   constructor(
     context: vscode.ExtensionContext,
     private readonly log: Logger,
+    /** Who runs the servers of `.vscode/mcp.json` (see src/gateway/ownership.ts). */
+    private readonly mcpJsonOwner: () => 'vscode' | 'us' = () => 'us',
   ) {
     super();
     this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
@@ -53,7 +57,7 @@ export class ConfigLoader extends Disposable {
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(fire));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SECTION}.servers`)) fire();
+        if (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.inputs`)) fire();
       }),
     );
   }
@@ -87,12 +91,18 @@ export class ConfigLoader extends Disposable {
       settingDefs.push(...parsed.servers);
       errors.push(...parsed.errors);
     }
+    const fromSetting = parseInputsSetting(vscode.workspace.getConfiguration(SECTION).get('inputs'));
+    errors.push(...fromSetting.errors);
+    for (const i of fromSetting.inputs) if (!inputs.has(i.id)) inputs.set(i.id, i);
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
+    // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
+    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => d.source.kind === 'workspaceFile') : [];
 
     const servers: ResolvedServer[] = [];
     const broken = new Map<string, ConfigError>();
     for (const def of merged.servers) {
+      if (vscodeOwned.includes(def)) continue;
       const r = await this.resolve(def, inputs);
       if ('error' in r) {
         errors.push(r.error);
@@ -105,7 +115,7 @@ export class ConfigLoader extends Disposable {
       if (e.server && !broken.has(e.server) && !servers.some((s) => s.def.name === e.server)) broken.set(e.server, e);
     }
     this.report(errors);
-    return { servers, broken, errors };
+    return { servers, broken, errors, vscodeOwned };
   }
 
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {

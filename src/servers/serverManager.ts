@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Implementation } from '@modelcontextprotocol/client';
 import { fingerprint } from '../config/parse/mcpJson';
-import type { ConfigError } from '../config/parse/definitions';
+import type { ConfigError, ServerDefinition } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
@@ -29,6 +29,7 @@ export class ServerManager extends Disposable {
   readonly onDidChange = this._onDidChange.event;
   private readonly connections = new Map<string, { conn: Connection; print: string; resolved: ResolvedServer; sub: vscode.Disposable }>();
   private broken: ReadonlyMap<string, ConfigError> = new Map();
+  private _vscodeOwned: readonly ServerDefinition[] = [];
   private reloading: Promise<void> = Promise.resolve();
 
   constructor(
@@ -57,6 +58,7 @@ export class ServerManager extends Disposable {
       if (this.isDisposed) return;
       const cfg = await this.loader.load();
       this.broken = cfg.broken;
+      this._vscodeOwned = cfg.vscodeOwned;
       await this.reconcile(cfg.servers);
     }).catch((e: unknown) => this.deps.log.error('reloading configuration failed', e));
     return this.reloading;
@@ -112,6 +114,11 @@ export class ServerManager extends Disposable {
       if (!this.connections.has(name)) out.push({ name, connection: undefined, resolved: undefined, configError: err });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Servers of `.vscode/mcp.json` that VS Code runs; we list them and never start them. */
+  vscodeOwned(): readonly ServerDefinition[] {
+    return this._vscodeOwned;
   }
 
   get(name: string): Connection | undefined {

@@ -4,8 +4,37 @@ import type { ServerEntry, ServerManager } from '../servers/serverManager';
 import type { ServerState } from '../servers/connection';
 import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
+import type { ServerDefinition } from '../config/parse/definitions';
+import type { AgentReach } from '../gateway/gateway';
 
-export type ServersNode = { readonly kind: 'server'; readonly entry: ServerEntry } | { readonly kind: 'tool'; readonly server: string; readonly tool: Tool };
+export type ServersNode =
+  | { readonly kind: 'server'; readonly entry: ServerEntry }
+  | { readonly kind: 'tool'; readonly server: string; readonly tool: Tool }
+  /** A server of `.vscode/mcp.json` that VS Code runs itself; it can be routed through us. */
+  | { readonly kind: 'vscodeServer'; readonly def: ServerDefinition };
+
+/** What the view needs from the gateway: per server, whether VS Code's agent reaches it. */
+export interface AgentReachSource {
+  reach(name: string): AgentReach;
+  readonly onDidChangeSessions: vscode.Event<void>;
+  readonly onDidChangeDefinitions: vscode.Event<void>;
+}
+
+function reachDescription(reach: AgentReach): string | undefined {
+  if (reach.kind !== 'offered') return undefined;
+  return reach.sessions > 0 ? vscode.l10n.t('agent connected') : vscode.l10n.t('offered to the agent');
+}
+
+function reachTooltip(reach: AgentReach): string {
+  switch (reach.kind) {
+    case 'offered':
+      return vscode.l10n.t('VS Code\'s agent reaches this server through the gateway ({0}); open sessions: {1}. Its questions come here.', reach.url, reach.sessions);
+    case 'agentOff':
+      return vscode.l10n.t('VS Code\'s agent: not offered, because VS Code\'s AI features are turned off.');
+    case 'notOffered':
+      return vscode.l10n.t('VS Code\'s agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).');
+  }
+}
 
 function stateIcon(state: ServerState | undefined, hasConfigError: boolean): vscode.ThemeIcon {
   if (hasConfigError || !state) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
@@ -49,9 +78,12 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
   constructor(
     private readonly manager: ServerManager,
     private readonly policyFor: (server: string) => ServerPolicy,
+    private readonly agent: AgentReachSource,
   ) {
     super();
     this._register(manager.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
+    this._register(agent.onDidChangeSessions(() => this._onDidChangeTreeData.fire(undefined)));
+    this._register(agent.onDidChangeDefinitions(() => this._onDidChangeTreeData.fire(undefined)));
   }
 
   refresh(): void {
@@ -59,12 +91,27 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
   }
 
   getChildren(node?: ServersNode): ServersNode[] {
-    if (!node) return this.manager.list().map((entry) => ({ kind: 'server', entry }));
+    if (!node) {
+      const ours: ServersNode[] = this.manager.list().map((entry) => ({ kind: 'server', entry }));
+      const theirs: ServersNode[] = this.manager.vscodeOwned().map((def) => ({ kind: 'vscodeServer', def }));
+      return [...ours, ...theirs];
+    }
     if (node.kind === 'server') return (node.entry.connection?.tools ?? []).map((tool) => ({ kind: 'tool', server: node.entry.name, tool }));
     return [];
   }
 
   getTreeItem(node: ServersNode): vscode.TreeItem {
+    if (node.kind === 'vscodeServer') {
+      const item = new vscode.TreeItem(node.def.name, vscode.TreeItemCollapsibleState.None);
+      item.id = `vscode:${node.def.name}`;
+      item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
+      item.description = vscode.l10n.t('run by VS Code · .vscode/mcp.json');
+      item.tooltip = new vscode.MarkdownString().appendText(
+        vscode.l10n.t('{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.', node.def.name),
+      );
+      item.contextValue = 'vscodeServer';
+      return item;
+    }
     if (node.kind === 'tool') {
       const item = new vscode.TreeItem(node.tool.title ?? node.tool.annotations?.title ?? node.tool.name, vscode.TreeItemCollapsibleState.None);
       item.description = node.tool.description?.split('\n')[0] ?? '';
@@ -80,14 +127,20 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const item = new vscode.TreeItem(entry.name, hasTools ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${entry.name}`;
     item.iconPath = stateIcon(state, entry.configError !== undefined);
-    item.description = stateDescription(entry);
+    const reach = this.agent.reach(entry.name);
+    item.description = [stateDescription(entry), reachDescription(reach)].filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
     const tip = new vscode.MarkdownString();
     tip.appendText(`${entry.name} — ${item.description}\n`);
-    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '\n');
-    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy));
+    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '
+');
+    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy) + '
+');
+    tip.appendText(reachTooltip(reach));
     item.tooltip = tip;
-    item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}`;
+    // `.ours` marks servers of our setting, which "Give Back to VS Code" can move to mcp.json.
+    const ours = entry.resolved?.def.source.kind === 'setting' ? '.ours' : '';
+    item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}`;
     return item;
   }
 }

@@ -85,6 +85,16 @@ export function parseServersSetting(
   return { servers, errors };
 }
 
+/**
+ * Parses the value of the `mcpElicitation.inputs` setting (the same shape as `inputs` in
+ * mcp.json): the inputs that servers in our setting reference.
+ */
+export function parseInputsSetting(value: unknown): { inputs: InputDefinition[]; errors: ConfigError[] } {
+  const errors: ConfigError[] = [];
+  const report: Report = ({ key, message }) => errors.push({ key: `mcpElicitation.${key ?? 'inputs'}`, message });
+  return { inputs: parseInputs(value, {}, () => undefined, report), errors };
+}
+
 function parseServers(
   value: unknown,
   source: ServerSource,

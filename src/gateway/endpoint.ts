@@ -1,0 +1,193 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { admit, SECRET_HEADER } from './admission';
+import { createRelayServer, relayNotification } from './relayServer';
+import type { GatewayUpstream, RelayedMessage } from './upstream';
+import { notRunningError } from './upstreamErrors';
+
+export const GATEWAY_PATH = '/mcp';
+/** Larger bodies are refused: nothing VS Code sends to a tool comes close. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** VS Code keeps one session per server; more than this means something is leaking them. */
+const MAX_SESSIONS = 8;
+
+export interface EndpointDeps {
+  readonly name: string;
+  readonly secret: string;
+  readonly upstream: () => GatewayUpstream | undefined;
+  readonly self: Implementation;
+  readonly log: { info(m: string): void; warn(m: string): void };
+  /** How long an `initialize` waits for the upstream server to come up. */
+  readonly startTimeoutMs: number;
+  readonly onDidChangeSessions: () => void;
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One brokered server's door for VS Code's agent: a Streamable HTTP endpoint on 127.0.0.1, on a
+ * port the OS picks, admitting only requests that carry the activation secret from a loopback
+ * Host and no foreign Origin. Each `initialize` opens a session with its own relay server.
+ */
+export class GatewayEndpoint {
+  private readonly sessions = new Map<string, Session>();
+  private closed = false;
+
+  private constructor(
+    private readonly http: http.Server,
+    readonly port: number,
+    private readonly deps: EndpointDeps,
+  ) {}
+
+  static async open(deps: EndpointDeps): Promise<GatewayEndpoint> {
+    const server = http.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const endpoint = new GatewayEndpoint(server, (server.address() as AddressInfo).port, deps);
+    server.on('request', (req, res) => void endpoint.handle(req, res));
+    return endpoint;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}${GATEWAY_PATH}`;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      const verdict = admit({ host: req.headers.host, origin: req.headers.origin, secret: req.headers[SECRET_HEADER] }, { port: this.port, secret: this.deps.secret });
+      if (!verdict.ok) {
+        this.deps.log.warn(`[${this.deps.name}] gateway refused a ${req.method ?? ''} request: ${verdict.reason}`);
+        throw new HttpError(403, `Forbidden: ${verdict.reason}`);
+      }
+      if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== GATEWAY_PATH) throw new HttpError(404, 'Not found');
+      if (this.closed) throw new HttpError(503, 'The gateway for this server is closed');
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const sid = req.headers['mcp-session-id'];
+      const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+      if (existing) return await existing.transport.handleRequest(req, res, body);
+      if (typeof sid === 'string') throw new HttpError(404, 'Session not found');
+      if (req.method !== 'POST' || !isInitialize(body)) throw new HttpError(400, 'No session: send initialize first');
+      const session = await this.openSession();
+      await session.transport.handleRequest(req, res, body);
+    } catch (err) {
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      const status = err instanceof HttpError ? err.status : 500;
+      const message = err instanceof Error ? err.message : String(err);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    }
+  }
+
+  private async openSession(): Promise<Session> {
+    await this.upstreamReady();
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const [oldest] = this.sessions.values();
+      await oldest?.transport.close();
+    }
+    const server = createRelayServer(this.deps.name, this.deps.upstream, this.deps.self);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, session);
+        this.deps.log.info(`[${this.deps.name}] agent session opened through the gateway`);
+        this.deps.onDidChangeSessions();
+      },
+    });
+    const session: Session = { transport, server };
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id && this.sessions.delete(id)) {
+        this.deps.log.info(`[${this.deps.name}] agent session closed`);
+        this.deps.onDidChangeSessions();
+      }
+    };
+    await server.connect(transport);
+    return session;
+  }
+
+  /** Starts the upstream server if needed and waits until it runs, or fails with its reason. */
+  private async upstreamReady(): Promise<void> {
+    const up = this.deps.upstream();
+    if (!up) throw notRunningError(this.deps.name, undefined);
+    if (up.isRunning) return;
+    await up.start();
+    if (up.state.kind === 'starting') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.deps.startTimeoutMs);
+        const sub = up.onDidChange(() => {
+          if (up.state.kind !== 'starting') done();
+        });
+        function done(): void {
+          clearTimeout(timer);
+          sub.dispose();
+          resolve();
+        }
+      });
+    }
+    if (!up.isRunning) throw notRunningError(this.deps.name, up.state);
+  }
+
+  /** Passes an upstream notification to every open session. */
+  notify(notification: RelayedMessage): void {
+    for (const { server } of this.sessions.values()) {
+      relayNotification(server, notification).catch((e: unknown) => this.deps.log.warn(`[${this.deps.name}] could not relay ${notification.method}: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  /** Ends every session and stops listening; VS Code sees its connections drop. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    this.sessions.clear();
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  const isInit = (m: unknown): boolean => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  return Array.isArray(body) ? body.some(isInit) : isInit(body);
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    throw new HttpError(400, 'Parse error: the body is not JSON');
+  }
+}

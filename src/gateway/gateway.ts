@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerManager } from '../servers/serverManager';
+import type { Connection } from '../servers/connection';
+import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
+import { GatewayEndpoint } from './endpoint';
+import { offeredToAgent } from './ownership';
+import { RELAYED_NOTIFICATIONS } from './upstream';
+
+/** What the Servers view says about the agent's way to a server. */
+export type AgentReach =
+  | { readonly kind: 'offered'; readonly url: string; readonly sessions: number }
+  | { readonly kind: 'agentOff' }
+  | { readonly kind: 'notOffered' };
+
+export interface GatewayDeps {
+  readonly manager: ServerManager;
+  readonly log: Logger;
+  readonly self: Implementation;
+  /** Whether VS Code's chat can use MCP servers at all (its AI features are on). */
+  readonly agentOn: () => boolean;
+  readonly startTimeoutMs: () => number;
+}
+
+interface Binding {
+  readonly endpoint: GatewayEndpoint;
+  conn: Connection | undefined;
+  subs: vscode.Disposable[];
+  wasRunning: boolean;
+}
+
+/**
+ * Keeps one endpoint per server we broker, opened when the server appears in our configuration
+ * and closed when it leaves it (or on deactivate). Endpoints follow the server's connection
+ * through restarts and definition changes, and pass its notifications on.
+ */
+export class Gateway extends Disposable {
+  /** Made at activation; VS Code gets it through the server definitions, nobody else has it. */
+  readonly secret = randomBytes(32).toString('base64url');
+  private readonly _onDidChangeDefinitions = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeDefinitions = this._onDidChangeDefinitions.event;
+  private readonly _onDidChangeSessions = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeSessions = this._onDidChangeSessions.event;
+  private readonly bindings = new Map<string, Binding>();
+  private syncing: Promise<void> = Promise.resolve();
+  private shutDown = false;
+
+  constructor(private readonly deps: GatewayDeps) {
+    super();
+    this._register(deps.manager.onDidChange(() => void this.sync()));
+  }
+
+  /** Servers the agent can reach, by name, with their endpoint URL. */
+  definitions(): { readonly name: string; readonly url: string }[] {
+    if (!this.deps.agentOn()) return [];
+    return [...this.bindings].map(([name, b]) => ({ name, url: b.endpoint.url })).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  has(name: string): boolean {
+    return this.bindings.has(name);
+  }
+
+  reach(name: string): AgentReach {
+    const b = this.bindings.get(name);
+    if (!b) return { kind: 'notOffered' };
+    if (!this.deps.agentOn()) return { kind: 'agentOff' };
+    return { kind: 'offered', url: b.endpoint.url, sessions: b.endpoint.sessionCount };
+  }
+
+  /** The agent setting changed: the list VS Code sees changes with it. */
+  agentSettingChanged(): void {
+    this._onDidChangeDefinitions.fire();
+  }
+
+  /** Serialised: endpoints open and close in the order configuration changed. */
+  sync(): Promise<void> {
+    this.syncing = this.syncing.then(() => this.reconcile()).catch((e: unknown) => this.deps.log.error('gateway: updating endpoints failed', e));
+    return this.syncing;
+  }
+
+  private async reconcile(): Promise<void> {
+    if (this.shutDown) return;
+    const wanted = new Map<string, Connection>();
+    for (const e of this.deps.manager.list()) {
+      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source) && e.connection.state.kind !== 'untrusted') wanted.set(e.name, e.connection);
+    }
+    let changed = false;
+    for (const [name, b] of this.bindings) {
+      if (wanted.has(name)) continue;
+      this.bindings.delete(name);
+      this.unbind(b);
+      await b.endpoint.close();
+      this.deps.log.info(`[${name}] gateway closed`);
+      changed = true;
+    }
+    for (const [name, conn] of wanted) {
+      let b = this.bindings.get(name);
+      if (!b) {
+        const endpoint = await GatewayEndpoint.open({
+          name,
+          secret: this.secret,
+          upstream: () => this.deps.manager.get(name),
+          self: this.deps.self,
+          log: this.deps.log,
+          startTimeoutMs: this.deps.startTimeoutMs(),
+          onDidChangeSessions: () => this._onDidChangeSessions.fire(),
+        });
+        if (this.shutDown) {
+          await endpoint.close();
+          return;
+        }
+        b = { endpoint, conn: undefined, subs: [], wasRunning: false };
+        this.bindings.set(name, b);
+        this.deps.log.info(`[${name}] gateway for the agent at ${endpoint.url}`);
+        changed = true;
+      }
+      if (b.conn !== conn) this.bind(b, conn);
+    }
+    if (changed) this._onDidChangeDefinitions.fire();
+  }
+
+  private bind(b: Binding, conn: Connection): void {
+    this.unbind(b);
+    b.conn = conn;
+    b.wasRunning = conn.isRunning;
+    b.subs = [
+      conn.onDidNotify((n) => {
+        if (RELAYED_NOTIFICATIONS.has(n.method)) b.endpoint.notify(n);
+      }),
+      conn.onDidChange(() => {
+        // A restarted server may offer other tools, prompts and resources than the one before.
+        const running = conn.isRunning;
+        if (running && !b.wasRunning) {
+          for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) b.endpoint.notify({ method });
+        }
+        b.wasRunning = running;
+      }),
+    ];
+  }
+
+  private unbind(b: Binding): void {
+    for (const s of b.subs) s.dispose();
+    b.subs = [];
+    b.conn = undefined;
+  }
+
+  /** Deactivation: every endpoint stops listening and every agent session ends. */
+  async shutdown(): Promise<void> {
+    this.shutDown = true;
+    await this.syncing;
+    const all = [...this.bindings.values()];
+    this.bindings.clear();
+    await Promise.all(all.map(async (b) => {
+      this.unbind(b);
+      await b.endpoint.close();
+    }));
+  }
+
+  override dispose(): void {
+    void this.shutdown();
+    super.dispose();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What the gateway needs from the connection to an upstream server, and nothing more: the gateway
+ * relays requests and notifications without knowing which SDK (or SDK version) the connection
+ * speaks. Keeping this narrow lets the connection change underneath without touching the gateway.
+ */
+import type { ProgressCallback } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+
+/** A JSON-RPC request or notification as it travels, params untouched. */
+export interface RelayedMessage {
+  readonly method: string;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
+export interface RelayOptions {
+  /** Aborting sends `notifications/cancelled` upstream and rejects the call. */
+  readonly signal: AbortSignal;
+  /** Called for each `notifications/progress` upstream sends about this request. */
+  readonly onprogress?: ProgressCallback | undefined;
+  readonly timeoutMs: number;
+}
+
+export interface GatewayUpstream {
+  readonly name: string;
+  /** True while a session with the server is up and requests can be relayed. */
+  readonly isRunning: boolean;
+  /** The connection's state, for error messages and for waiting out a start. */
+  readonly state: { readonly kind: string; readonly reason?: string };
+  /** Fires on any change of state or tools. */
+  onDidChange(listener: () => void): { dispose(): void };
+  /** What the server declared at `initialize`; undefined until it is running. */
+  readonly serverCapabilities: ServerCapabilities | undefined;
+  readonly serverInfo: Implementation | undefined;
+  readonly instructions: string | undefined;
+  /** Sends one request; rejects with the server's error (an McpError keeps its code and message). */
+  relay(request: RelayedMessage, options: RelayOptions): Promise<Record<string, unknown>>;
+  /** Server-to-client notifications to pass on: list changes, log messages, resource updates. */
+  onDidNotify(listener: (notification: RelayedMessage) => void): { dispose(): void };
+  /** Starts the server if it is not running (a no-op if it is). */
+  start(): Promise<void>;
+}
+
+/** Methods relayed from VS Code to the upstream server, by the capability that enables them. */
+export const RELAYED_REQUESTS = {
+  tools: ['tools/list', 'tools/call'],
+  prompts: ['prompts/list', 'prompts/get'],
+  resources: ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe'],
+  completions: ['completion/complete'],
+  logging: ['logging/setLevel'],
+} as const;
+
+/** Notifications relayed from the upstream server to VS Code. */
+export const RELAYED_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/message',
+]);
+
+/**
+ * The capabilities the gateway declares to VS Code: the upstream server's, limited to what it
+ * relays. Elicitation is a client capability and stays with our broker; tasks are not relayed.
+ */
+export function relayedCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
+  const out: ServerCapabilities = {};
+  if (upstream?.tools) out.tools = { listChanged: true };
+  if (upstream?.prompts) out.prompts = { listChanged: true };
+  if (upstream?.resources) out.resources = { listChanged: true, ...(upstream.resources.subscribe ? { subscribe: true } : {}) };
+  if (upstream?.completions) out.completions = {};
+  if (upstream?.logging) out.logging = {};
+  return out;
+}
