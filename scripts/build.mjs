@@ -97,6 +97,8 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     plugins: [zodEnglishOnly, tldtsApart, mcpClientShims],
   },
   {

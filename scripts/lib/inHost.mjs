@@ -47,6 +47,9 @@ async function runTrusted({ grep }) {
       fixture: stdioFixture('fixture', recordDir),
       'fixture-http': { type: 'http', url: http.url },
     },
+    // VS Code's chat is on in this host (the gateway tests play its agent), so mcp.json servers
+    // would be VS Code's; the suite drives them through our connections, as before.
+    settings: { 'mcpElicitation.workspaceMcpJson': 'ours' },
   });
   // A second, installed extension that uses our public API the way a third party would.
   const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));

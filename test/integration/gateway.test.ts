@@ -1,0 +1,202 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/context';
+import { SECRET_HEADER } from '../../src/gateway/admission';
+import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
+
+// These tests play VS Code's agent: they start the server our provider offers through VS Code's
+// own MCP client (workbench.mcp.startServer), find its tools in vscode.lm.tools and call them
+// with vscode.lm.invokeTool, exactly as chat in agent mode does, minus the language model.
+
+const GW = 'gw';
+const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
+const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+
+function fixtureDef(name: string): Record<string, unknown> {
+  return { command: 'node', args: [FIXTURE, name], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) } };
+}
+
+function records(name: string): Record<string, unknown>[] {
+  const file = path.join(RECORD_DIR, `${name}.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The server id VS Code gives a provider's server: the extension id, lowercased, "/", the label. */
+const serverId = (name: string): string => `${EXTENSION_ID.toLowerCase()}/${name}`;
+
+/** The agent's name for a tool of a gateway server: `mcp_<server>_<tool>`. */
+function agentTool(server: string, tool: string): vscode.LanguageModelToolInformation | undefined {
+  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.includes(server.replace(/[^a-z0-9]/gi, '_')) && t.name.endsWith(`_${tool}`));
+}
+
+async function startAsAgent(name: string, tool = 'echo'): Promise<void> {
+  // The definition reaches the workbench a moment after our provider fires its change event, and
+  // starting an id the workbench does not know yet does nothing: ask again until the tools are in.
+  const t0 = Date.now();
+  while (agentTool(name, tool) === undefined) {
+    if (Date.now() - t0 > 30_000) throw new Error(`${name}'s ${tool} never reached vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_')).join(', ')})`);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', serverId(name), { waitForLiveTools: true });
+    if (agentTool(name, tool) === undefined) await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function resultText(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+async function invoke(server: string, tool: string, input: object, token?: vscode.CancellationToken): Promise<string> {
+  const info = agentTool(server, tool);
+  assert.ok(info, `${tool} is listed for the agent`);
+  return resultText(await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined }, token));
+}
+
+/** A raw HTTP POST to an endpoint, with the headers given (Host included, which fetch cannot set). */
+function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '0' } } };
+
+suite('Agent gateway: VS Code\'s agent calls our servers, their questions come to us', () => {
+  let s: Services;
+  let savedServers: unknown;
+
+  suiteSetup(async () => {
+    s = await services();
+    savedServers = config().inspect('servers')?.workspaceValue;
+    await config().update('servers', { ...(savedServers as object | undefined), [GW]: fixtureDef(GW) }, vscode.ConfigurationTarget.Workspace);
+    await waitForRunning(s, GW);
+    await waitFor(() => s.gateway.has(GW), 'gateway endpoint for gw');
+    await startAsAgent(GW);
+  });
+  suiteTeardown(async () => {
+    s.broker.queue.cancelAll();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => !s.gateway.has(GW), 'gateway closed');
+  });
+
+  test('a call from the agent runs in the one process we manage (pid), which started once', async () => {
+    assert.equal(await invoke(GW, 'echo', { text: 'via the agent' }), 'via the agent');
+    const pid = await invoke(GW, 'pid', {});
+    assert.equal(Number(pid), s.manager.get(GW)?.pid, 'the agent reached the process our connection runs');
+    const viaRunTool = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', GW, 'pid', {});
+    assert.equal(viaRunTool.content[0]?.text, pid, 'Run Tool and the agent share it');
+    assert.equal(records(GW).filter((r) => r['kind'] === 'initialized').length, 1, 'the server started once');
+    const init = records(GW).find((r) => r['kind'] === 'initialized') as { clientInfo?: { name?: string } } | undefined;
+    assert.equal(init?.clientInfo?.name, 'mcp-elicitation-host', 'its only client is ours');
+  });
+
+  test('a tool that elicits gets our answer, and the tool result carries it', async () => {
+    const call = invoke(GW, 'elicit', { params: { message: 'Your name, for the agent?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, tag: 'gw-answer' });
+    const p = await nextPrompt(s);
+    assert.equal(p.kind, 'inputBox');
+    const box = p.widget as vscode.InputBox;
+    assert.match(box.title ?? '', /gw/, 'attributed to the server');
+    box.value = 'Ada';
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const wire = JSON.parse(await call) as WireRecord;
+    assert.deepEqual(wire.response, { action: 'accept', content: { name: 'Ada' } });
+  });
+
+  test('a call the agent cancels mid-prompt closes our prompt and aborts the upstream call', async () => {
+    const cts = new vscode.CancellationTokenSource();
+    const call = invoke(GW, 'elicit', { params: { message: 'Soon cancelled by the agent', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }, tag: 'gw-cancel' }, cts.token).then(
+      (text) => ({ text }),
+      (err: unknown) => ({ err }),
+    );
+    await nextPrompt(s);
+    assert.equal(s.broker.queue.size, 1);
+    cts.cancel();
+    await call;
+    await waitFor(() => s.broker.queue.size === 0, 'our prompt closed');
+    assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
+    await waitFor(() => records(GW).some((r) => r['tag'] === 'gw-cancel' && r['kind'] === 'cancelled'), 'the upstream tool call saw the cancellation');
+  });
+
+  test('a blocked server\'s tools still work; its elicitations are declined', async () => {
+    const original = config().inspect('serverPolicy')?.workspaceValue;
+    await config().update('serverPolicy', { [GW]: 'block' }, vscode.ConfigurationTarget.Workspace);
+    try {
+      let shown = false;
+      const sub = s.hooks.onDidShowPrompt(() => (shown = true));
+      const wire = JSON.parse(await invoke(GW, 'elicit', { params: { message: 'Blocked?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } })) as WireRecord;
+      sub.dispose();
+      assert.deepEqual(wire.response, { action: 'decline' });
+      assert.equal(shown, false, 'nothing was shown');
+      assert.equal(await invoke(GW, 'echo', { text: 'still works' }), 'still works');
+    } finally {
+      await config().update('serverPolicy', original, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  test('an upstream tools/list_changed reaches vscode.lm.tools', async () => {
+    assert.equal(agentTool(GW, 'lateTool'), undefined);
+    await invoke(GW, 'addTool', { name: 'lateTool' });
+    await waitFor(() => agentTool(GW, 'lateTool') !== undefined, 'the new tool listed for the agent');
+    assert.equal(await invoke(GW, 'lateTool', {}), 'lateTool here');
+  });
+
+  test('an upstream that is down answers the agent with an error naming it, not a hang', async () => {
+    await s.manager.get(GW)?.stop();
+    try {
+      const outcome = await invoke(GW, 'echo', { text: 'nobody home' }).then(
+        (text) => text,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+      assert.match(outcome, /not running/);
+    } finally {
+      await s.manager.get(GW)?.start();
+      await waitForRunning(s, GW);
+    }
+  });
+
+  test('requests without the key, with a foreign Origin or a foreign Host are refused', async () => {
+    const def = s.gateway.definitions().find((d) => d.name === GW);
+    assert.ok(def);
+    const key = { [SECRET_HEADER]: s.gateway.secret };
+    const port = new URL(def.url).port;
+    assert.equal((await post(def.url, {}, INITIALIZE)).status, 403, 'no key');
+    assert.equal((await post(def.url, { [SECRET_HEADER]: 'guess' }, INITIALIZE)).status, 403, 'wrong key');
+    assert.equal((await post(def.url, { ...key, origin: 'https://evil.example' }, INITIALIZE)).status, 403, 'foreign Origin');
+    assert.equal((await post(def.url, { ...key, host: `evil.example:${port}` }, INITIALIZE)).status, 403, 'DNS rebinding: foreign Host');
+    const ok = await post(def.url, key, INITIALIZE);
+    assert.equal(ok.status, 200, `the same request with the key is answered: ${ok.text}`);
+  });
+
+  test('the Servers view says the agent reaches the server; removing it closes its endpoint', async () => {
+    const entry = s.manager.list().find((e) => e.name === GW);
+    assert.ok(entry);
+    const item = s.serversView.getTreeItem({ kind: 'server', entry });
+    assert.match(String(item.description), /agent connected/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /gateway/);
+    const fixtureEntry = s.manager.list().find((e) => e.name === 'fixture');
+    assert.ok(fixtureEntry);
+    assert.doesNotMatch(String(s.serversView.getTreeItem({ kind: 'server', entry: fixtureEntry }).description), /agent/, 'an mcp.json server is not offered');
+
+    const url = s.gateway.definitions().find((d) => d.name === GW)?.url;
+    assert.ok(url);
+    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => !s.gateway.has(GW), 'endpoint closed');
+    const refused = await post(url, { [SECRET_HEADER]: s.gateway.secret }, INITIALIZE).then(
+      () => 'answered',
+      (e: NodeJS.ErrnoException) => e.code,
+    );
+    assert.equal(refused, 'ECONNREFUSED');
+    await waitFor(() => agentTool(GW, 'echo') === undefined, 'its tools left vscode.lm.tools');
+  });
+});

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { admit, type AdmissionRequest } from '../../src/gateway/admission';
+import { agentCanRunServers, mcpJsonOwner, offeredToAgent, parseMcpJsonMode } from '../../src/gateway/ownership';
+import { relayedCapabilities } from '../../src/gateway/upstream';
+
+const expected = { port: 41234, secret: 'k3y-from-activation' };
+const good: AdmissionRequest = { host: '127.0.0.1:41234', origin: undefined, secret: expected.secret };
+
+void describe('gateway admission', () => {
+  void it('admits VS Code: loopback Host, no Origin, the key', () => {
+    assert.deepEqual(admit(good, expected), { ok: true });
+    assert.deepEqual(admit({ ...good, host: 'LOCALHOST:41234' }, expected), { ok: true });
+  });
+
+  void it('refuses a missing, wrong, repeated or prefix key, and never echoes it', () => {
+    for (const secret of [undefined, '', 'k3y-from-activatioN', 'k3y-from-activation2', 'k3y', [expected.secret, expected.secret]]) {
+      const r = admit({ ...good, secret }, expected);
+      assert.equal(r.ok, false, JSON.stringify(secret));
+      assert.ok(!r.ok && !r.reason.includes(expected.secret));
+    }
+  });
+
+  void it('refuses a foreign Host (DNS rebinding), another port, or none', () => {
+    for (const host of ['evil.example:41234', '127.0.0.1:41235', '127.0.0.1', '[::1]:41234', undefined, '127.0.0.1.nip.io:41234']) {
+      const r = admit({ ...good, host }, expected);
+      assert.equal(r.ok, false, String(host));
+      assert.ok(!r.ok && r.reason.includes('Host'));
+    }
+  });
+
+  void it('refuses any Origin but the endpoint\'s own, even with the key', () => {
+    for (const origin of ['https://evil.example', 'http://127.0.0.1:8080', 'null', 'vscode-file://vscode-app', 'http://localhost:41234.evil.example']) {
+      const r = admit({ ...good, origin }, expected);
+      assert.equal(r.ok, false, origin);
+      assert.ok(!r.ok && r.reason.includes('Origin'));
+    }
+    assert.deepEqual(admit({ ...good, origin: 'http://127.0.0.1:41234' }, expected), { ok: true });
+  });
+});
+
+void describe('who runs which server', () => {
+  void it('mcp.json servers are VS Code\'s while its chat can run them, ours otherwise; overrides win', () => {
+    assert.equal(mcpJsonOwner('auto', true), 'vscode');
+    assert.equal(mcpJsonOwner('auto', false), 'us');
+    assert.equal(mcpJsonOwner('vscode', false), 'vscode');
+    assert.equal(mcpJsonOwner('ours', true), 'us');
+    assert.equal(parseMcpJsonMode('bogus'), 'auto');
+    assert.equal(parseMcpJsonMode(undefined), 'auto');
+  });
+
+  void it('VS Code\'s chat runs servers unless AI features or MCP are off', () => {
+    assert.equal(agentCanRunServers({}), true);
+    assert.equal(agentCanRunServers({ disableAIFeatures: false, mcpAccess: 'all' }), true);
+    assert.equal(agentCanRunServers({ disableAIFeatures: true }), false);
+    assert.equal(agentCanRunServers({ mcpEnabled: false }), false);
+    assert.equal(agentCanRunServers({ mcpAccess: 'none' }), false);
+  });
+
+  void it('only servers of our setting are offered to the agent, so none appears twice', () => {
+    assert.equal(offeredToAgent({ kind: 'setting' }), true);
+    assert.equal(offeredToAgent({ kind: 'workspaceFile' }), false);
+  });
+
+  void it('the gateway declares what upstream declared, without elicitation or tasks', () => {
+    assert.deepEqual(relayedCapabilities(undefined), {});
+    assert.deepEqual(relayedCapabilities({ tools: {}, logging: {}, tasks: { list: {} }, experimental: { x: {} } }), { tools: { listChanged: true }, logging: {} });
+    assert.deepEqual(relayedCapabilities({ prompts: {}, resources: { subscribe: true }, completions: {} }), {
+      prompts: { listChanged: true },
+      resources: { listChanged: true, subscribe: true },
+      completions: {},
+    });
+  });
+});
