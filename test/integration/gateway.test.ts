@@ -31,7 +31,7 @@ const serverId = (name: string): string => `${EXTENSION_ID.toLowerCase()}/${name
 
 /** The agent's name for a tool of a gateway server: `mcp_<server>_<tool>`. */
 function agentTool(server: string, tool: string): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.includes(server.replace(/[^a-z0-9]/gi, '_')) && t.name.endsWith(`_${tool}`));
+  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.replace(/[^a-z0-9]/gi, '_').includes(server.replace(/[^a-z0-9]/gi, '_')) && t.name.endsWith(`_${tool}`));
 }
 
 async function startAsAgent(name: string, tool = 'echo'): Promise<void> {
