@@ -77,14 +77,37 @@ const integrationSuite = {
 };
 
 /**
- * The Public Suffix List (tldts, ~130 KB minified) is required lazily by urlNames.ts and lives in
- * dist/tldts.js, so dist/extension.js stays under its size budget and activation does not parse it.
+ * Code that activation does not need lives in files of its own, required on first use, so
+ * dist/extension.js stays under its size budget (600 KB) and activation does not parse it:
+ * - the Public Suffix List (tldts, ~130 KB), for the consent dialog's site name (urlNames.ts);
+ * - dotenv, for servers with an `envFile` (envFile.ts);
+ * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
+ * - Route / Give Back and the comment-keeping JSON editor they use (commands.ts);
+ * - Preview Elicitation Form's payload checker (previewForm.ts);
+ * - the consent dialog's sentences for what the url analysis found (urlConsent.ts).
+ * Only modules without state of their own belong here: a lazy file gets its own copy of whatever
+ * it imports.
+ * `module` is a package name; `source` alone is one of our files, matched by its resolved path.
  */
+const LAZY = [
+  { entry: 'tldts', source: 'node_modules/tldts/dist/cjs/index.js', module: 'tldts' },
+  { entry: 'dotenv', source: 'node_modules/dotenv/dist/index.cjs', module: 'dotenv' },
+  { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
+  { entry: 'routing', source: 'src/gateway/routeCommands.ts' },
+  { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
+  { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
+];
+
 /** @type {esbuild.Plugin} */
-const tldtsApart = {
-  name: 'tldts-apart',
+const lazyApart = {
+  name: 'lazy-apart',
   setup(build) {
-    build.onResolve({ filter: /^tldts$/ }, () => ({ path: './tldts.js', external: true }));
+    build.onResolve({ filter: /.*/ }, (args) => {
+      const hit = LAZY.find((l) =>
+        l.module ? args.path === l.module : args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === path.join(repoRoot, l.source),
+      );
+      return hit ? { path: `./${hit.entry}.js`, external: true } : undefined;
+    });
   },
 };
 
@@ -97,17 +120,19 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [zodEnglishOnly, lazyApart, mcpClientShims],
+  },
+  ...LAZY.map((l) => ({
+    entryPoints: { [l.entry]: l.source },
+    outdir: 'dist',
+    platform: /** @type {const} */ ('node'),
+    format: /** @type {const} */ ('cjs'),
+    target: 'node20',
+    external: ['vscode'],
     // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [zodEnglishOnly, tldtsApart, mcpClientShims],
-  },
-  {
-    entryPoints: { tldts: 'node_modules/tldts/dist/cjs/index.js' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
+    plugins: [zodEnglishOnly],
+  })),
   {
     entryPoints: { webview: 'webview/main.ts' },
     outdir: 'media',
@@ -127,6 +152,8 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
+  // “quotes” and other non-ASCII text stay as UTF-8 instead of growing into \u escapes.
+  charset: 'utf8',
 };
 
 if (watch) {
@@ -144,4 +171,6 @@ if (watch) {
       .map(([f, o]) => `${f} ${(o.bytes / 1024).toFixed(0)} KB`),
   );
   process.stdout.write(`[build] ${production ? 'production ' : ''}${sizes.join(', ')} in ${Date.now() - t0} ms\n`);
+  // `--analyze`: what each module adds to dist/extension.js, largest first (for the size budget).
+  if (process.argv.includes('--analyze') && results[0]?.metafile) process.stdout.write(await esbuild.analyzeMetafile(results[0].metafile, { verbose: false }));
 }

@@ -135,7 +135,7 @@ export class Services extends Disposable {
         connectTimeoutMs,
       }),
     );
-    this.gateway = this._register(new Gateway({ manager: this.manager, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
+    this.gateway = this._register(new Gateway({ manager: this.manager, broker: this.broker, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
     this._register(registerGatewayProvider(this.gateway));
     this._register(onDidChangeAgentSettings(() => {
       this.gateway.agentSettingChanged();

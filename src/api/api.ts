@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { McpElicitationHostApi, ElicitParams, ElicitResult, ServerInfo, PendingElicitation } from '../../api/mcpElicitationHost';
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
-import { describeState } from '../servers/connection';
+import { describeState } from '../servers/serverState';
 import { Disposable, toDisposable } from '../util/disposable';
 
 /** Builds the versioned public API over the broker and server manager. */

@@ -9,9 +9,17 @@ import { runTool } from './runTool';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
-import { giveBackToVscode, routeThroughUs } from '../gateway/routeCommands';
+import type * as RouteCommands from '../gateway/routeCommands';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
+
+let routeCommands: typeof RouteCommands | undefined;
+/** Route / Give Back and their JSON editor load on first use (dist/routing.js, scripts/build.mjs). */
+function routing(): typeof RouteCommands {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  routeCommands ??= require('../gateway/routeCommands') as typeof RouteCommands;
+  return routeCommands;
+}
 
 /** Accepts a tree node, a server name, or nothing (then asks). */
 async function serverFrom(s: Services, arg: unknown): Promise<Connection | undefined> {
@@ -90,8 +98,8 @@ const COMMANDS: Record<string, Handler> = {
       void vscode.window.showInformationMessage(vscode.l10n.t('The audit log is empty so far.'));
     }
   },
-  'mcpElicitation.routeServer': (s, arg) => routeThroughUs(s.manager, s.log, arg),
-  'mcpElicitation.giveBackServer': (s, arg) => giveBackToVscode(s.manager, s.log, arg),
+  'mcpElicitation.routeServer': (s, arg) => routing().routeThroughUs(s.manager, s.log, arg),
+  'mcpElicitation.giveBackServer': (s, arg) => routing().giveBackToVscode(s.manager, s.log, arg),
   'mcpElicitation.previewForm': (s) => previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.hooks.fire('webview', 'preview')),
   'mcpElicitation.policy.allow': setPolicy('allow'),
   'mcpElicitation.policy.ask': setPolicy('ask'),

@@ -1,13 +1,21 @@
 import * as vscode from 'vscode';
-import { checkElicitationPayload, type PreviewNote, type PreviewProblem } from '../elicitation/form/preview';
+import type * as Preview from '../elicitation/form/preview';
+import type { PreviewNote, PreviewProblem } from '../elicitation/form/preview';
 import { defaultValues } from '../elicitation/form/validator';
 import { showFormPanel } from '../ui/form/formPanel';
-import { showUrlConsent } from '../ui/urlConsent';
+import { showUrlConsent, urlReasonText } from '../ui/urlConsent';
 import { analyseUrl } from '../elicitation/safety/url';
 import { formWarningText, schemaNoteText } from '../ui/wording/formText';
-import { urlReasonText } from '../ui/wording/urlReasons';
 
 /** A problem as the server author reads it; -32602 reasons stay in English, as servers receive them. */
+let previewModule: typeof Preview | undefined;
+/** The payload checker loads on first use (dist/preview.js, scripts/build.mjs): few sessions preview forms. */
+function preview(): typeof Preview {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  previewModule ??= require('../elicitation/form/preview') as typeof Preview;
+  return previewModule;
+}
+
 function noteText(note: PreviewNote): string {
   switch (note.kind) {
     case 'reason':
@@ -51,7 +59,7 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
     return;
   }
   const doc = editor.document;
-  const result = checkElicitationPayload(doc.getText());
+  const result = preview().checkElicitationPayload(doc.getText());
   const warnings = result.kind === 'invalid' ? [] : result.warnings;
   diagnostics.set(doc.uri, [
     ...result.violations.map((v) => Object.assign(new vscode.Diagnostic(rangeOf(doc, v), noteText(v.note), vscode.DiagnosticSeverity.Error), { source: 'MCP elicitation' })),

@@ -36,7 +36,7 @@ export async function runTool(deps: RunToolDeps, serverArg?: unknown, toolArg?: 
   if (args === undefined && !direct && Object.keys(tool.inputSchema.properties ?? {}).length > 0) return undefined;
 
   const run = (signal?: AbortSignal): Promise<CallToolResult> =>
-    callToolWithElicitation(conn, deps.broker, tool.name, args, signal, (m) => deps.log.info(m));
+    callToolWithElicitation(conn, deps.broker, { name: tool.name, ...(args ? { arguments: args } : {}) }, { signal, log: (m) => deps.log.info(m) });
   try {
     const result = direct
       ? await run()

@@ -1,13 +1,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { WebStandardStreamableHTTPServerTransport, type Implementation, type Server } from '@modelcontextprotocol/server';
+import type { RelayedMessage } from '../servers/connection';
 import { admit, SECRET_HEADER } from './admission';
 import { createRelayServer, relayNotification } from './relayServer';
-import type { GatewayUpstream, RelayedMessage } from './upstream';
+import type { GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
+import { sendWebResponse, toWebRequest } from './webBridge';
 
 export const GATEWAY_PATH = '/mcp';
 /** Larger bodies are refused: nothing VS Code sends to a tool comes close. */
@@ -27,7 +27,7 @@ export interface EndpointDeps {
 }
 
 interface Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
 }
 
@@ -86,11 +86,10 @@ export class GatewayEndpoint {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const sid = req.headers['mcp-session-id'];
       const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
-      if (existing) return await existing.transport.handleRequest(req, res, body);
-      if (typeof sid === 'string') throw new HttpError(404, 'Session not found');
-      if (req.method !== 'POST' || !isInitialize(body)) throw new HttpError(400, 'No session: send initialize first');
-      const session = await this.openSession();
-      await session.transport.handleRequest(req, res, body);
+      if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
+      if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
+      const session = existing ?? (await this.openSession());
+      await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, this.url), { parsedBody: body }), res);
     } catch (err) {
       if (res.headersSent) {
         res.end();
@@ -109,7 +108,7 @@ export class GatewayEndpoint {
       await oldest?.transport.close();
     }
     const server = createRelayServer(this.deps.name, this.deps.upstream, this.deps.self);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);

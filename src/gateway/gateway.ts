@@ -1,13 +1,29 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
+import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import type { Connection } from '../servers/connection';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
-import { GatewayEndpoint } from './endpoint';
+import { BrokeredUpstream } from './brokeredUpstream';
+import type * as EndpointModule from './endpoint';
 import { offeredToAgent } from './ownership';
 import { RELAYED_NOTIFICATIONS } from './upstream';
+
+type GatewayEndpoint = EndpointModule.GatewayEndpoint;
+
+let endpointModule: typeof EndpointModule | undefined;
+/**
+ * The gateway's server side (the MCP SDK's server and its HTTP transport) lives in `dist/gateway.js`
+ * (scripts/build.mjs): it is loaded when the first server is offered to the agent, so activation
+ * does not parse it and `dist/extension.js` stays within its size budget.
+ */
+function endpoints(): typeof EndpointModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  endpointModule ??= require('./endpoint') as typeof EndpointModule;
+  return endpointModule;
+}
 
 /** What the Servers view says about the agent's way to a server. */
 export type AgentReach =
@@ -17,6 +33,7 @@ export type AgentReach =
 
 export interface GatewayDeps {
   readonly manager: ServerManager;
+  readonly broker: ElicitationBroker;
   readonly log: Logger;
   readonly self: Implementation;
   /** Whether VS Code's chat can use MCP servers at all (its AI features are on). */
@@ -44,6 +61,7 @@ export class Gateway extends Disposable {
   private readonly _onDidChangeSessions = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeSessions = this._onDidChangeSessions.event;
   private readonly bindings = new Map<string, Binding>();
+  private readonly upstreams = new WeakMap<Connection, BrokeredUpstream>();
   private syncing: Promise<void> = Promise.resolve();
   private shutDown = false;
 
@@ -98,10 +116,10 @@ export class Gateway extends Disposable {
     for (const [name, conn] of wanted) {
       let b = this.bindings.get(name);
       if (!b) {
-        const endpoint = await GatewayEndpoint.open({
+        const endpoint = await endpoints().GatewayEndpoint.open({
           name,
           secret: this.secret,
-          upstream: () => this.deps.manager.get(name),
+          upstream: () => this.upstreamOf(name),
           self: this.deps.self,
           log: this.deps.log,
           startTimeoutMs: this.deps.startTimeoutMs(),
@@ -119,6 +137,18 @@ export class Gateway extends Disposable {
       if (b.conn !== conn) this.bind(b, conn);
     }
     if (changed) this._onDidChangeDefinitions.fire();
+  }
+
+  /** The server's connection of the moment (it changes on restarts and edits), seen through the broker. */
+  private upstreamOf(name: string): BrokeredUpstream | undefined {
+    const conn = this.deps.manager.get(name);
+    if (!conn) return undefined;
+    let up = this.upstreams.get(conn);
+    if (!up) {
+      up = new BrokeredUpstream(conn, this.deps.broker, (m) => this.deps.log.info(m));
+      this.upstreams.set(conn, up);
+    }
+    return up;
   }
 
   private bind(b: Binding, conn: Connection): void {

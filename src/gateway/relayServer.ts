@@ -1,47 +1,16 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type Implementation,
-} from '@modelcontextprotocol/sdk/types.js';
-import { RELAYED_REQUESTS, relayedCapabilities, type GatewayUpstream, type RelayedMessage } from './upstream';
+import { Server, type Implementation } from '@modelcontextprotocol/server';
+import type { RelayedMessage } from '../servers/connection';
+import { RELAYED_REQUESTS, relayedCapabilities, type GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
 
-/** A tool call may wait on the user (an elicitation inside it); progress from upstream extends it. */
-export const TOOL_CALL_TIMEOUT_MS = 15 * 60_000;
-/** Anything else is a lookup the server should answer quickly. */
-export const REQUEST_TIMEOUT_MS = 60_000;
-
-const SCHEMAS = {
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-  'prompts/list': ListPromptsRequestSchema,
-  'prompts/get': GetPromptRequestSchema,
-  'resources/list': ListResourcesRequestSchema,
-  'resources/templates/list': ListResourceTemplatesRequestSchema,
-  'resources/read': ReadResourceRequestSchema,
-  'resources/subscribe': SubscribeRequestSchema,
-  'resources/unsubscribe': UnsubscribeRequestSchema,
-  'completion/complete': CompleteRequestSchema,
-  'logging/setLevel': SetLevelRequestSchema,
-} as const;
-
 type ProgressToken = string | number;
+type RelayedMethod = (typeof RELAYED_REQUESTS)[keyof typeof RELAYED_REQUESTS][number];
 
 /**
- * Takes VS Code's progress token out of the params: the upstream request gets the SDK client's
- * own token, and progress coming back is re-addressed to VS Code's.
+ * Takes VS Code's progress token out of the params: the upstream request gets the client's own
+ * token, and progress coming back is re-addressed to VS Code's.
  */
-function splitProgressToken(params: Record<string, unknown> | undefined): { params: Record<string, unknown> | undefined; token: ProgressToken | undefined } {
+export function splitProgressToken(params: Record<string, unknown> | undefined): { params: Record<string, unknown> | undefined; token: ProgressToken | undefined } {
   const meta = params?.['_meta'];
   if (!params || typeof meta !== 'object' || meta === null) return { params, token: undefined };
   const { progressToken, ...restMeta } = meta as Record<string, unknown>;
@@ -64,10 +33,10 @@ export function createRelayServer(name: string, upstream: () => GatewayUpstream 
     { name: info?.name ?? name, version: info?.version ?? self.version, ...(info?.title ? { title: info.title } : {}) },
     { capabilities, ...(instructions ? { instructions } : {}) },
   );
-  for (const [capability, methods] of Object.entries(RELAYED_REQUESTS) as [keyof typeof RELAYED_REQUESTS, readonly (keyof typeof SCHEMAS)[]][]) {
+  for (const [capability, methods] of Object.entries(RELAYED_REQUESTS) as [keyof typeof RELAYED_REQUESTS, readonly RelayedMethod[]][]) {
     if (!capabilities[capability]) continue;
     for (const method of methods) {
-      server.setRequestHandler(SCHEMAS[method], async (request, extra) => {
+      server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal; notify(n: RelayedMessage): Promise<void> } }) => {
         const up = upstream();
         if (!up?.isRunning) throw notRunningError(name, up?.state);
         const { params, token } = splitProgressToken(request.params);
@@ -75,11 +44,10 @@ export function createRelayServer(name: string, upstream: () => GatewayUpstream 
           token === undefined
             ? undefined
             : (p: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
-                void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
+                void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
               };
-        // Passed as is; the SDK checks a tools/call result against CallToolResultSchema.
-        return (await up.relay({ method, params }, { signal: extra.signal, onprogress, timeoutMs: method === 'tools/call' ? TOOL_CALL_TIMEOUT_MS : REQUEST_TIMEOUT_MS }));
-      });
+        return up.relay({ method, params }, { signal: ctx.mcpReq.signal, onprogress });
+      }) as never);
     }
   }
   return server;

@@ -1,23 +1,16 @@
 /**
  * What the gateway needs from the connection to an upstream server, and nothing more: the gateway
- * relays requests and notifications without knowing which SDK (or SDK version) the connection
- * speaks. Keeping this narrow lets the connection change underneath without touching the gateway.
+ * relays requests and notifications without knowing which protocol revision the connection speaks
+ * or how elicitations are answered. Its server side lives in a lazily loaded bundle and sees only this.
  */
-import type { ProgressCallback } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-
-/** A JSON-RPC request or notification as it travels, params untouched. */
-export interface RelayedMessage {
-  readonly method: string;
-  readonly params?: Record<string, unknown> | undefined;
-}
+import type { Implementation, ProgressCallback, ServerCapabilities } from '@modelcontextprotocol/client';
+import type { RelayedMessage } from '../servers/connection';
 
 export interface RelayOptions {
-  /** Aborting sends `notifications/cancelled` upstream and rejects the call. */
+  /** Aborting sends `notifications/cancelled` upstream, closes any prompt of the call and rejects it. */
   readonly signal: AbortSignal;
   /** Called for each `notifications/progress` upstream sends about this request. */
   readonly onprogress?: ProgressCallback | undefined;
-  readonly timeoutMs: number;
 }
 
 export interface GatewayUpstream {
@@ -32,7 +25,11 @@ export interface GatewayUpstream {
   readonly serverCapabilities: ServerCapabilities | undefined;
   readonly serverInfo: Implementation | undefined;
   readonly instructions: string | undefined;
-  /** Sends one request; rejects with the server's error (an McpError keeps its code and message). */
+  /**
+   * Sends one request and returns its final result: a call that asks the user (pushed, or
+   * `input_required` rounds) is answered by our broker on the way. Rejects with the server's error,
+   * which keeps its code and message.
+   */
   relay(request: RelayedMessage, options: RelayOptions): Promise<Record<string, unknown>>;
   /** Server-to-client notifications to pass on: list changes, log messages, resource updates. */
   onDidNotify(listener: (notification: RelayedMessage) => void): { dispose(): void };

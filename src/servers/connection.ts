@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ProtocolError, type Tool, type Implementation, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import { ProtocolError, type ProgressCallback, type ServerCapabilities, type Tool, type Implementation, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
@@ -8,20 +8,8 @@ import { createTransport, shouldFallBackToSse, type PreparedTransport, type Tran
 import { HostClient } from './hostClient';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import type { MrtrMethod } from './mrtr/inputRounds';
+import { describeState, errorText, type ServerState } from './serverState';
 
-export type ServerState =
-  | { readonly kind: 'stopped' }
-  | { readonly kind: 'starting'; readonly attempt: number }
-  | {
-      readonly kind: 'running';
-      readonly transport: TransportKind;
-      readonly serverInfo: Implementation | undefined;
-      readonly pid: number | undefined;
-      /** The MCP revision negotiated with the server, e.g. `2026-07-28` or `2025-11-25`. */
-      readonly protocolVersion: string | undefined;
-    }
-  | { readonly kind: 'error'; readonly reason: string; readonly gaveUp: boolean }
-  | { readonly kind: 'untrusted' };
 
 export interface ConnectionDeps {
   readonly log: Logger;
@@ -35,11 +23,29 @@ export interface ConnectionDeps {
   readonly connectTimeoutMs?: () => number;
 }
 
+/** A request or notification as the agent gateway relays it, params untouched. */
+export interface RelayedMessage {
+  readonly method: string;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
+/** How one relayed or tool-call leg is sent. */
+export interface LegOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Each `notifications/progress` the server sends about this request. */
+  readonly onprogress?: ProgressCallback | undefined;
+  readonly timeoutMs?: number;
+}
+
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
 const STABLE_AFTER_MS = 60_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
+/** A call may wait on the user (an elicitation inside it); progress from the server extends it. */
+const CALL_TIMEOUT_MS = 15 * 60_000;
+/** A lookup the server should answer quickly. */
+const RELAY_TIMEOUT_MS = 60_000;
 /**
  * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
  * the connection pings to tell a dead server from a hiccup; no answer in this time means dead.
@@ -53,6 +59,10 @@ const PROBE_TIMEOUT_MS = 10_000;
 export class Connection extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<Connection>());
   readonly onDidChange = this._onDidChange.event;
+
+  private readonly _onDidNotify = this._register(new vscode.EventEmitter<RelayedMessage>());
+  /** Notifications the agent gateway passes on: list changes, log messages, resource updates. */
+  readonly onDidNotify = this._onDidNotify.event;
 
   private _state: ServerState = { kind: 'stopped' };
   private _tools: readonly Tool[] = [];
@@ -89,6 +99,20 @@ export class Connection extends Disposable {
   /** Running, and the first tools/list since it started has answered (or failed, or it has no tools). */
   get ready(): boolean {
     return this._state.kind === 'running' && this._toolsListed;
+  }
+  /** True while a session with the server is up and requests can be sent. */
+  get isRunning(): boolean {
+    return this._state.kind === 'running' && this.client !== undefined;
+  }
+  /** What the server declared when it connected; undefined until it runs. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.isRunning ? this.client?.getServerCapabilities() : undefined;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.isRunning ? this.client?.getServerVersion() : undefined;
+  }
+  get instructions(): string | undefined {
+    return this.isRunning ? this.client?.getInstructions() : undefined;
   }
   get pid(): number | undefined {
     return this._state.kind === 'running' ? this._state.pid : this.prepared?.pid();
@@ -190,7 +214,8 @@ export class Connection extends Disposable {
     this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid(), protocolVersion: client.getNegotiatedProtocolVersion() });
     this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
     await this.refreshTools(gen);
-    if (gen !== this.generation) return;
+    if (gen !== this.generation || this._toolsListed) return;
+    // No tools, or tools/list failed: ready all the same, and the view hears it once.
     this._toolsListed = true;
     this._onDidChange.fire(this);
   }
@@ -213,10 +238,19 @@ export class Connection extends Disposable {
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       this.deps.sink.complete(this.name, n.params.elicitationId);
     });
-    client.setNotificationHandler('notifications/tools/list_changed', () => this.refreshTools(gen));
+    client.setNotificationHandler('notifications/tools/list_changed', async (n) => {
+      if (gen === this.generation) this._onDidNotify.fire(n);
+      await this.refreshTools(gen);
+    });
     client.setNotificationHandler('notifications/message', (n) => {
       this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      if (gen === this.generation) this._onDidNotify.fire(n);
     });
+    // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
+    client.fallbackNotificationHandler = (n) => {
+      if (gen === this.generation) this._onDidNotify.fire(n);
+      return Promise.resolve();
+    };
   }
 
   private async refreshTools(gen: number): Promise<void> {
@@ -232,6 +266,7 @@ export class Connection extends Disposable {
       } while (cursor && tools.length < 10_000);
       if (gen !== this.generation) return;
       this._tools = tools;
+      this._toolsListed = true;
       this._onDidChange.fire(this);
     } catch (err) {
       this.deps.log.warn(`[${this.name}] tools/list failed: ${errorText(err)}`);
@@ -321,11 +356,10 @@ export class Connection extends Disposable {
    * Sends one leg of a call: a new request with exactly these params. The value is the result or,
    * from a 2026-07-28 server, an `input_required` answer for mrtr/inputRounds.ts to fulfil.
    */
-  async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined, label: string): Promise<unknown> {
-    const client = this.client;
-    if (!client || this._state.kind !== 'running') throw new Error(vscode.l10n.t('Server "{0}" is not running.', this.name));
+  async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
+    const client = this.runningClient();
     // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
-    const options = { ...(signal ? { signal } : {}), timeout: 15 * 60_000, resetTimeoutOnProgress: true, allowInputRequired: true };
+    const options = { ...legRequestOptions(leg, CALL_TIMEOUT_MS), allowInputRequired: true };
     try {
       switch (method) {
         case 'tools/call':
@@ -338,6 +372,25 @@ export class Connection extends Disposable {
     } catch (err) {
       throw this.protocolFailure(err, label);
     }
+  }
+
+  /**
+   * Sends one request as given, for the agent gateway's lookups (lists, completions, log level).
+   * Calls that may ask the user go through {@link sendLeg} and the input rounds instead.
+   */
+  async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
+    const client = this.runningClient();
+    try {
+      return (await client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, legRequestOptions(leg, RELAY_TIMEOUT_MS)));
+    } catch (err) {
+      throw this.protocolFailure(err, request.method);
+    }
+  }
+
+  private runningClient(): HostClient {
+    const client = this.client;
+    if (!client || this._state.kind !== 'running') throw new ProtocolError(-32000, vscode.l10n.t('Server "{0}" is not running.', this.name));
+    return client;
   }
 
   /** -32021 and a late -32022 become errors that say what the user can do about them. */
@@ -376,6 +429,10 @@ export class Connection extends Disposable {
   }
 }
 
+function legRequestOptions(leg: LegOptions, timeout: number): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
+  return { ...(leg.signal ? { signal: leg.signal } : {}), ...(leg.onprogress ? { onprogress: leg.onprogress } : {}), timeout: leg.timeoutMs ?? timeout, resetTimeoutOnProgress: true };
+}
+
 /**
  * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
  * only 2025-era servers speak it, so it never probes.
@@ -384,38 +441,4 @@ export function negotiationFor(choice: ServerDefinition['protocolVersion'], tran
   if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
   if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
   return { mode: 'auto' };
-}
-
-export function describeState(s: ServerState): string {
-  switch (s.kind) {
-    case 'stopped':
-      return 'stopped';
-    case 'starting':
-      return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
-    case 'running':
-      return `running over ${s.transport}${s.protocolVersion ? `, MCP ${s.protocolVersion}` : ''}${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}${s.pid ? ` pid ${s.pid}` : ''}`;
-    case 'error':
-      return `error: ${s.reason}`;
-    case 'untrusted':
-      return 'not started: workspace is not trusted';
-  }
-}
-
-/**
- * A readable reason: the message, plus what Node and the SDK keep elsewhere (`fetch failed` says
- * nothing without its cause, such as `connect ECONNREFUSED 127.0.0.1:9`; an HTTP error's status).
- */
-export function errorText(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const parts = [err.message];
-  const status = (err as { status?: unknown }).status ?? (err as { code?: unknown }).code;
-  if (typeof status === 'number' && status >= 400 && status < 600 && !err.message.includes(String(status))) parts.push(`(HTTP ${status})`);
-  // `fetch failed` says nothing without its cause (`connect ECONNREFUSED …`), which the SDK may
-  // wrap once more: follow the chain a few links.
-  let cause = (err as { cause?: unknown }).cause;
-  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
-    if (cause.message && !parts.some((p) => p.includes(cause instanceof Error ? cause.message : ''))) parts.push(`(${cause.message})`);
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return parts.join(' ');
 }

@@ -1,8 +1,8 @@
-import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
+import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CallToolResult, type ProgressCallback } from '@modelcontextprotocol/client';
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { CompletionOutcome } from '../elicitation/queue/elicitationQueue';
 import type { Connection } from './connection';
-import { sendWithInputRounds, type RoundBroker } from './mrtr/inputRounds';
+import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
 import { localised } from './mrtr/messages';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
@@ -71,27 +71,43 @@ export function roundBroker(broker: ElicitationBroker): RoundBroker {
   };
 }
 
+/** A tool call's params as they go on the wire: the name, its arguments, and anything else (`_meta`). */
+export interface ToolCall {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown> | undefined;
+  readonly [key: string]: unknown;
+}
+
+export interface ToolCallOptions {
+  /** The caller's Cancel (Run Tool's progress, the API caller's token, the agent's cancellation). */
+  readonly signal?: AbortSignal | undefined;
+  readonly log?: ((m: string) => void) | undefined;
+  /** Each `notifications/progress` the server sends about the call. */
+  readonly onprogress?: ProgressCallback | undefined;
+}
+
 /**
- * One tool call as the user sees it: every `input_required` round of a 2026-07-28 server is
- * answered through the broker and retried (mrtr/inputRounds.ts); a 2025 server's pushed requests
- * reach the broker through the connection meanwhile.
+ * One call as the user sees it: every `input_required` round of a 2026-07-28 server is answered
+ * through the broker and retried (mrtr/inputRounds.ts); a 2025 server's pushed requests reach the
+ * broker through the connection meanwhile.
  */
-async function callOnce(conn: Connection, broker: ElicitationBroker, name: string, args: Record<string, unknown> | undefined, signal: AbortSignal | undefined, log: ((m: string) => void) | undefined): Promise<CallToolResult> {
-  return (await sendWithInputRounds(
-    { name, ...(args ? { arguments: args } : {}) },
-    {
-      method: 'tools/call',
-      label: name,
-      server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
-      broker: roundBroker(broker),
-      send: (params, s) => conn.sendLeg('tools/call', params, s, name),
-      // The caller's Cancel, or the connection going away (stop, restart, deactivation).
-      signal: signal ? AbortSignal.any([signal, conn.callSignal]) : conn.callSignal,
-      ...(log ? { log } : {}),
-    },
-  ).catch((err: unknown) => {
+export async function callWithInputRounds(conn: Connection, broker: ElicitationBroker, method: MrtrMethod, params: Readonly<Record<string, unknown>>, label: string, o: ToolCallOptions): Promise<unknown> {
+  return sendWithInputRounds(params, {
+    method,
+    label,
+    server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
+    broker: roundBroker(broker),
+    send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
+    // The caller's Cancel, or the connection going away (stop, restart, deactivation).
+    signal: o.signal ? AbortSignal.any([o.signal, conn.callSignal]) : conn.callSignal,
+    ...(o.log ? { log: o.log } : {}),
+  }).catch((err: unknown) => {
     throw localised(err);
-  })) as CallToolResult;
+  });
+}
+
+function callOnce(conn: Connection, broker: ElicitationBroker, call: ToolCall, o: ToolCallOptions): Promise<CallToolResult> {
+  return callWithInputRounds(conn, broker, 'tools/call', call, call.name, o) as Promise<CallToolResult>;
 }
 
 /**
@@ -99,16 +115,11 @@ async function callOnce(conn: Connection, broker: ElicitationBroker, name: strin
  * url elicitation with the same consent flow, waits for completion (or Mark as Done), then retries
  * once. A retry that asks for the same URLs again is not retried (loop guard).
  */
-export async function callToolWithElicitation(
-  conn: Connection,
-  broker: ElicitationBroker,
-  name: string,
-  args: Record<string, unknown> | undefined,
-  signal?: AbortSignal,
-  log?: (m: string) => void,
-): Promise<CallToolResult> {
+export async function callToolWithElicitation(conn: Connection, broker: ElicitationBroker, call: ToolCall, o: ToolCallOptions = {}): Promise<CallToolResult> {
+  const { signal, log } = o;
+  const name = call.name;
   try {
-    return await callOnce(conn, broker, name, args, signal, log);
+    return await callOnce(conn, broker, call, o);
   } catch (err) {
     const needed = requiredElicitations(err);
     if (!needed) throw err;
@@ -125,7 +136,7 @@ export async function callToolWithElicitation(
       if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
     }
     try {
-      return await callOnce(conn, broker, name, args, signal, log);
+      return await callOnce(conn, broker, call, o);
     } catch (retryErr) {
       const again = requiredElicitations(retryErr);
       if (again && again.some((a) => needed.some((n) => n.url === a.url))) {

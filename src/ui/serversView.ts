@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry, ServerManager } from '../servers/serverManager';
-import type { ServerState } from '../servers/connection';
+import type { ServerState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { ServerDefinition } from '../config/parse/definitions';
@@ -132,10 +132,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const policy = this.policyFor(entry.name);
     const tip = new vscode.MarkdownString();
     tip.appendText(`${entry.name} — ${item.description}\n`);
-    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '
-');
-    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy) + '
-');
+    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '\n');
+    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy) + '\n');
     tip.appendText(reachTooltip(reach));
     item.tooltip = tip;
     // `.ours` marks servers of our setting, which "Give Back to VS Code" can move to mcp.json.

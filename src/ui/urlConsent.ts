@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
-import { urlReasonText } from './wording/urlReasons';
+import type * as UrlReasons from './wording/urlReasons';
 import { positionText } from './quickInput/quickInputParts';
 
 export interface UrlConsentHooks {
@@ -135,4 +135,15 @@ function raceAbort<T>(p: Thenable<T | undefined>, signal: AbortSignal): Promise<
       resolve(v);
     });
   });
+}
+
+let reasons: typeof UrlReasons | undefined;
+/**
+ * A finding of the url analysis in words. The sentences load with the first url request
+ * (dist/urlReasons.js, scripts/build.mjs): most sessions never show one.
+ */
+export function urlReasonText(r: UrlReasons.UrlReasonArg, l10n: UrlReasons.LocalizeArg): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  reasons ??= require('./wording/urlReasons') as typeof UrlReasons;
+  return reasons.urlReasonText(r, l10n);
 }

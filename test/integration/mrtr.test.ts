@@ -235,7 +235,7 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     const conn = s.manager.get('mrtr-modern');
     assert.ok(conn);
     const ac = new AbortController();
-    const call = callToolWithElicitation(conn, s.broker, 'form', { tag: 'abort' }, ac.signal);
+    const call = callToolWithElicitation(conn, s.broker, { name: 'form', arguments: { tag: 'abort' } }, { signal: ac.signal });
     await nextPrompt(s);
     ac.abort();
     const err = await failure(call);

@@ -1,4 +1,4 @@
-import { parse } from 'dotenv';
+import type * as Dotenv from 'dotenv';
 
 /**
  * Parses an `envFile` with dotenv's parser, the de-facto `.env` format: `#` comments (also after
@@ -8,5 +8,9 @@ import { parse } from 'dotenv';
  * import.
  */
 export function parseEnvFile(text: string): Record<string, string> {
-  return parse(text);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load (dist/dotenv.js): few servers have an envFile
+  dotenv ??= require('dotenv') as typeof Dotenv;
+  return dotenv.parse(text);
 }
+
+let dotenv: typeof Dotenv | undefined;

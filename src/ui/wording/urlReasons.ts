@@ -5,6 +5,9 @@
 import type { UrlReason } from '../../elicitation/safety/url';
 import type { Localize } from './localize';
 
+export type UrlReasonArg = UrlReason;
+export type LocalizeArg = Localize;
+
 /** One or two sentences for a consent dialog. */
 export function urlReasonText(r: UrlReason, l10n: Localize): string {
   switch (r.code) {
