@@ -1,6 +1,5 @@
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { Connection, RelayedMessage } from '../servers/connection';
-import type { MrtrMethod } from '../servers/mrtr/inputRounds';
 import { callToolWithElicitation, callWithInputRounds, UrlElicitationDeclinedError, type ToolCall } from '../servers/toolRunner';
 import type { GatewayUpstream, RelayOptions } from './upstream';
 

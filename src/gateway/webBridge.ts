@@ -5,6 +5,7 @@
  */
 import type * as http from 'node:http';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /** The request as the transport needs it; the body was already read (and size-checked) by the caller. */
 export function toWebRequest(req: http.IncomingMessage, base: string): Request {
@@ -26,7 +27,8 @@ export async function sendWebResponse(response: Response, res: http.ServerRespon
     res.end();
     return;
   }
-  const body = Readable.fromWeb(response.body);
+  // Node's and the DOM's typings of the same web stream differ; at run time it is one class.
+  const body = Readable.fromWeb(response.body as unknown as WebReadableStream);
   res.once('close', () => body.destroy());
   // Event streams must reach VS Code event by event, not when a buffer fills.
   res.flushHeaders();
