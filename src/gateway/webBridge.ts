@@ -4,8 +4,6 @@
  * come, and a client that goes away cancels the stream so the transport sees it close.
  */
 import type * as http from 'node:http';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /** The request as the transport needs it; the body was already read (and size-checked) by the caller. */
 export function toWebRequest(req: http.IncomingMessage, base: string): Request {
@@ -27,13 +25,18 @@ export async function sendWebResponse(response: Response, res: http.ServerRespon
     res.end();
     return;
   }
-  // Node's and the DOM's typings of the same web stream differ; at run time it is one class.
-  const body = Readable.fromWeb(response.body as unknown as WebReadableStream);
-  res.once('close', () => body.destroy());
-  // Event streams must reach VS Code event by event, not when a buffer fills.
+  // Event streams must reach VS Code event by event, as they come.
   res.flushHeaders();
-  await new Promise<void>((resolve) => {
-    body.once('end', resolve).once('close', resolve).once('error', resolve);
-    body.pipe(res);
-  });
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const next = (await reader.read()) as { readonly done: boolean; readonly value?: Uint8Array };
+      if (next.done) break;
+      if (next.value) res.write(next.value);
+    }
+  } catch {
+    // The client went away, or the transport closed the stream: nothing is left to send.
+  }
+  res.end();
 }
