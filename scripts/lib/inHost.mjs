@@ -60,6 +60,9 @@ async function runTrusted({ grep }) {
       logName: 'integration.log',
       codeServer: {
         extensionsDir,
+        // VS Code's chat on, so the gateway tests can play its agent; it starts no server by itself
+        // (a copy of an mcp.json server started by VS Code would be a second client of the fixtures).
+        settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
         env: {
           MCP_TEST_RECORD_DIR: recordDir,
           MCP_TEST_REPO_ROOT: repoRoot,

@@ -89,7 +89,7 @@ export class GatewayEndpoint {
       if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
       if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
       const session = existing ?? (await this.openSession());
-      await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, this.url), { parsedBody: body }), res);
+      await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, res, this.url), { parsedBody: body }), res);
     } catch (err) {
       if (res.headersSent) {
         res.end();

@@ -6,14 +6,15 @@
 import type * as http from 'node:http';
 
 /** The request as the transport needs it; the body was already read (and size-checked) by the caller. */
-export function toWebRequest(req: http.IncomingMessage, base: string): Request {
+export function toWebRequest(req: http.IncomingMessage, res: http.ServerResponse, base: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (typeof value === 'string') headers.set(name, value);
   }
   const controller = new AbortController();
-  req.socket.once('close', () => controller.abort());
+  // The response's end, not the socket's: one keep-alive socket carries many requests.
+  res.once('close', () => controller.abort());
   return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, signal: controller.signal });
 }
 

@@ -12,9 +12,15 @@ import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, type WireR
 // with vscode.lm.invokeTool, exactly as chat in agent mode does, minus the language model.
 
 const GW = 'gw';
+const MODERN = 'gw-modern';
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+
+/** A server that speaks only MCP 2026-07-28 (SDK v2, legacy handshake rejected): VS Code's own client cannot use it. */
+function modernDef(name: string): Record<string, unknown> {
+  return { command: 'node', args: [path.join(path.dirname(FIXTURE), 'mrtrStdioServer.mjs'), name, 'modern'], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) } };
+}
 
 function fixtureDef(name: string): Record<string, unknown> {
   return { command: 'node', args: [FIXTURE, name], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) } };
@@ -29,9 +35,20 @@ function records(name: string): Record<string, unknown>[] {
 /** The server id VS Code gives a provider's server: the extension id, lowercased, "/", the label. */
 const serverId = (name: string): string => `${EXTENSION_ID.toLowerCase()}/${name}`;
 
-/** The agent's name for a tool of a gateway server: `mcp_<server>_<tool>`. */
+/**
+ * The agent's name for a tool of a gateway server: `mcp_<serverInfo name>_<label>_<tool>`, where
+ * VS Code shortens the label (`gw-modern` became `gw-moder`): the label part must end with at
+ * least the first six characters of the server's name (or all of a shorter name).
+ */
 function agentTool(server: string, tool: string): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.replace(/[^a-z0-9]/gi, '_').includes(server.replace(/[^a-z0-9]/gi, '_')) && t.name.endsWith(`_${tool}`));
+  const alnum = (v: string): string => v.replace(/[^a-z0-9]/gi, '').toLowerCase();
+  const want = alnum(server);
+  return vscode.lm.tools.find((t) => {
+    if (!t.name.startsWith('mcp_') || !t.name.endsWith(`_${tool}`)) return false;
+    const middle = alnum(t.name.slice(4, -tool.length - 1));
+    for (let k = want.length; k >= Math.min(want.length, 6); k--) if (middle.endsWith(want.slice(0, k))) return true;
+    return false;
+  });
 }
 
 async function startAsAgent(name: string, tool = 'echo'): Promise<void> {
@@ -77,16 +94,18 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
   suiteSetup(async () => {
     s = await services();
     savedServers = config().inspect('servers')?.workspaceValue;
-    await config().update('servers', { ...(savedServers as object | undefined), [GW]: fixtureDef(GW) }, vscode.ConfigurationTarget.Workspace);
+    await config().update('servers', { ...(savedServers as object | undefined), [GW]: fixtureDef(GW), [MODERN]: modernDef(MODERN) }, vscode.ConfigurationTarget.Workspace);
     await waitForRunning(s, GW);
-    await waitFor(() => s.gateway.has(GW), 'gateway endpoint for gw');
+    await waitForRunning(s, MODERN);
+    await waitFor(() => s.gateway.has(GW) && s.gateway.has(MODERN), 'gateway endpoints for gw and gw-modern');
     await startAsAgent(GW);
+    await startAsAgent(MODERN);
   });
   suiteTeardown(async () => {
     s.broker.queue.cancelAll();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => !s.gateway.has(GW), 'gateway closed');
+    await waitFor(() => !s.gateway.has(GW) && !s.gateway.has(MODERN), 'gateway closed');
   });
 
   test('a call from the agent runs in the one process we manage (pid), which started once', async () => {
@@ -111,6 +130,26 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const wire = JSON.parse(await call) as WireRecord;
     assert.deepEqual(wire.response, { action: 'accept', content: { name: 'Ada' } });
+  });
+
+  test('a server that speaks only MCP 2026-07-28 works through the gateway: its input_required round is our prompt, the retry carries the answer', async () => {
+    const state = s.manager.get(MODERN)?.state;
+    assert.equal(state?.kind === 'running' ? state.protocolVersion : undefined, '2026-07-28', 'negotiated the new revision');
+    const call = invoke(MODERN, 'form', { withState: true, tag: 'gw-modern' });
+    const p = await nextPrompt(s);
+    assert.equal(p.kind, 'inputBox');
+    const box = p.widget as vscode.InputBox;
+    assert.match(box.title ?? '', /gw-modern/, 'attributed to the server');
+    box.value = 'Grace';
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const result = JSON.parse(await call) as { action: string; content: unknown; requestState: unknown };
+    assert.deepEqual({ action: result.action, content: result.content }, { action: 'accept', content: { name: 'Grace' } }, 'the retry carried our answer');
+    assert.notEqual(result.requestState, null, 'and echoed the requestState');
+    const legs = records(MODERN).filter((r) => r['kind'] === 'received' && r['method'] === 'tools/call' && r['tag'] === 'gw-modern');
+    assert.equal(legs.length, 2, 'one call, one retry');
+    assert.notEqual(legs[0]?.['id'], legs[1]?.['id'], 'the retry is a new request');
+    assert.equal(records(MODERN).filter((r) => r['method'] === 'initialize').length, 0, 'no 2025 handshake reached it');
   });
 
   test('a call the agent cancels mid-prompt closes our prompt and aborts the upstream call', async () => {
