@@ -35,6 +35,8 @@ export interface WorkbenchOptions {
   readonly viewport?: { width: number; height: number };
   /** Use extensions installed in this folder instead of loading the development folder. */
   readonly extensionsDir?: string;
+  /** Extensions installed in this folder run beside the development folder (test helpers). */
+  readonly alsoInstalled?: string;
 }
 
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
@@ -52,7 +54,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
     env: { MCP_TEST_REPO_ROOT: repoRoot },
     ...(opts.locale ? { locale: opts.locale } : {}),
-    ...(opts.extensionsDir ? { extensionsDir: opts.extensionsDir } : {}),
+    ...(opts.extensionsDir ?? opts.alsoInstalled ? { extensionsDir: opts.extensionsDir ?? opts.alsoInstalled } : {}),
   });
   let browser: Browser | undefined;
   try {

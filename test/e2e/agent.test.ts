@@ -1,0 +1,75 @@
+/**
+ * VS Code's agent calls a tool of a server we broker, and the question the tool raises comes to
+ * our UI. A helper extension (test/fixtures/agentPlayerExtension) plays the agent without a
+ * language model: it starts the server through VS Code's own MCP client, which reaches it through
+ * our gateway, and calls the tool with `vscode.lm.invokeTool`. The server speaks only MCP
+ * 2026-07-28, which VS Code's own client cannot talk to.
+ */
+import { after, afterEach, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { formFrame, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+
+const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
+
+describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () => {
+  let wb: Workbench;
+  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-agent-'));
+  const players = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-players-'));
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'agentPlayerExtension'), path.join(players, 'mcp-test.agent-player-0.0.1'), { recursive: true });
+
+  before(async () => {
+    wb = await openWorkbench({
+      servers: {},
+      workspaceSettings: {
+        'mcpElicitation.servers': { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } },
+      },
+      settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      alsoInstalled: players,
+    });
+    await waitForServers(wb.page, 1);
+  });
+  after(async () => {
+    await wb?.close();
+  });
+  afterEach(async (t) => {
+    if ('passed' in t && !t.passed) await screenshot(wb.page, `agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+  });
+
+  it('a multi-field form raised under the agent is our webview, answered through it; the result reaches the invoking code; VS Code\'s own prompt never shows', async () => {
+    const { page } = wb;
+    const agentDir = path.join(wb.workspace, '.agent');
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(path.join(agentDir, 'request.json'), JSON.stringify({ server: `${EXTENSION_ID}/demo-modern`, tool: 'sign_up', input: {} }));
+    await runCommand(page, 'Agent Player: Invoke the Requested Tool');
+
+    const form = formFrame(page);
+    const accept = form.getByRole('button', { name: 'Accept', exact: true });
+    await form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 });
+    assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
+    assert.equal(await form.locator('.field').count(), 3, 'name, e-mail and plan in one form');
+    await form.getByLabel(/^Name\*?$/).fill('Ada Lovelace');
+    await form.getByLabel(/^E-mail\*?$/).fill('ada@example.com');
+    await form.getByRole('radio', { name: 'Team' }).check();
+    await screenshot(page, 'agent-gateway-form');
+    // While the agent's call waits on our form, VS Code shows nothing of its own for it.
+    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: /Respond/ }).count(), 0, 'no "Respond" notification from VS Code');
+    await accept.click();
+
+    const resultFile = path.join(agentDir, 'result.json');
+    const t0 = Date.now();
+    while (!existsSync(resultFile)) {
+      if (Date.now() - t0 > 30_000) throw new Error('the agent player never got a result');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const outcome = JSON.parse(readFileSync(resultFile, 'utf8')) as { tool?: string; text?: string; error?: string };
+    assert.equal(outcome.error, undefined);
+    assert.equal(outcome.text, 'Welcome, Ada Lovelace (team plan).', 'the tool result the agent got carries our answer');
+    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
+    assert.equal(await page.locator('.notification-toast', { hasText: /Respond/ }).count(), 0, 'and none afterwards');
+    assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count(), 0, 'nor in the notification centre');
+  });
+});
