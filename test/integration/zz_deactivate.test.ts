@@ -16,7 +16,7 @@ suite('Deactivation', () => {
   test('answers open prompts with cancel and leaves no server process behind', async () => {
     const pid = s.manager.get('fixture')?.pid;
     assert.ok(pid);
-    const wire = elicitVia('fixture', { message: 'Still open at shutdown', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }, { tag: 'shutdown' });
+    const wire = elicitVia('fixture', { message: 'Still open at shutdown', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }, { tag: 'shutdown', keepOnCallCancel: true });
     await nextPrompt(s);
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
