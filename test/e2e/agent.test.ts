@@ -48,7 +48,15 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
 
     const form = formFrame(page);
     const accept = form.getByRole('button', { name: 'Accept', exact: true });
-    await form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 });
+    const resultFile = path.join(agentDir, 'result.json');
+    await Promise.race([
+      form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 }),
+      // A result before any form means the call went wrong: say how, instead of timing out.
+      (async () => {
+        while (!existsSync(resultFile)) await new Promise((r) => setTimeout(r, 200));
+        throw new Error(`the agent's call ended before a form showed: ${readFileSync(resultFile, 'utf8')}`);
+      })(),
+    ]);
     assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
     assert.equal(await form.locator('.field').count(), 3, 'name, e-mail and plan in one form');
     await form.getByLabel(/^Name\*?$/).fill('Ada Lovelace');
@@ -59,7 +67,6 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: /Respond/ }).count(), 0, 'no "Respond" notification from VS Code');
     await accept.click();
 
-    const resultFile = path.join(agentDir, 'result.json');
     const t0 = Date.now();
     while (!existsSync(resultFile)) {
       if (Date.now() - t0 > 30_000) throw new Error('the agent player never got a result');
