@@ -81,15 +81,24 @@ export class Gateway extends Disposable {
   }
 
   reach(name: string): AgentReach {
+    if (!this.deps.agentOn()) return this.offerable().has(name) ? { kind: 'agentOff' } : { kind: 'notOffered' };
     const b = this.bindings.get(name);
     if (!b) return { kind: 'notOffered' };
-    if (!this.deps.agentOn()) return { kind: 'agentOff' };
     return { kind: 'offered', url: b.endpoint.url, sessions: b.endpoint.sessionCount };
   }
 
-  /** The agent setting changed: the list VS Code sees changes with it. */
+  /** The agent setting changed: endpoints open or close with it, and the list VS Code sees follows. */
   agentSettingChanged(): void {
-    this._onDidChangeDefinitions.fire();
+    void this.sync().then(() => this._onDidChangeDefinitions.fire());
+  }
+
+  /** Servers of our setting that VS Code's agent may reach, with their connection of the moment. */
+  private offerable(): Map<string, Connection> {
+    const out = new Map<string, Connection>();
+    for (const e of this.deps.manager.list()) {
+      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source) && e.connection.state.kind !== 'untrusted') out.set(e.name, e.connection);
+    }
+    return out;
   }
 
   /** Serialised: endpoints open and close in the order configuration changed. */
@@ -100,10 +109,9 @@ export class Gateway extends Disposable {
 
   private async reconcile(): Promise<void> {
     if (this.shutDown) return;
-    const wanted = new Map<string, Connection>();
-    for (const e of this.deps.manager.list()) {
-      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source) && e.connection.state.kind !== 'untrusted') wanted.set(e.name, e.connection);
-    }
+    // With VS Code's AI features off nobody would call: no port is opened, and the server side is
+    // not even loaded.
+    const wanted = this.deps.agentOn() ? this.offerable() : new Map<string, Connection>();
     let changed = false;
     for (const [name, b] of this.bindings) {
       if (wanted.has(name)) continue;
