@@ -45,16 +45,21 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     mkdirSync(agentDir, { recursive: true });
     writeFileSync(path.join(agentDir, 'request.json'), JSON.stringify({ server: `${EXTENSION_ID}/demo-modern`, tool: 'sign_up', input: {} }));
     await runCommand(page, 'Agent Player: Invoke the Requested Tool');
+    // VS Code's own confirmation before an agent runs a tool (not an elicitation): the user allows it.
+    const confirm = page.locator('.monaco-dialog-box').filter({ has: page.locator('.dialog-message-text', { hasText: 'Run Sign up' }) });
+    await confirm.waitFor({ timeout: 60_000 });
+    await confirm.getByRole('button', { name: 'Yes', exact: true }).click();
 
     const form = formFrame(page);
     const accept = form.getByRole('button', { name: 'Accept', exact: true });
     const resultFile = path.join(agentDir, 'result.json');
+    let shown = false;
     await Promise.race([
-      form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 }),
+      form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 }).finally(() => (shown = true)),
       // A result before any form means the call went wrong: say how, instead of timing out.
       (async () => {
-        while (!existsSync(resultFile)) await new Promise((r) => setTimeout(r, 200));
-        throw new Error(`the agent's call ended before a form showed: ${readFileSync(resultFile, 'utf8')}`);
+        while (!shown && !existsSync(resultFile)) await new Promise((r) => setTimeout(r, 200));
+        if (!shown) throw new Error(`the agent's call ended before a form showed: ${readFileSync(resultFile, 'utf8')}`);
       })(),
     ]);
     assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
@@ -78,5 +83,10 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
     assert.equal(await page.locator('.notification-toast', { hasText: /Respond/ }).count(), 0, 'and none afterwards');
     assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count(), 0, 'nor in the notification centre');
+
+    // The Servers view says the agent is connected through the gateway.
+    await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
+    await page.locator('.monaco-list-row', { hasText: 'demo-modern' }).filter({ hasText: 'agent connected' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'agent-gateway-servers-view');
   });
 });
