@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: performance of the extension in the real host (code-server + Chromium), in one
 // run on one machine, against a minimal baseline extension measured in the same host and page.
-//   1. prompt latency (server send → widget visible in the page), ours vs the baseline
+//   1. prompt latency (server send → widget visible in the page), ours vs the baseline, and ours
+//      asked through a 2026-07-28 `input_required` result (MRTR) vs a pushed 2025 request
 //   2. a 1,000-request burst from 10 servers under the default policy and rate limit
 //   3. activation time (cold over several code-server starts, warm in-host) and bundle sizes
 //   4. keystrokes + clicks to accept the demo's 12-field form with its defaults
@@ -61,6 +62,7 @@ const HARD_LIMIT_MS = 25 * 60_000;
 const TARGETS = {
   nativeRatio: 1.25,
   webviewRatio: 1.5,
+  mrtrRatio: 1.1,
   eventLoopP99Ms: 50,
   heapGrowthBytes: 30 * 1024 * 1024,
   activationMs: 20,
@@ -70,6 +72,7 @@ const TARGETS = {
 
 const FIXTURES = path.join(repoRoot, 'bench', 'fixtures');
 const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
+const MRTR_SERVER = path.join(FIXTURES, 'mrtrBenchServer.mjs');
 const DEMO_SERVER = path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs');
 const IN_HOST_ENTRY = path.join(repoRoot, 'out', 'bench', 'index.js');
 
@@ -351,11 +354,12 @@ async function main() {
     }
 
     // 1, 2, 4. Latency, interactions and burst in one host, with the baseline installed beside us.
-    log(`main run: ${SAMPLES} samples (+${WARMUP} warm-up) × 3 widgets × 2 clients, then interactions, then the burst`);
+    log(`main run: ${SAMPLES} samples (+${WARMUP} warm-up) × 3 widgets × 2 clients, then MRTR vs pushed, then interactions, then the burst`);
     const run = await runHost(browser, {
       mode: 'main',
       servers: {
         bench: benchEntry('bench', recordDir),
+        benchMrtr: { type: 'stdio', command: 'node', args: [MRTR_SERVER, 'benchMrtr'], env: { BENCH_RECORD: path.join(recordDir, 'benchMrtr.jsonl') } },
         demo: { type: 'stdio', command: 'node', args: [DEMO_SERVER], env: { DEMO_RECORD: demoRecord } },
         ...Object.fromEntries(burstNames.map((n) => [n, benchEntry(n, recordDir)])),
       },
@@ -396,6 +400,14 @@ async function main() {
       return [kind, { ours: o, baseline: b, ratioMedian: ratio, ratioP95: o.p95 / b.p95, target, ok: ratio <= target, hostOurs: stat('ours', kind, 'hostMs'), hostBaseline: stat('baseline', kind, 'hostMs') }];
     }),
   );
+  /** @param {import('./host/latency').ImplName} impl @param {'ms' | 'hostMs'} [key] */
+  const mrtrStat = (impl, key = 'ms') => summarise(mainRun.mrtr.samples.filter((s) => s.impl === impl && s[key] !== undefined).map((s) => s[key]));
+  const mrtrLatency = (() => {
+    const m = mrtrStat('mrtr');
+    const p = mrtrStat('ours');
+    const ratio = m.median / p.median;
+    return { kind: 'inputBox', mrtr: m, pushed: p, ratioMedian: ratio, ratioP95: m.p95 / p.p95, target: TARGETS.mrtrRatio, ok: ratio <= TARGETS.mrtrRatio, hostMrtr: mrtrStat('mrtr', 'hostMs'), hostPushed: mrtrStat('ours', 'hostMs') };
+  })();
   const { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes } = mainRun.burst;
   const wire = responseCounts(recordDir, burstNames);
   const perBurst = BURST_SERVERS * PER_SERVER;
@@ -424,6 +436,15 @@ async function main() {
     rows.push({
       measure: `Prompt latency, ${names[kind]}: ours / baseline`,
       result: `${fmt(l.ours.median)} / ${fmt(l.baseline.median)} ms (p95 ${fmt(l.ours.p95)} / ${fmt(l.baseline.p95)}); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
+      target: `ratio ≤ ${l.target}`,
+      ok: l.ok,
+    });
+  }
+  {
+    const l = mrtrLatency;
+    rows.push({
+      measure: 'Prompt latency, InputBox (1 text field), ours: MRTR `input_required` (2026-07-28) / pushed `elicitation/create` (2025)',
+      result: `${fmt(l.mrtr.median)} / ${fmt(l.pushed.median)} ms (p95 ${fmt(l.mrtr.p95)} / ${fmt(l.pushed.p95)}; send → show() ${fmt(l.hostMrtr.median, 1)} / ${fmt(l.hostPushed.median, 1)} ms); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
       target: `ratio ≤ ${l.target}`,
       ok: l.ok,
     });
@@ -465,6 +486,9 @@ async function main() {
     latency,
     latencySamples: lat.samples,
     latencyFailures: lat.failures,
+    mrtrLatency,
+    mrtrSamples: mainRun.mrtr.samples,
+    mrtrFailures: mainRun.mrtr.failures,
     burst: { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes, wire, lost, loopP99, heapGrowth, drain },
     activation: { cold, warm, runs: activationRuns },
     bundles: prod.sizes,
@@ -477,7 +501,7 @@ async function main() {
   process.stdout.write(`\n${markdownTable(rows)}\n\n`);
   process.stdout.write(
     `${SAMPLES} samples per cell after ${WARMUP} warm-up; load average ${load0.map((x) => x.toFixed(2)).join(' ')} at start, ${load1.map((x) => x.toFixed(2)).join(' ')} at end on ${os.cpus().length} CPUs. ` +
-      `Latency failures: ${lat.failures.length}. Results: ${path.relative(repoRoot, RESULTS)} (${results.durationSeconds} s).\n`,
+      `Latency failures: ${lat.failures.length + mainRun.mrtr.failures.length}. Results: ${path.relative(repoRoot, RESULTS)} (${results.durationSeconds} s).\n`,
   );
   const missed = rows.filter((r) => r.ok === false).length;
   process.stdout.write(missed ? `${missed} target(s) missed (not a harness failure).\n` : 'All targets met.\n');

@@ -23,6 +23,8 @@ function envNumber(name: string, fallback: number): number {
 /** What a `main` run hands the harness. */
 export interface MainResults {
   readonly latency: LatencyResult;
+  /** The same InputBox form, ours both times: pushed by a 2025 server (`ours`) or asked through MRTR (`mrtr`). */
+  readonly mrtr: LatencyResult;
   readonly interactions: InteractionRun[];
   readonly burst: BurstsResult;
 }
@@ -37,7 +39,7 @@ export interface PostedResults {
 async function main(): Promise<MainResults> {
   const s = await services();
   const burstServers = (process.env['MCP_BENCH_BURST_SERVERS'] ?? '').split(',').filter(Boolean);
-  const all = ['bench', 'demo', ...burstServers];
+  const all = ['bench', 'benchMrtr', 'demo', ...burstServers];
   await waitUntil(() => all.every((n) => s.manager.get(n)?.state.kind === 'running'), `servers ${all.join(', ')} running`, 90_000);
   await vscode.commands.executeCommand('benchBaseline.connect');
   log(`[bench] ${all.length} servers running, baseline connected`);
@@ -45,11 +47,18 @@ async function main(): Promise<MainResults> {
   // The latency server is measured without the token bucket (it sends far more than 10 a minute):
   // the user's "Allow More" for that one server. Policy, validation and queue still run.
   s.gatekeeper.allowMore('bench');
-  const latency = await measureLatency([ours(s, 'bench'), baseline()], envNumber('MCP_BENCH_SAMPLES', 30), envNumber('MCP_BENCH_WARMUP', 3), log);
+  s.gatekeeper.allowMore('benchMrtr');
+  const samples = envNumber('MCP_BENCH_SAMPLES', 30);
+  const warmup = envNumber('MCP_BENCH_WARMUP', 3);
+  const latency = await measureLatency([ours(s, 'bench'), baseline()], samples, warmup, log);
+  const negotiated = s.manager.get('benchMrtr')?.state;
+  if (negotiated?.kind !== 'running' || negotiated.protocolVersion !== '2026-07-28') throw new Error(`benchMrtr did not negotiate 2026-07-28: ${JSON.stringify(negotiated)}`);
+  // The smallest widget: the one where a protocol's extra cost would show most.
+  const mrtr = await measureLatency([ours(s, 'bench'), ours(s, 'benchMrtr', 'mrtr')], samples, warmup, log, ['inputBox']);
   const interactions = await measureInteractions(s, 'demo');
   log(`[bench] interactions: ${interactions.map((r) => `${r.method} ${r.actions}`).join(', ')}`);
   const burst = await measureBursts(s, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
-  return { latency, interactions, burst };
+  return { latency, mrtr, interactions, burst };
 }
 
 async function activation(): Promise<ActivationResult> {

@@ -1,8 +1,9 @@
 /**
- * Prompt latency: from the bench server stamping Date.now() right before it writes
- * elicitation/create, to the page's Date.now() when the widget is visible with the request's text.
- * The extension under test and the baseline extension are sampled alternately (ABBA), so drift in
- * machine load during the run hits both about equally.
+ * Prompt latency: from the bench server stamping Date.now() right before it writes the message
+ * that asks (a pushed elicitation/create, or a 2026-07-28 `input_required` result), to the page's
+ * Date.now() when the widget is visible with the request's text. Two clients are sampled
+ * alternately (ABBA), so drift in machine load during the run hits both about equally: ours and
+ * the baseline extension, or ours asked by a 2025 server and ours asked through MRTR.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
@@ -28,9 +29,12 @@ export const SCHEMAS: Record<PromptKind, Record<string, unknown>> = {
 };
 const WEBVIEW_FIELDS = 6;
 
+/** `mrtr`: ours, asked by a 2026-07-28 server through `input_required` instead of a pushed request. */
+export type ImplName = 'ours' | 'baseline' | 'mrtr';
+
 /** One client under test: how to start an elicitation through it and when it is idle again. */
 export interface Impl {
-  readonly name: 'ours' | 'baseline';
+  readonly name: ImplName;
   /** Calls the bench server's `prompt` tool through this client; resolves to the tool result. */
   start(params: Record<string, unknown>, tag: string): Thenable<unknown>;
   /** Nothing pending any more (queue empty / no handler in flight). */
@@ -42,7 +46,7 @@ export interface Impl {
 }
 
 export interface Sample {
-  readonly impl: 'ours' | 'baseline';
+  readonly impl: ImplName;
   readonly kind: PromptKind;
   /** Server send → page visible, ms. */
   readonly ms: number;
@@ -67,12 +71,13 @@ function parseTool(result: unknown): WireOutcome {
   return JSON.parse(r?.content?.[0]?.text ?? '{}') as WireOutcome;
 }
 
-export function ours(s: Services, server: string): Impl {
+/** Ours, through `server`: a 2025 one that pushes (`ours`) or a 2026-07-28 one that answers `input_required` (`mrtr`). */
+export function ours(s: Services, server: string, name: 'ours' | 'mrtr' = 'ours'): Impl {
   let lastShown: number | undefined;
   // Disposed with the host; the benchmark never outlives it.
   s.hooks.onDidShowPrompt((e) => (lastShown = e.at));
   return {
-    name: 'ours',
+    name,
     start: (params, tag) => vscode.commands.executeCommand('mcpElicitation.runTool', server, 'prompt', { params, tag }),
     idle: () => Promise.resolve(s.broker.queue.size === 0),
     shownAt: () => Promise.resolve(lastShown),
@@ -132,10 +137,16 @@ async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
  * `n` measured samples per kind and client after `warmup` discarded ones (first webview, first
  * quick input and JIT warm-up would otherwise dominate the tail).
  */
-export async function measureLatency(impls: readonly [Impl, Impl], n: number, warmup: number, log: (m: string) => void): Promise<LatencyResult> {
+export async function measureLatency(
+  impls: readonly [Impl, Impl],
+  n: number,
+  warmup: number,
+  log: (m: string) => void,
+  kinds: readonly PromptKind[] = ['inputBox', 'quickPick', 'webview'],
+): Promise<LatencyResult> {
   const samples: Sample[] = [];
   const failures: LatencyResult['failures'] = [];
-  for (const kind of ['inputBox', 'quickPick', 'webview'] as const) {
+  for (const kind of kinds) {
     const t0 = Date.now();
     for (let i = 0; i < warmup + n; i++) {
       // ABBA order: neither client always runs right after the other's teardown.
@@ -155,7 +166,7 @@ export async function measureLatency(impls: readonly [Impl, Impl], n: number, wa
       const v = samples.filter((x) => x.kind === kind && x.impl === impl).map((x) => x.ms).sort((a, b) => a - b);
       return String(v[Math.floor(v.length / 2)] ?? '-');
     };
-    log(`[bench] latency ${kind}: ours ${med('ours')} ms, baseline ${med('baseline')} ms (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    log(`[bench] latency ${kind}: ${impls.map((impl) => `${impl.name} ${med(impl.name)} ms`).join(', ')} (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
   return { samples, warmup, failures };
 }
