@@ -180,6 +180,13 @@ export class Connection extends Disposable {
       versionNegotiation: negotiationFor(this.definition.protocolVersion, prepared.kind),
       // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
       inputRequired: { autoFulfill: false },
+      // A 2026-07-28 server announces list changes only on a `subscriptions/listen` stream, which
+      // the SDK opens for these; for a 2025 server they are the usual notifications.
+      listChanged: {
+        tools: this.onListChanged(gen, 'notifications/tools/list_changed'),
+        prompts: this.onListChanged(gen, 'notifications/prompts/list_changed'),
+        resources: this.onListChanged(gen, 'notifications/resources/list_changed'),
+      },
     });
     this.client = client;
     this.prepared = prepared;
@@ -238,6 +245,8 @@ export class Connection extends Disposable {
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       this.deps.sink.complete(this.name, n.params.elicitationId);
     });
+    // For a server that announces list changes without declaring `listChanged`; one that declares
+    // it gets the SDK's handler instead, which calls onListChanged.
     client.setNotificationHandler('notifications/tools/list_changed', async (n) => {
       if (gen === this.generation) this._onDidNotify.fire(n);
       await this.refreshTools(gen);
@@ -250,6 +259,19 @@ export class Connection extends Disposable {
     client.fallbackNotificationHandler = (n) => {
       if (gen === this.generation) this._onDidNotify.fire(n);
       return Promise.resolve();
+    };
+  }
+
+  /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
+  private onListChanged(gen: number, method: string): { autoRefresh: false; debounceMs: 0; onChanged: () => void } {
+    return {
+      autoRefresh: false,
+      debounceMs: 0,
+      onChanged: () => {
+        if (gen !== this.generation) return;
+        this._onDidNotify.fire({ method });
+        if (method === 'notifications/tools/list_changed') void this.refreshTools(gen);
+      },
     };
   }
 

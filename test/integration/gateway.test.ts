@@ -190,6 +190,13 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     assert.equal(await invoke(GW, 'lateTool', {}), 'lateTool here');
   });
 
+  test('a 2026-07-28 upstream\'s list change (subscriptions/listen) reaches vscode.lm.tools too', async () => {
+    assert.equal(agentTool(MODERN, 'lateModern'), undefined);
+    await invoke(MODERN, 'addTool', { name: 'lateModern' });
+    await waitFor(() => agentTool(MODERN, 'lateModern') !== undefined, 'the new tool listed for the agent');
+    assert.equal(await invoke(MODERN, 'lateModern', {}), 'lateModern here');
+  });
+
   test('an upstream that is down answers the agent with an error naming it, not a hang', async () => {
     await s.manager.get(GW)?.stop();
     try {

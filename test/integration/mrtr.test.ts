@@ -115,6 +115,15 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.equal(version('fixture'), '2025-11-25', 'an SDK 1.x server falls back to initialize');
   });
 
+  test('a tool list change reaches us from both revisions (2026-07-28: on the subscriptions/listen stream)', async () => {
+    for (const name of ['mrtr-modern', 'mrtr-dual-2025']) {
+      const tool = `late_${name.replace(/\W/g, '_')}`;
+      assert.ok(!s.manager.get(name)?.tools.some((t) => t.name === tool));
+      await vscode.commands.executeCommand('mcpElicitation.runTool', name, 'addTool', { name: tool });
+      await waitFor(() => s.manager.get(name)?.tools.some((t) => t.name === tool) === true, `${name}'s new tool listed`);
+    }
+  });
+
   test('the same form tool: identical content on the wire on every kind and revision', async () => {
     for (const server of ['mrtr-modern', 'mrtr-dual', 'mrtr-dual-2025']) {
       const result = run(server, 'form', { tag: 'same' });
