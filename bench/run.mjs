@@ -27,7 +27,7 @@ import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
 import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
 import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
-import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import { acceptButton, armWatch, collectPageGarbage, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 
@@ -189,6 +189,8 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
   let page;
   /** @type {PostedResults | undefined} */
   let results;
+  /** @type {ReturnType<typeof startCanceller> | undefined} */
+  let canceller;
   // The bodies are what bench/host/control.ts sends.
   const control = await startControl({
     '/arm': async (/** @type {WatchSpec} */ spec) => {
@@ -201,6 +203,16 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       return acceptDefaults(page, method, demoRecord);
     },
     '/page-gc': async () => collectPageGarbage(page),
+    '/canceller': async (/** @type {{ on: boolean }} */ { on }) => {
+      if (on) {
+        await canceller?.stop();
+        canceller = startCanceller(page);
+        return { clicks: 0, misses: 0 };
+      }
+      const counts = (await canceller?.stop()) ?? { clicks: 0, misses: 0 };
+      canceller = undefined;
+      return counts;
+    },
     '/results': (/** @type {PostedResults} */ body) => {
       results = body;
     },
@@ -240,6 +252,8 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
     if (process.env['MCP_BENCH_VERBOSE']) log(`${mode} host: page to exit ${Date.now() - started} ms`);
     return { code, results, hostLog, csOutput: cs.output };
   } finally {
+    // A host that failed mid-burst leaves its canceller clicking: it must stop before the page goes.
+    await canceller?.stop();
     await context?.close().catch(() => undefined);
     await cs?.stop();
     await control.close();
