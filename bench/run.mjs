@@ -27,7 +27,7 @@ import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
 import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
 import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
-import { acceptButton, armWatch, collectPageGarbage, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import { acceptButton, armWatch, collectPageGarbage, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 
@@ -189,6 +189,8 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
   let page;
   /** @type {PostedResults | undefined} */
   let results;
+  /** @type {ReturnType<typeof startCanceller> | undefined} */
+  let canceller;
   // The bodies are what bench/host/control.ts sends.
   const control = await startControl({
     '/arm': async (/** @type {WatchSpec} */ spec) => {
@@ -201,6 +203,16 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       return acceptDefaults(page, method, demoRecord);
     },
     '/page-gc': async () => collectPageGarbage(page),
+    '/canceller': async (/** @type {{ on: boolean }} */ { on }) => {
+      if (on) {
+        await canceller?.stop();
+        canceller = startCanceller(page);
+        return { clicks: 0, misses: 0 };
+      }
+      const counts = (await canceller?.stop()) ?? { clicks: 0, misses: 0 };
+      canceller = undefined;
+      return counts;
+    },
     '/results': (/** @type {PostedResults} */ body) => {
       results = body;
     },
@@ -240,6 +252,8 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
     if (process.env['MCP_BENCH_VERBOSE']) log(`${mode} host: page to exit ${Date.now() - started} ms`);
     return { code, results, hostLog, csOutput: cs.output };
   } finally {
+    // A host that failed mid-burst leaves its canceller clicking: it must stop before the page goes.
+    await canceller?.stop();
     await context?.close().catch(() => undefined);
     await cs?.stop();
     await control.close();
@@ -457,7 +471,8 @@ async function main() {
   const runs = (values, f) => values.map(f).join(', ');
   rows.push({ measure: `Burst: ${perBurst} requests at once (${BURST_SERVERS} servers × ${PER_SERVER}), ${bursts.length} bursts: requests with exactly one response`, result: `${wire.exactlyOne} / ${total} (${lost} lost${wire.more ? `, ${wire.more} answered twice` : ''})`, target: '0 lost', ok: lost === 0 && wire.more === 0 });
   rows.push({ measure: 'Burst: prompts shown / declined by the rate limit, per burst', result: `${runs(bursts, (b) => b.promptsShown)} / ${fmt((wire.actions['decline'] ?? 0) / bursts.length)}`, target: `${BURST_SERVERS * 10} / ${perBurst - BURST_SERVERS * 10}`, ok: shownOk && (wire.actions['decline'] ?? 0) === declinesExpected });
-  rows.push({ measure: 'Burst: extension-host event-loop delay p99 (per burst) / max', result: `${runs(bursts, (b) => fmt(b.eventLoop.p99, 1))} ms / ${fmt(loopMax, 1)} ms (idle host: p99 ${fmt(idle.p99, 1)}, max ${fmt(idle.max, 1)} ms)`, target: `p99 < ${TARGETS.eventLoopP99Ms} ms`, ok: loopP99.median < TARGETS.eventLoopP99Ms });
+  // The max is the arrival of the requests (one stall per burst); the p99 covers the whole drain.
+  rows.push({ measure: 'Burst: extension-host event-loop delay p99 / max (per burst)', result: `${runs(bursts, (b) => fmt(b.eventLoop.p99, 1))} ms / ${runs(bursts, (b) => fmt(b.eventLoop.max, 1))} ms (idle host: p99 ${fmt(idle.p99, 1)}, max ${fmt(idle.max, 1)} ms)`, target: `p99 < ${TARGETS.eventLoopP99Ms} ms`, ok: loopP99.median < TARGETS.eventLoopP99Ms });
   rows.push({ measure: `Burst: heap growth per burst (heapUsed after − before${bursts[0]?.heap.gc ? ', after gc' : ', no gc'})`, result: `${runs(bursts, (b) => mib(b.heap.growthBytes))}; all ${bursts.length} bursts: ${mib(heapLastAfterBytes - heapFirstBeforeBytes)}`, target: `< ${mib(TARGETS.heapGrowthBytes)}`, ok: heapGrowth.max < TARGETS.heapGrowthBytes });
   rows.push({
     measure: 'Burst: time until the queue drained (per prompt: shown → answered, median)',
@@ -489,7 +504,7 @@ async function main() {
     mrtrLatency,
     mrtrSamples: mainRun.mrtr.samples,
     mrtrFailures: mainRun.mrtr.failures,
-    burst: { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes, wire, lost, loopP99, heapGrowth, drain },
+    burst: { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes, wire, lost, loopP99, loopMax, heapGrowth, drain },
     activation: { cold, warm, runs: activationRuns },
     bundles: prod.sizes,
     interactions,

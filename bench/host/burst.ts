@@ -1,8 +1,8 @@
 /**
  * Burst: every burst server sends `perServer` elicitation/create requests at once, under the
- * default policy and rate limit. The prompts that get through are closed as soon as they are on
- * screen (a user pressing Escape as fast as possible); everything else must be declined by the
- * rate limit. Measured inside the extension host: event-loop delay, heap growth, drain time.
+ * default policy and rate limit. The prompts that get through are cancelled by a click on their
+ * Cancel button in the page as soon as the workbench has drawn them (a user as fast as the page
+ * allows); everything else must be declined by the rate limit. Measured inside the extension host: event-loop delay, heap growth, drain time.
  * Whether each request got exactly one response is checked by the harness from the servers' own
  * records, not here.
  */
@@ -14,7 +14,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Services } from '../../src/context';
 import { waitUntil } from './wait';
-import { collectPageGarbage } from './control';
+import { canceller, collectPageGarbage } from './control';
+
+/** How long a prompt may wait for the page's click before the host cancels it itself. */
+const CLICK_GRACE_MS = 10_000;
 
 /** Timer resolution of the event-loop monitor; its samples include this interval. */
 const RESOLUTION_MS = 10;
@@ -35,8 +38,13 @@ export interface BurstResult {
   readonly toolSummaries: unknown[];
   readonly toolErrors: string[];
   readonly promptsShown: number;
-  /** Prompts that had to be closed again because the first close arrived before them (see below). */
-  readonly reclosed: number;
+  /** Cancel clicks the page landed (one per prompt, unless a click hit a question already going). */
+  readonly clicks: number;
+  /**
+   * Prompts the page's clicks did not cancel within {@link CLICK_GRACE_MS}, cancelled from the
+   * host instead so the burst still drains; nonzero means the figures are not a user's.
+   */
+  readonly hostCancelled: number;
   /**
    * Medians over the prompts of one burst: shown → answered (the close travels to the page and
    * back) and answered → next prompt shown (the host alone).
@@ -120,7 +128,7 @@ export async function measureBursts(s: Services, servers: readonly string[], per
     pages.push(await collectPageGarbage());
     const b = await measureBurst(s, servers, perServer, profile);
     log(
-      `[bench] burst ${i + 1}/${repeats}: drained in ${b.drainMs} ms, ${b.promptsShown} prompts (shown → answered ${b.cycle.showToAnswerMs} ms, answered → next shown ${b.cycle.answerToNextShowMs} ms), ` +
+      `[bench] burst ${i + 1}/${repeats}: drained in ${b.drainMs} ms, ${b.promptsShown} prompts, ${b.clicks} Cancel clicks, ${b.hostCancelled} cancelled by the host (shown → answered ${b.cycle.showToAnswerMs} ms, answered → next shown ${b.cycle.answerToNextShowMs} ms), ` +
         `loop p99 ${b.eventLoop.p99.toFixed(1)} ms, heap ${(b.heap.growthBytes / 2 ** 20).toFixed(1)} MB`,
     );
     bursts.push(b);
@@ -133,29 +141,20 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
   const gc = collector();
   const beforeBytes = await settledHeap(gc);
 
-  // Cancel each prompt the moment it is shown. Two zero-delay turns first:
-  // the host batches quick input updates on a timer, so the command must not overtake the show.
+  // The page cancels each prompt once it is drawn (bench/lib/page.mjs, startCanceller). The host
+  // only watches: cancelling here, the moment show() is called, would answer prompts the workbench
+  // never drew, and drain 100 of them in half a second, faster than anyone can read one.
   let promptsShown = 0;
-  let onScreen: { id: string; shownAt: number; closedAt: number } | undefined;
-  let reclosed = 0;
-  // Cancelled as the prompt's Cancel button does (Escape would only set it aside, still pending).
-  const close = (): Promise<void> => {
-    if (onScreen) s.broker.queue.settle(onScreen.id, 'cancel');
-    return Promise.resolve();
-  };
+  let onScreen: { id: string; shownAt: number } | undefined;
+  let hostCancelled = 0;
   const showToAnswer: number[] = [];
   const answerToNextShow: number[] = [];
   let lastAnswerAt: number | undefined;
   const sub = s.hooks.onDidShowPrompt((e) => {
     promptsShown++;
     const now = Date.now();
-    onScreen = { id: e.id, shownAt: now, closedAt: now };
+    onScreen = { id: e.id, shownAt: now };
     if (lastAnswerAt !== undefined) answerToNextShow.push(now - lastAnswerAt);
-    void (async () => {
-      await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => setTimeout(r, 0));
-      await close();
-    })();
   });
   const finished = s.broker.queue.onDidFinish((f) => {
     if (f.id !== onScreen?.id) return;
@@ -163,16 +162,15 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
     showToAnswer.push(lastAnswerAt - onScreen.shownAt);
     onScreen = undefined;
   });
-  // A few closes sent this early miss their prompt (the workbench has not put it up yet); should
-  // one still be up 200 ms later, close again. Tracked from the hooks above: listing the queue
-  // here would cost the host time inside the measurement.
+  // A safety net, not part of the figure: should the page's clicks stop landing, the burst still
+  // drains, and the count says the run is not a user's.
   const watchdog = setInterval(() => {
-    if (onScreen && Date.now() - onScreen.closedAt > 200) {
-      onScreen.closedAt = Date.now();
-      reclosed++;
-      void close();
+    if (onScreen && Date.now() - onScreen.shownAt > CLICK_GRACE_MS) {
+      hostCancelled++;
+      s.broker.queue.settle(onScreen.id, 'cancel');
     }
-  }, 50);
+  }, 500);
+  await canceller(true);
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   const params = { message: 'Burst request', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'Keep going' } }, required: ['ok'] } };
   const session = profileFile ? new Session() : undefined;
@@ -194,6 +192,7 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
   }, 10);
   const toolErrors: string[] = [];
   const toolSummaries: unknown[] = [];
+  let clicks = 0;
   try {
     const calls = servers.map((name) =>
       Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', name, 'burst', { count: perServer, params, tag: name })).then(
@@ -209,6 +208,7 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
     await waitUntil(() => s.broker.queue.size === 0, 'the queue to drain after the burst', 60_000);
   } finally {
     h.disable();
+    clicks = (await canceller(false)).clicks;
     clearInterval(watchdog);
     clearInterval(stallProbe);
     sub.dispose();
@@ -229,7 +229,8 @@ export async function measureBurst(s: Services, servers: readonly string[], perS
     toolSummaries,
     toolErrors,
     promptsShown,
-    reclosed,
+    clicks,
+    hostCancelled,
     cycle: { showToAnswerMs: median(showToAnswer), answerToNextShowMs: median(answerToNextShow) },
     stalls,
     drainMs,

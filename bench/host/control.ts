@@ -59,6 +59,14 @@ export function collectPageGarbage(): Promise<{ domNodes: number; jsHeapBytes: n
   return call('/page-gc', {});
 }
 
+/**
+ * Starts (`true`) or stops (`false`) the burst's user in the page: it clicks the Cancel button of
+ * each question once the workbench has drawn it. Stopping reports how many clicks landed.
+ */
+export function canceller(on: boolean): Promise<{ clicks: number; misses: number }> {
+  return call('/canceller', { on });
+}
+
 export function postResults(results: unknown): Promise<{ ok: true }> {
   return call('/results', results);
 }

@@ -148,3 +148,36 @@ export async function collectPageGarbage(page) {
     await cdp.detach().catch(() => undefined);
   }
 }
+
+/**
+ * The burst's user: clicks the Cancel button of whatever question is on screen, as fast as the
+ * page lets a click land, until stopped. Each click is a real one (Playwright waits until the
+ * button is visible, stable and hit by the pointer), so a prompt is only cancelled once the
+ * workbench has drawn it, and the cancel reaches the extension host the way a user's does.
+ * @param {Page} page
+ */
+export function startCanceller(page) {
+  const button = page.locator('.quick-input-widget').getByRole('button', { name: /^Cancel \(close without answering/ });
+  let stopped = false;
+  let clicks = 0;
+  let misses = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await button.click({ timeout: 500 });
+        clicks++;
+      } catch {
+        // Nothing to cancel for half a second (the queue is between prompts, or drained): look again.
+        misses++;
+      }
+    }
+  })();
+  return {
+    /** Stops after the click in progress; resolves with how many clicks landed. */
+    async stop() {
+      stopped = true;
+      await loop;
+      return { clicks, misses };
+    },
+  };
+}

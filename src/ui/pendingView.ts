@@ -3,6 +3,7 @@ import type { ElicitationQueue, PendingView as PendingEntryView } from '../elici
 import type { CallRound, FinishedElicitation } from '../elicitation/outcome';
 import { sanitiseForDisplay, MAX_LABEL_CHARS } from '../elicitation/safety/text';
 import { Disposable, toDisposable } from '../util/disposable';
+import { coalesced } from '../util/coalesce';
 
 export type PendingNode =
   | { readonly kind: 'entry'; readonly entry: PendingEntryView }
@@ -99,7 +100,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
 
   constructor(private readonly queue: ElicitationQueue) {
     super();
-    const fire = (): void => this._onDidChangeTreeData.fire(undefined);
+    // One refresh for all the changes of one synchronous run (a burst enlists a hundred at once).
+    const fire = this._register(coalesced(() => this._onDidChangeTreeData.fire(undefined)));
     this._register(toDisposable(queue.onDidChange(fire)));
     this._register(toDisposable(queue.history.onDidChange(fire)));
   }
@@ -164,5 +166,11 @@ export function bindPendingBadge(view: vscode.TreeView<PendingNode>, queue: Elic
     view.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} pending elicitation(s)', n) } : undefined;
   };
   update();
-  return toDisposable(queue.onDidChange(update));
+  // Each badge update is a message to the workbench: one per synchronous run of queue changes.
+  const changed = coalesced(update);
+  const unsubscribe = queue.onDidChange(changed);
+  return toDisposable(() => {
+    unsubscribe();
+    changed.dispose();
+  });
 }

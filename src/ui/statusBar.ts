@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerManager } from '../servers/serverManager';
 import type { ElicitationQueue } from '../elicitation/queue/elicitationQueue';
 import { Disposable, toDisposable } from '../util/disposable';
+import { coalesced } from '../util/coalesce';
 
 /**
  * Two items: servers (running count, a warning colour when any is in error; opens the view) and
@@ -10,6 +11,8 @@ import { Disposable, toDisposable } from '../util/disposable';
 export class StatusBar extends Disposable {
   private readonly servers = this._register(vscode.window.createStatusBarItem('mcpElicitation.servers', vscode.StatusBarAlignment.Left, 50));
   private readonly pending = this._register(vscode.window.createStatusBarItem('mcpElicitation.pending', vscode.StatusBarAlignment.Left, 49));
+  // The queue changes several times per prompt, and once per request when a burst arrives.
+  private readonly queueChanged = this._register(coalesced(() => this.update()));
 
   constructor(
     private readonly manager: ServerManager,
@@ -21,7 +24,7 @@ export class StatusBar extends Disposable {
     this.pending.name = vscode.l10n.t('MCP Pending Elicitations');
     this.pending.command = 'mcpElicitation.showPending';
     this._register(manager.onDidChange(() => this.update()));
-    this._register(toDisposable(queue.onDidChange(() => this.update())));
+    this._register(toDisposable(queue.onDidChange(this.queueChanged)));
     this.update();
   }
 
@@ -49,6 +52,7 @@ export class StatusBar extends Disposable {
 
   /** For tests: what the pending item shows now ('' when hidden). */
   get pendingText(): string {
+    this.queueChanged.flush();
     return this.queue.size === 0 ? '' : this.pending.text;
   }
 }
