@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
-import { EXTENSION_ID, services, waitFor, waitForRunning } from './helpers';
+import { EXTENSION_ID, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // The configuration model with VS Code's chat on (this host runs with AI features enabled):
 // a server in .vscode/mcp.json is VS Code's and we never start it; "Route Through MCP Elicitation
@@ -28,23 +28,19 @@ function agentTool(tool: string): vscode.LanguageModelToolInformation | undefine
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
   let s: Services;
-  let mcpJson: string;
-  let original: string;
+  let mcpJson: ReturnType<typeof workspaceMcpJson>;
   const saved = { mode: undefined as unknown, servers: undefined as unknown, inputs: undefined as unknown };
 
   suiteSetup(async () => {
     s = await services();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder);
-    mcpJson = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
-    original = readFileSync(mcpJson, 'utf8');
+    mcpJson = workspaceMcpJson();
     saved.mode = config().inspect('workspaceMcpJson')?.workspaceValue;
     saved.servers = config().inspect('servers')?.workspaceValue;
     saved.inputs = config().inspect('inputs')?.workspaceValue;
   });
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    writeFileSync(mcpJson, original);
+    mcpJson.restore();
     await config().update('servers', saved.servers, vscode.ConfigurationTarget.Workspace);
     await config().update('inputs', saved.inputs, vscode.ConfigurationTarget.Workspace);
     await config().update('workspaceMcpJson', saved.mode, vscode.ConfigurationTarget.Workspace);
@@ -58,10 +54,10 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
     await waitFor(() => !s.manager.get('fixture') && s.manager.vscodeOwned().some((d) => d.name === 'fixture'), 'mcp.json servers handed to VS Code');
 
-    const json = JSON.parse(original) as { inputs: unknown[]; servers: Record<string, unknown> };
+    const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
     json.inputs.push({ type: 'promptString', id: 'gwToken', description: 'Token for gw-move', default: 'tok-123' });
     json.servers[NAME] = { command: 'node', args: [FIXTURE, NAME], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`), FIXTURE_TOKEN: '${input:gwToken}' } };
-    writeFileSync(mcpJson, JSON.stringify(json, null, 2));
+    writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === NAME), 'listed as VS Code\'s');
     assert.equal(s.manager.get(NAME), undefined, 'we do not run it');
     assert.equal(s.gateway.has(NAME), false, 'nor offer it to the agent (VS Code lists it itself)');
@@ -80,7 +76,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     }
     assert.equal(await routed, true);
     await waitForRunning(s, NAME);
-    const file = JSON.parse(readFileSync(mcpJson, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
+    const file = JSON.parse(readFileSync(mcpJson.path, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
     assert.equal(file.servers[NAME], undefined, 'gone from mcp.json, so VS Code no longer runs it');
     assert.ok(!file.inputs.some((i) => i.id === 'gwToken'), 'its input moved too');
     assert.ok(file.servers['fixture'], 'the other servers stay');
@@ -109,7 +105,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     // Give Back: into mcp.json with its input; we stop it and stop offering it.
     assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.giveBackServer', NAME), true);
     await waitFor(() => !s.manager.get(NAME) && !s.gateway.has(NAME) && s.manager.vscodeOwned().some((d) => d.name === NAME), 'given back');
-    const back = JSON.parse(readFileSync(mcpJson, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
+    const back = JSON.parse(readFileSync(mcpJson.path, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
     assert.ok(back.servers[NAME]);
     assert.ok(back.inputs.some((i) => i.id === 'gwToken'));
     assert.equal((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], undefined);

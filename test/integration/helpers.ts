@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
 import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
@@ -77,4 +79,13 @@ export async function acceptQuickInput(): Promise<void> {
   await new Promise((r) => setTimeout(r, 0));
   await new Promise((r) => setTimeout(r, 0));
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+/** The workspace's `.vscode/mcp.json` as a suite found it; `restore()` writes that back. */
+export function workspaceMcpJson(): { readonly path: string; readonly original: string; restore(): void } {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the in-host suite runs with a workspace folder');
+  const file = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
+  const original = readFileSync(file, 'utf8');
+  return { path: file, original, restore: () => writeFileSync(file, original) };
 }

@@ -1,24 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
-import { services, waitFor, waitForRunning } from './helpers';
+import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => {
   let s: Services;
-  let mcpJson: string;
-  let original: string;
+  let mcpJson: ReturnType<typeof workspaceMcpJson>;
 
   suiteSetup(async () => {
     s = await services();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder);
-    mcpJson = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
-    original = readFileSync(mcpJson, 'utf8');
+    mcpJson = workspaceMcpJson();
   });
   suiteTeardown(async () => {
-    writeFileSync(mcpJson, original);
+    mcpJson.restore();
     // An input box left open would hold every later configuration reload behind it.
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
@@ -26,12 +21,12 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
   });
 
   test('a password input is asked for with a masked box, passed to the server, kept in SecretStorage only', async () => {
-    const json = JSON.parse(original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
+    const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
     const fixture = json.servers['fixture'];
     assert.ok(fixture?.args);
     json.inputs = [{ type: 'promptString', id: 'tok', description: 'Token for the test server', password: true, default: 'pa55-w0rd-value' }];
     json.servers['extra-input'] = { command: fixture.command ?? 'node', args: [fixture.args[0] ?? '', 'extra-input'], env: { FIXTURE_TOKEN: '${input:tok}' } } as never;
-    writeFileSync(mcpJson, JSON.stringify(json, null, 2));
+    writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     // The InputBox is VS Code's own (showInputBox); its pre-filled default is accepted like Enter.
     // Bounded: Enter on whatever box is open until the server runs (at most 10 s).
     for (let i = 0; i < 100 && s.manager.get('extra-input')?.state.kind !== 'running'; i++) {
@@ -50,7 +45,7 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
   test('Clear Remembered Inputs forgets the secret', async () => {
     // Remove the server first: with it still configured, a late file-watcher reload would ask
     // for the forgotten input again, and an unanswered box blocks later reloads.
-    writeFileSync(mcpJson, original);
+    mcpJson.restore();
     await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
     assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), undefined);
