@@ -6,13 +6,16 @@
 //   2. a 1,000-request burst from 10 servers under the default policy and rate limit
 //   3. activation time (cold over several code-server starts, warm in-host) and bundle sizes
 //   4. keystrokes + clicks to accept the demo's 12-field form with its defaults
+//   5. the agent gateway: added time per tools/call as the agent sees it (vscode.lm.invokeTool on a
+//      server VS Code runs itself vs. a copy offered through our gateway), and an upstream
+//      tools/list_changed → vscode.lm.tools; in a code-server of its own with VS Code's chat on
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results); a missed target is a
 // result, printed ✗, and does not fail the run.
 //
 // Knobs (environment): MCP_BENCH_SAMPLES (30), MCP_BENCH_WARMUP (3), MCP_BENCH_STARTS (5),
 // MCP_BENCH_WARM_REPS (30), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
-// MCP_BENCH_BURSTS (3), MCP_BENCH_VERBOSE, MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
+// MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE, MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
 // test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -34,6 +37,7 @@ import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 /** @typedef {import('./host/index').PostedResults} PostedResults */
 /** @typedef {import('./host/index').MainResults} MainResults */
 /** @typedef {import('./host/activation').ActivationResult} ActivationResult */
+/** @typedef {import('./host/gateway').GatewayResult} GatewayResult */
 /** @typedef {import('./host/control').WatchSpec} WatchSpec */
 /** @typedef {import('./host/control').PromptKind} PromptKind */
 /** @typedef {{ code: number, results: PostedResults | undefined, hostLog: string, csOutput: string }} HostRun */
@@ -53,6 +57,8 @@ const WARM_REPS = num('MCP_BENCH_WARM_REPS', 30);
 const BURST_SERVERS = num('MCP_BENCH_BURST_SERVERS', 10);
 const PER_SERVER = num('MCP_BENCH_BURST_PER_SERVER', 100);
 const BURSTS = Math.max(1, num('MCP_BENCH_BURSTS', 3));
+const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
+const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
 const PROFILE = process.env['MCP_BENCH_PROFILE'] === '1';
 const RESULTS = PROFILE ? path.join(repoRoot, 'test-results', 'bench-profile-results.json') : path.join(repoRoot, 'bench', 'results.json');
@@ -74,6 +80,9 @@ const FIXTURES = path.join(repoRoot, 'bench', 'fixtures');
 const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
 const MRTR_SERVER = path.join(FIXTURES, 'mrtrBenchServer.mjs');
 const DEMO_SERVER = path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs');
+const GATEWAY_SERVER = path.join(FIXTURES, 'gatewayServer.mjs');
+/** The agent gateway may add this much per tools/call, at the median. */
+const GATEWAY_ADDED_TARGET_MS = 2;
 const IN_HOST_ENTRY = path.join(repoRoot, 'out', 'bench', 'index.js');
 
 const t0 = Date.now();
@@ -178,12 +187,13 @@ const benchEntry = (/** @type {string} */ name, /** @type {string} */ recordDir)
  * benchmark as its tests module, one page, one control channel. Resolves when the host reports
  * its exit code (or after `timeoutMs`, as 124).
  * @param {import('playwright-core').Browser} browser
- * @param {{ mode: 'main' | 'activation', servers: Record<string, unknown>, env?: Record<string, string>, extensionsDir: string,
- *           extensionDir: string, timeoutMs: number, demoRecord?: string }} opts
+ * @param {{ mode: 'main' | 'activation' | 'gateway', servers: Record<string, unknown>, env?: Record<string, string>, extensionsDir: string,
+ *           extensionDir: string, timeoutMs: number, demoRecord?: string, settings?: Record<string, unknown>,
+ *           workspaceSettings?: Record<string, unknown> }} opts  `settings`: the user's, `workspaceSettings`: .vscode/settings.json
  * @returns {Promise<HostRun>}
  */
-async function runHost(browser, { mode, servers, env = {}, extensionsDir, extensionDir, timeoutMs, demoRecord }) {
-  const ws = makeWorkspace({ servers });
+async function runHost(browser, { mode, servers, env = {}, extensionsDir, extensionDir, timeoutMs, demoRecord, settings = {}, workspaceSettings }) {
+  const ws = makeWorkspace({ servers, ...(workspaceSettings ? { settings: workspaceSettings } : {}) });
   const seen = new SeenBoard();
   /** @type {import('playwright-core').Page} */
   let page;
@@ -228,7 +238,7 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       extensionsDir,
       quiet: true,
       // The form is what is measured; an empty secondary side bar only costs layout time.
-      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...settings },
       env: { MCP_TEST_REPO_ROOT: repoRoot, MCP_BENCH_MODE: mode, MCP_BENCH_CONTROL: control.url, ...env },
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -332,6 +342,65 @@ function responseCounts(recordDir, names) {
   return { sent, exactlyOne, none, more, protocolErrors, actions };
 }
 
+/**
+ * The gateway rows need VS Code's chat on (`chat.disableAIFeatures: false`), which the latency
+ * rows must not have: chat adds its own work to the workbench and extension host, and with it on
+ * the main run's mcp.json servers would be VS Code's rather than ours. So they get a code-server
+ * of their own: one copy of the fixture in .vscode/mcp.json, left to VS Code
+ * (`mcpElicitation.workspaceMcpJson: vscode`), one in `mcpElicitation.servers`, run by us and
+ * offered through the gateway; `chat.mcp.autostart: never` so that VS Code starts only what the
+ * in-host side asks for.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} extensionDir
+ * @returns {Promise<GatewayResult>}
+ */
+async function gatewayRun(browser, extensionDir) {
+  const server = (/** @type {string} */ name) => ({ type: 'stdio', command: 'node', args: [GATEWAY_SERVER, name] });
+  const run = await runHost(browser, {
+    mode: 'gateway',
+    servers: { gwdirect: server('gwdirect') },
+    workspaceSettings: { 'mcpElicitation.workspaceMcpJson': 'vscode', 'mcpElicitation.servers': { gwrelay: server('gwrelay') } },
+    settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
+    env: {
+      MCP_BENCH_GATEWAY_DIRECT: 'gwdirect',
+      MCP_BENCH_GATEWAY_RELAYED: 'gwrelay',
+      MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
+      MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
+      MCP_BENCH_WARMUP: String(WARMUP),
+    },
+    extensionsDir: tempDir('mcp-eh-bench-noexts-'),
+    extensionDir,
+    timeoutMs: 5 * 60_000,
+  });
+  if (run.code !== 0 || !run.results?.results) throw hostFailure('gateway run', run);
+  return /** @type {GatewayResult} */ (run.results.results);
+}
+
+/** @param {GatewayResult} g */
+function gatewayFigures(g) {
+  const of = (/** @type {{ path: string, ms: number }[]} */ rows, /** @type {string} */ p) => summarise(rows.filter((r) => r.path === p).map((r) => r.ms));
+  const direct = of(g.calls, 'direct');
+  const via = of(g.calls, 'gateway');
+  const added = { median: via.median - direct.median, p95: via.p95 - direct.p95 };
+  const listGateway = of(g.listChanged, 'gateway');
+  const listDirect = of(g.listChanged, 'direct');
+  /** @type {import('./lib/stats.mjs').Row[]} */
+  const rows = [
+    {
+      measure: `Agent gateway: added time per \`tools/call\` (\`vscode.lm.invokeTool\` of \`echo\`, through the gateway − VS Code running the server itself, ${direct.n} calls each, ABBA)`,
+      result: `**${fmt(added.median, 2)} ms** at the median (p95 ${fmt(added.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(direct.median, 2)} ms (p95 ${fmt(via.p95, 2)} / ${fmt(direct.p95, 2)}); ratio ${fmt(via.median / direct.median, 2)}`,
+      target: `< ${GATEWAY_ADDED_TARGET_MS} ms at the median`,
+      ok: added.median < GATEWAY_ADDED_TARGET_MS,
+    },
+    {
+      measure: `Agent gateway: upstream \`tools/list_changed\` sent → new tool in \`vscode.lm.tools\` (${listGateway.n} runs)`,
+      result: `median ${fmt(listGateway.median)} ms, max ${fmt(listGateway.max)} ms (VS Code running the server itself: median ${fmt(listDirect.median)} ms)`,
+      target: '–',
+    },
+  ];
+  return { rows, figures: { direct, gateway: via, added, listChanged: { gateway: listGateway, direct: listDirect } } };
+}
+
 async function main() {
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
@@ -346,6 +415,8 @@ async function main() {
   const activationRuns = [];
   /** @type {MainResults} */
   let mainRun;
+  /** @type {GatewayResult} */
+  let gatewayResult;
   const recordDir = tempDir('mcp-eh-bench-rec-');
   const burstNames = Array.from({ length: BURST_SERVERS }, (_, i) => `burst${i}`);
   const demoRecord = path.join(recordDir, 'demo.jsonl');
@@ -393,6 +464,10 @@ async function main() {
     });
     if (run.code !== 0 || !run.results?.results) throw hostFailure('main run', run);
     mainRun = /** @type {MainResults} */ (run.results.results);
+
+    // 5. The agent gateway, in a host of its own (see gatewayRun).
+    log(`gateway run: ${GATEWAY_CALLS} echo calls (+${WARMUP} warm-up) × 2 paths, then ${GATEWAY_LIST_RUNS} list_changed × 2 paths`);
+    gatewayResult = await gatewayRun(browser, prod.dir);
   } finally {
     await browser.close().catch(() => undefined);
   }
@@ -491,6 +566,8 @@ async function main() {
     target: `${TARGETS.acceptActions}`,
     ok: actionsOk,
   });
+  const gateway = gatewayFigures(gatewayResult);
+  rows.push(...gateway.rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -508,6 +585,7 @@ async function main() {
     activation: { cold, warm, runs: activationRuns },
     bundles: prod.sizes,
     interactions,
+    gateway: { ...gateway.figures, tools: gatewayResult.tools, calls: gatewayResult.calls, listChanged: gatewayResult.listChanged },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

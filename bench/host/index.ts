@@ -2,7 +2,8 @@
  * Entry of the in-host benchmark, loaded by the workbench like the in-host test suite (the
  * `extensionTestsPath` of the payload) and bundled by bench/run.mjs into out/bench/index.js.
  * MCP_BENCH_MODE picks the work: `main` (latency, interactions, burst) or `activation`. Results go
- * to the harness over its control channel; a rejected run() makes the harness fail.
+ * to the harness over its control channel; a rejected run() makes the harness fail. `gateway`
+ * (the agent gateway's overhead) runs in a host of its own, with VS Code's chat on.
  */
 import * as vscode from 'vscode';
 import { services } from '../../test/integration/helpers';
@@ -12,6 +13,7 @@ import { measureBursts, type BurstsResult } from './burst';
 import { measureActivation, type ActivationResult } from './activation';
 import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
+import { measureGateway, type GatewayResult } from './gateway';
 
 const log = (m: string): void => console.log(m);
 
@@ -29,10 +31,10 @@ export interface MainResults {
   readonly burst: BurstsResult;
 }
 
-/** The body of the harness's `/results` call: MainResults or ActivationResult, by mode. */
+/** The body of the harness's `/results` call: MainResults, ActivationResult or GatewayResult, by mode. */
 export interface PostedResults {
   readonly mode: string;
-  readonly results?: MainResults | ActivationResult;
+  readonly results?: MainResults | ActivationResult | GatewayResult;
   readonly error?: string;
 }
 
@@ -66,10 +68,20 @@ async function activation(): Promise<ActivationResult> {
   return measureActivation(s, envNumber('MCP_BENCH_WARM_REPS', 0), log);
 }
 
+/** The harness names the two servers: `direct` in .vscode/mcp.json (VS Code's), `gateway` in our setting. */
+async function gateway(): Promise<GatewayResult> {
+  const s = await services();
+  const direct = process.env['MCP_BENCH_GATEWAY_DIRECT'] ?? 'gwdirect';
+  const relayed = process.env['MCP_BENCH_GATEWAY_RELAYED'] ?? 'gwrelay';
+  // VS Code ids a server of the first folder's .vscode/mcp.json `mcp.config.ws0.<name>`.
+  const servers = [{ path: 'direct', name: direct, id: `mcp.config.ws0.${direct}` }, { path: 'gateway', name: relayed }] as const;
+  return measureGateway(s, servers, envNumber('MCP_BENCH_GATEWAY_CALLS', 100), envNumber('MCP_BENCH_WARMUP', 3), envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
+}
+
 export async function run(): Promise<void> {
   const mode = process.env['MCP_BENCH_MODE'] ?? 'main';
   try {
-    const results = mode === 'activation' ? await activation() : await main();
+    const results = mode === 'activation' ? await activation() : mode === 'gateway' ? await gateway() : await main();
     await postResults({ mode, results } satisfies PostedResults);
   } catch (err) {
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);

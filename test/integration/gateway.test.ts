@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
 import { SECRET_HEADER } from '../../src/gateway/admission';
-import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
+import { agentTool, invoke, startAsAgent } from './agent';
+import { nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
 
 // These tests play VS Code's agent: they start the server our provider offers through VS Code's
 // own MCP client (workbench.mcp.startServer), find its tools in vscode.lm.tools and call them
@@ -30,46 +31,6 @@ function records(name: string): Record<string, unknown>[] {
   const file = path.join(RECORD_DIR, `${name}.jsonl`);
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-/** The server id VS Code gives a provider's server: the extension id, lowercased, "/", the label. */
-const serverId = (name: string): string => `${EXTENSION_ID.toLowerCase()}/${name}`;
-
-/**
- * The agent's name for a tool of a gateway server: `mcp_<serverInfo name>_<label>_<tool>`, where
- * VS Code shortens the label (`gw-modern` became `gw-moder`): the label part must end with at
- * least the first six characters of the server's name (or all of a shorter name).
- */
-function agentTool(server: string, tool: string): vscode.LanguageModelToolInformation | undefined {
-  const alnum = (v: string): string => v.replace(/[^a-z0-9]/gi, '').toLowerCase();
-  const want = alnum(server);
-  return vscode.lm.tools.find((t) => {
-    if (!t.name.startsWith('mcp_') || !t.name.endsWith(`_${tool}`)) return false;
-    const middle = alnum(t.name.slice(4, -tool.length - 1));
-    for (let k = want.length; k >= Math.min(want.length, 6); k--) if (middle.endsWith(want.slice(0, k))) return true;
-    return false;
-  });
-}
-
-async function startAsAgent(name: string, tool = 'echo'): Promise<void> {
-  // The definition reaches the workbench a moment after our provider fires its change event, and
-  // starting an id the workbench does not know yet does nothing: ask again until the tools are in.
-  const t0 = Date.now();
-  while (agentTool(name, tool) === undefined) {
-    if (Date.now() - t0 > 30_000) throw new Error(`${name}'s ${tool} never reached vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_')).join(', ')})`);
-    await vscode.commands.executeCommand('workbench.mcp.startServer', serverId(name), { waitForLiveTools: true });
-    if (agentTool(name, tool) === undefined) await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function resultText(result: vscode.LanguageModelToolResult): string {
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-async function invoke(server: string, tool: string, input: object, token?: vscode.CancellationToken): Promise<string> {
-  const info = agentTool(server, tool);
-  assert.ok(info, `${tool} is listed for the agent`);
-  return resultText(await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined }, token));
 }
 
 /** A raw HTTP POST to an endpoint, with the headers given (Host included, which fetch cannot set). */

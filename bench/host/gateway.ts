@@ -1,0 +1,91 @@
+/**
+ * The agent gateway's cost, as the agent notices it: the same fixture tool (`echo` of
+ * bench/fixtures/gatewayServer.mjs) called with vscode.lm.invokeTool on two copies of one server
+ * program, one that VS Code's own MCP client runs directly (a .vscode/mcp.json server, left to
+ * VS Code) and one that our extension runs and offers through the gateway (in
+ * `mcpElicitation.servers`). Calls alternate ABBA after warm-ups. Then the time from the upstream
+ * writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on both.
+ */
+import type { Services } from '../../src/context';
+import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
+import { waitUntil } from './wait';
+
+export type GatewayPath = 'direct' | 'gateway';
+
+/** One server as the agent starts it: its label and the id workbench.mcp.startServer takes. */
+export interface AgentServer {
+  readonly path: GatewayPath;
+  readonly name: string;
+  readonly id?: string;
+}
+
+export interface GatewayResult {
+  /** invokeTool → result, ms, per measured call (warm-ups left out). */
+  readonly calls: { path: GatewayPath; ms: number }[];
+  readonly warmup: number;
+  /** Upstream list_changed written → tool in vscode.lm.tools, ms, per run. */
+  readonly listChanged: { path: GatewayPath; ms: number }[];
+  /** The agent's names for the two echo tools, for the record. */
+  readonly tools: Record<GatewayPath, string>;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+async function timedEcho(server: AgentServer, i: number): Promise<number> {
+  const text = `call ${server.path} ${i}`;
+  const t0 = performance.now();
+  const out = await invoke(server.name, 'echo', { text });
+  const ms = performance.now() - t0;
+  if (out !== text) throw new Error(`${server.path} echo answered ${JSON.stringify(out)}, not ${JSON.stringify(text)}`);
+  return ms;
+}
+
+/**
+ * Resolves with the host time at which `tool` of `server` is in vscode.lm.tools. The extension
+ * API has no event for that list, so it is polled every millisecond (Node's timer floor).
+ */
+async function whenListed(server: AgentServer, tool: string, timeoutMs: number): Promise<number> {
+  const t0 = Date.now();
+  while (!agentTool(server.name, tool)) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${server.path}: ${tool} did not reach vscode.lm.tools within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  return now();
+}
+
+async function listChangedOnce(server: AgentServer, k: number): Promise<number> {
+  const tool = `late${server.path}${k}`;
+  const listed = whenListed(server, tool, 20_000);
+  listed.catch(() => undefined);
+  const { sentAt } = JSON.parse(await invoke(server.name, 'addTool', { name: tool })) as { sentAt?: number };
+  if (sentAt === undefined) throw new Error(`${server.path}: the fixture did not report sending list_changed`);
+  return (await listed) - sentAt;
+}
+
+export async function measureGateway(s: Services, servers: readonly [AgentServer, AgentServer], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
+  const ours = servers.find((x) => x.path === 'gateway');
+  if (ours) await waitUntil(() => s.manager.get(ours.name)?.state.kind === 'running' && s.gateway.has(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
+  // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
+  for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});
+  const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Record<GatewayPath, string>;
+  log(`[bench] gateway: agent tools ${servers.map((x) => `${x.path} ${tools[x.path]}`).join(', ')}`);
+
+  const calls: GatewayResult['calls'] = [];
+  for (let i = 0; i < warmup + n; i++) {
+    // ABBA: neither path always runs first after the other.
+    const order = i % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
+    for (const server of order) {
+      const ms = await timedEcho(server, i);
+      if (i >= warmup) calls.push({ path: server.path, ms });
+    }
+  }
+  const listChanged: GatewayResult['listChanged'] = [];
+  for (let k = 0; k < listRuns; k++) {
+    const order = k % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
+    for (const server of order) listChanged.push({ path: server.path, ms: await listChangedOnce(server, k) });
+  }
+  const med = (v: number[]): string => (v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN).toFixed(2);
+  const of = <T extends { path: GatewayPath; ms: number }>(rows: T[], p: GatewayPath): number[] => rows.filter((r) => r.path === p).map((r) => r.ms);
+  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, gateway ${med(of(calls, 'gateway'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
+  return { calls, warmup, listChanged, tools };
+}
