@@ -15,8 +15,10 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
   it('lists the extension commands in the palette', async () => {
     const { page } = wb;
     await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>MCP Elicitation:');
-    for (const title of ['Run Tool…', 'Show Pending Elicitations', 'Restart All Servers', 'Open Audit Log']) {
+    // One command at a time: the list draws only the rows that fit, and the category has more
+    // commands than fit.
+    for (const title of ['Run Tool…', 'Show Pending Elicitations', 'Restart All Servers', 'Open Audit Log', 'Route Through MCP Elicitation Host']) {
+      await page.locator('.quick-input-widget input').fill(`>MCP Elicitation: ${title}`);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: `MCP Elicitation: ${title}` }).first().waitFor({ timeout: 20_000 });
     }
     await page.keyboard.press('Escape');
