@@ -11,7 +11,9 @@
 
 /**
  * Starts watching the page for one prompt; when it is visible, the page calls
- * window.__benchSeen(token, Date.now()). Quick inputs are caught by a MutationObserver the moment
+ * window.__benchSeen(token, performance.timeOrigin + performance.now()), the clock the bench
+ * servers stamp their sends with, to a fraction of a millisecond (see bench/host/clock.ts). Quick
+ * inputs are caught by a MutationObserver the moment
  * the DOM changes; webview forms live in other documents, so those are polled every 4 ms (the
  * browser's minimum timer interval), which bounds the error at about one poll.
  * @param {import('playwright-core').Page} page
@@ -46,7 +48,7 @@ export async function armWatch(page, spec) {
     const check = () => {
       if (done || !found()) return;
       done = true;
-      const at = Date.now();
+      const at = performance.timeOrigin + performance.now();
       stop();
       void win.__benchSeen(spec.token, at);
     };
@@ -60,6 +62,24 @@ export async function armWatch(page, spec) {
     win.__benchWatch = { stop };
     check();
   }, spec);
+}
+
+/**
+ * How far the page's clock is ahead of this process's, from the shortest of `probes` round trips
+ * (Playwright evaluate): the page stamped somewhere between send and receive.
+ * @param {Page} page
+ * @param {number} probes
+ */
+export async function pageClockSkew(page, probes) {
+  const now = () => performance.timeOrigin + performance.now();
+  let best = { skewMs: NaN, rttMs: Infinity };
+  for (let i = 0; i < probes; i++) {
+    const t0 = now();
+    const at = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const t1 = now();
+    if (t1 - t0 < best.rttMs) best = { skewMs: at - (t0 + t1) / 2, rttMs: t1 - t0 };
+  }
+  return best;
 }
 
 /**
