@@ -72,8 +72,11 @@ export function harnessClock(): Promise<{ at: number }> {
   return call('/clock', {});
 }
 
-/** The page's clock minus the harness's, at the shortest of `probes` round trips between them. */
-export function pageClock(probes: number): Promise<{ skewMs: number; rttMs: number }> {
+/**
+ * The page's clock minus the harness's, at the shortest of `probes` round trips between them; and
+ * the page's clock minus the system clock (bench/lib/wallClock.mjs).
+ */
+export function pageClock(probes: number): Promise<{ skewMs: number; rttMs: number; offsetMs: number }> {
   return call('/page-clock', { probes });
 }
 
