@@ -30,8 +30,9 @@ import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
 import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
 import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
-import { acceptButton, armWatch, collectPageGarbage, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import { acceptButton, armWatch, collectPageGarbage, pageClockSkew, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
+import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
 
 /** @typedef {import('./host/index').PostedResults} PostedResults */
@@ -75,6 +76,9 @@ const TARGETS = {
   bundleBytes: 600 * 1024,
   acceptActions: 1,
 };
+
+/** A clock skew between stamping processes at least this large is printed under the table. */
+const CLOCK_NOTICEABLE_MS = 0.1;
 
 const FIXTURES = path.join(repoRoot, 'bench', 'fixtures');
 const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
@@ -213,6 +217,8 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       return acceptDefaults(page, method, demoRecord);
     },
     '/page-gc': async () => collectPageGarbage(page),
+    '/clock': () => ({ at: now() }),
+    '/page-clock': async (/** @type {{ probes: number }} */ { probes }) => pageClockSkew(page, probes),
     '/canceller': async (/** @type {{ on: boolean }} */ { on }) => {
       if (on) {
         await canceller?.stop();
@@ -524,7 +530,7 @@ async function main() {
   for (const [kind, l] of Object.entries(latency)) {
     rows.push({
       measure: `Prompt latency, ${names[kind]}: ours / baseline`,
-      result: `${fmt(l.ours.median)} / ${fmt(l.baseline.median)} ms (p95 ${fmt(l.ours.p95)} / ${fmt(l.baseline.p95)}); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
+      result: `${fmt(l.ours.median, 1)} / ${fmt(l.baseline.median, 1)} ms (p95 ${fmt(l.ours.p95, 1)} / ${fmt(l.baseline.p95, 1)}); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
       target: `ratio ≤ ${l.target}`,
       ok: l.ok,
     });
@@ -533,7 +539,7 @@ async function main() {
     const l = mrtrLatency;
     rows.push({
       measure: 'Prompt latency, InputBox (1 text field), ours: MRTR `input_required` (2026-07-28) / pushed `elicitation/create` (2025)',
-      result: `${fmt(l.mrtr.median)} / ${fmt(l.pushed.median)} ms (p95 ${fmt(l.mrtr.p95)} / ${fmt(l.pushed.p95)}; send → show() ${fmt(l.hostMrtr.median, 1)} / ${fmt(l.hostPushed.median, 1)} ms); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
+      result: `${fmt(l.mrtr.median, 1)} / ${fmt(l.pushed.median, 1)} ms (p95 ${fmt(l.mrtr.p95, 1)} / ${fmt(l.pushed.p95, 1)}; send → show() ${fmt(l.hostMrtr.median, 1)} / ${fmt(l.hostPushed.median, 1)} ms); ratio **${fmt(l.ratioMedian, 2)}** (p95 ${fmt(l.ratioP95, 2)})`,
       target: `ratio ≤ ${l.target}`,
       ok: l.ok,
     });
@@ -581,6 +587,7 @@ async function main() {
     mrtrLatency,
     mrtrSamples: mainRun.mrtr.samples,
     mrtrFailures: mainRun.mrtr.failures,
+    clock: mainRun.clock,
     burst: { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes, wire, lost, loopP99, loopMax, heapGrowth, drain },
     activation: { cold, warm, runs: activationRuns },
     bundles: prod.sizes,
@@ -596,6 +603,15 @@ async function main() {
     `${SAMPLES} samples per cell after ${WARMUP} warm-up; load average ${load0.map((x) => x.toFixed(2)).join(' ')} at start, ${load1.map((x) => x.toFixed(2)).join(' ')} at end on ${os.cpus().length} CPUs. ` +
       `Latency failures: ${lat.failures.length + mainRun.mrtr.failures.length}. Results: ${path.relative(repoRoot, RESULTS)} (${results.durationSeconds} s).\n`,
   );
+  // The latency rows subtract stamps of different processes: a skew as large as the 0.1 ms they
+  // are printed with would be in them. The offset skew is the precise one; a round trip only
+  // shows a skew beyond its own half-width.
+  const skews = [...mainRun.clock.before, ...mainRun.clock.after];
+  const noticeable = skews.some((k) => Math.abs(k.offsetSkewMs) >= CLOCK_NOTICEABLE_MS || Math.abs(k.skewMs) - k.rttMs / 2 >= CLOCK_NOTICEABLE_MS);
+  if (noticeable) {
+    const one = (/** @type {import('./host/clock').Skew} */ k) => `${k.peer} ${fmt(k.offsetSkewMs, 2)} ms (round trip ${fmt(k.skewMs, 2)} ± ${fmt(k.rttMs / 2, 2)})`;
+    process.stdout.write(`Clock skew against the extension host, before / after the latency rows: ${skews.map(one).join(', ')}. The latency figures contain it.\n`);
+  }
   const missed = rows.filter((r) => r.ok === false).length;
   process.stdout.write(missed ? `${missed} target(s) missed (not a harness failure).\n` : 'All targets met.\n');
 }

@@ -41,7 +41,7 @@ export function arm(spec: WatchSpec): Promise<{ ok: true }> {
   return call('/arm', spec);
 }
 
-/** The page's Date.now() at the moment the armed prompt became visible. */
+/** The page's clock (`performance.timeOrigin + performance.now()`) when the armed prompt became visible. */
 export function seen(token: string, timeoutMs = 30_000): Promise<{ at: number }> {
   return call('/seen', { token, timeoutMs }, timeoutMs + 5_000);
 }
@@ -65,6 +65,19 @@ export function collectPageGarbage(): Promise<{ domNodes: number; jsHeapBytes: n
  */
 export function canceller(on: boolean): Promise<{ clicks: number; misses: number }> {
   return call('/canceller', { on });
+}
+
+/** The harness's clock (`performance.timeOrigin + performance.now()`), for the clock check. */
+export function harnessClock(): Promise<{ at: number }> {
+  return call('/clock', {});
+}
+
+/**
+ * The page's clock minus the harness's, at the shortest of `probes` round trips between them; and
+ * the page's clock minus the system clock (bench/lib/wallClock.mjs).
+ */
+export function pageClock(probes: number): Promise<{ skewMs: number; rttMs: number; offsetMs: number }> {
+  return call('/page-clock', { probes });
 }
 
 export function postResults(results: unknown): Promise<{ ok: true }> {

@@ -14,6 +14,7 @@ import { measureActivation, type ActivationResult } from './activation';
 import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
 import { measureGateway, type GatewayResult } from './gateway';
+import { checkClocks, describeSkews, type Skew } from './clock';
 
 const log = (m: string): void => console.log(m);
 
@@ -29,6 +30,8 @@ export interface MainResults {
   readonly mrtr: LatencyResult;
   readonly interactions: InteractionRun[];
   readonly burst: BurstsResult;
+  /** Each stamping process's clock against the host's, before the latency rows and after them. */
+  readonly clock: { readonly before: Skew[]; readonly after: Skew[] };
 }
 
 /** The body of the harness's `/results` call: MainResults, ActivationResult or GatewayResult, by mode. */
@@ -52,15 +55,19 @@ async function main(): Promise<MainResults> {
   s.gatekeeper.allowMore('benchMrtr');
   const samples = envNumber('MCP_BENCH_SAMPLES', 30);
   const warmup = envNumber('MCP_BENCH_WARMUP', 3);
+  const before = await checkClocks();
+  log(`[bench] clock skew against the extension host: ${describeSkews(before)}`);
   const latency = await measureLatency([ours(s, 'bench'), baseline()], samples, warmup, log);
   const negotiated = s.manager.get('benchMrtr')?.state;
   if (negotiated?.kind !== 'running' || negotiated.protocolVersion !== '2026-07-28') throw new Error(`benchMrtr did not negotiate 2026-07-28: ${JSON.stringify(negotiated)}`);
   // The smallest widget: the one where a protocol's extra cost would show most.
   const mrtr = await measureLatency([ours(s, 'bench'), ours(s, 'benchMrtr', 'mrtr')], samples, warmup, log, ['inputBox']);
+  const after = await checkClocks();
+  log(`[bench] clock skew after the latency rows: ${describeSkews(after)}`);
   const interactions = await measureInteractions(s, 'demo');
   log(`[bench] interactions: ${interactions.map((r) => `${r.method} ${r.actions}`).join(', ')}`);
   const burst = await measureBursts(s, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
-  return { latency, mrtr, interactions, burst };
+  return { latency, mrtr, interactions, burst, clock: { before, after } };
 }
 
 async function activation(): Promise<ActivationResult> {

@@ -1,7 +1,8 @@
 /**
- * Prompt latency: from the bench server stamping Date.now() right before it writes the message
+ * Prompt latency: from the bench server stamping its clock right before it writes the message
  * that asks (a pushed elicitation/create, or a 2026-07-28 `input_required` result), to the page's
- * Date.now() when the widget is visible with the request's text. Two clients are sampled
+ * stamp when the widget is visible with the request's text. All stamps are the sub-millisecond
+ * clock of ./clock, in three processes (server, extension host, page). Two clients are sampled
  * alternately (ABBA), so drift in machine load during the run hits both about equally: ours and
  * the baseline extension, or ours asked by a 2025 server and ours asked through MRTR.
  */
@@ -164,7 +165,7 @@ export async function measureLatency(
     }
     const med = (impl: string): string => {
       const v = samples.filter((x) => x.kind === kind && x.impl === impl).map((x) => x.ms).sort((a, b) => a - b);
-      return String(v[Math.floor(v.length / 2)] ?? '-');
+      return v[Math.floor(v.length / 2)]?.toFixed(1) ?? '-';
     };
     log(`[bench] latency ${kind}: ${impls.map((impl) => `${impl.name} ${med(impl.name)} ms`).join(', ')} (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }

@@ -2,6 +2,7 @@
 // user. Code-server serves webviews from the workbench's own origin, so the top page can read the
 // form's document two iframes down (iframe.webview → iframe#active-frame) without Playwright.
 // The functions passed to page.evaluate and page.waitForFunction run in the page, hence the DOM types.
+import { now, systemClockOffset } from './wallClock.mjs';
 
 /**
  * The page's own hooks: the watch in progress, and the harness's callback (page.exposeFunction).
@@ -11,9 +12,11 @@
 
 /**
  * Starts watching the page for one prompt; when it is visible, the page calls
- * window.__benchSeen(token, Date.now()). Quick inputs are caught by a MutationObserver the moment
- * the DOM changes; webview forms live in other documents, so those are polled every 4 ms (the
- * browser's minimum timer interval), which bounds the error at about one poll.
+ * window.__benchSeen(token, performance.timeOrigin + performance.now()), the clock the bench
+ * servers stamp their sends with (bench/lib/wallClock.mjs). Quick inputs are caught by a
+ * MutationObserver the moment the DOM changes; webview forms live in other documents, so those
+ * are polled every 4 ms (the browser's minimum timer interval), which bounds the error at about
+ * one poll.
  * @param {import('playwright-core').Page} page
  * @param {{ token: string, kind: 'inputBox'|'quickPick'|'webview', option?: string, fields?: number }} spec
  */
@@ -46,7 +49,7 @@ export async function armWatch(page, spec) {
     const check = () => {
       if (done || !found()) return;
       done = true;
-      const at = Date.now();
+      const at = performance.timeOrigin + performance.now();
       stop();
       void win.__benchSeen(spec.token, at);
     };
@@ -60,6 +63,24 @@ export async function armWatch(page, spec) {
     win.__benchWatch = { stop };
     check();
   }, spec);
+}
+
+/**
+ * How far the page's clock is ahead of this process's, from the shortest of `probes` round trips
+ * (Playwright evaluate): the page stamped somewhere between send and receive. Also the page's
+ * offset from the system clock, which needs no round trip (bench/lib/wallClock.mjs).
+ * @param {Page} page
+ * @param {number} probes
+ */
+export async function pageClockSkew(page, probes) {
+  let best = { skewMs: NaN, rttMs: Infinity };
+  for (let i = 0; i < probes; i++) {
+    const t0 = now();
+    const at = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const t1 = now();
+    if (t1 - t0 < best.rttMs) best = { skewMs: at - (t0 + t1) / 2, rttMs: t1 - t0 };
+  }
+  return { ...best, offsetMs: await page.evaluate(systemClockOffset, 25) };
 }
 
 /**
