@@ -16,7 +16,8 @@
 //
 // Knobs (environment): MCP_BENCH_SAMPLES (30), MCP_BENCH_WARMUP (3), MCP_BENCH_STARTS (5),
 // MCP_BENCH_WARM_REPS (30), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
-// MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE, MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
+// MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE, MCP_BENCH_ONLY=gateway (only
+// the gateway rows, into test-results/bench-gateway-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
 // test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,8 @@ const PER_SERVER = num('MCP_BENCH_BURST_PER_SERVER', 100);
 const BURSTS = Math.max(1, num('MCP_BENCH_BURSTS', 3));
 const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
+/** Diagnosis: only the gateway run (its rows printed, figures in test-results/; not a full result). */
+const GATEWAY_ONLY = process.env['MCP_BENCH_ONLY'] === 'gateway';
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
 const PROFILE = process.env['MCP_BENCH_PROFILE'] === '1';
 const RESULTS = PROFILE ? path.join(repoRoot, 'test-results', 'bench-profile-results.json') : path.join(repoRoot, 'bench', 'results.json');
@@ -447,6 +450,23 @@ function gatewayFigures(g) {
   return { rows, figures: { direct, http: overHttp, gateway: via, added, addedOverHttp, listChanged: { gateway: listGateway, direct: listDirect } } };
 }
 
+/** MCP_BENCH_ONLY=gateway: the gateway run alone, for diagnosis; bench/results.json is left alone. */
+async function gatewayOnly(/** @type {string} */ extensionDir) {
+  const browser = await launchBrowser();
+  /** @type {GatewayResult} */
+  let g;
+  try {
+    g = await gatewayRun(browser, extensionDir);
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+  const { rows, figures } = gatewayFigures(g);
+  const out = path.join(repoRoot, 'test-results', 'bench-gateway-results.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, calls: g.calls, listChanged: g.listChanged, tools: g.tools, table: rows }, null, 2));
+  process.stdout.write(`\n${markdownTable(rows)}\n\nGateway run only; figures in ${path.relative(repoRoot, out)}.\n`);
+}
+
 async function main() {
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
@@ -454,6 +474,7 @@ async function main() {
   const prod = productionCopy();
   log(`${prod.buildOutput.replace(/^\[build\] /, '')}`);
   if (PROFILE) await unminifiedExtension(prod.dir);
+  if (GATEWAY_ONLY) return gatewayOnly(prod.dir);
   const { extensionsDir } = await bundles();
   const defaults = await everythingDefaults();
   const browser = await launchBrowser();
