@@ -474,8 +474,8 @@ async function main() {
   const prod = productionCopy();
   log(`${prod.buildOutput.replace(/^\[build\] /, '')}`);
   if (PROFILE) await unminifiedExtension(prod.dir);
-  if (GATEWAY_ONLY) return gatewayOnly(prod.dir);
   const { extensionsDir } = await bundles();
+  if (GATEWAY_ONLY) return gatewayOnly(prod.dir);
   const defaults = await everythingDefaults();
   const browser = await launchBrowser();
   /** @type {ActivationResult[]} */
