@@ -7,7 +7,8 @@
 //   3. activation time (cold over several code-server starts, warm in-host) and bundle sizes
 //   4. keystrokes + clicks to accept the demo's 12-field form with its defaults
 //   5. the agent gateway: added time per tools/call as the agent sees it (vscode.lm.invokeTool on a
-//      server VS Code runs itself vs. a copy offered through our gateway), and an upstream
+//      server VS Code runs itself, a copy VS Code calls over HTTP directly, and a copy offered
+//      through our gateway), and an upstream
 //      tools/list_changed → vscode.lm.tools; in a code-server of its own with VS Code's chat on
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results); a missed target is a
@@ -15,9 +16,10 @@
 //
 // Knobs (environment): MCP_BENCH_SAMPLES (30), MCP_BENCH_WARMUP (3), MCP_BENCH_STARTS (5),
 // MCP_BENCH_WARM_REPS (30), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
-// MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE, MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
+// MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE, MCP_BENCH_ONLY=gateway (only
+// the gateway rows, into test-results/bench-gateway-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first burst into
 // test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +62,8 @@ const PER_SERVER = num('MCP_BENCH_BURST_PER_SERVER', 100);
 const BURSTS = Math.max(1, num('MCP_BENCH_BURSTS', 3));
 const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
+/** Diagnosis: only the gateway run (its rows printed, figures in test-results/; not a full result). */
+const GATEWAY_ONLY = process.env['MCP_BENCH_ONLY'] === 'gateway';
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
 const PROFILE = process.env['MCP_BENCH_PROFILE'] === '1';
 const RESULTS = PROFILE ? path.join(repoRoot, 'test-results', 'bench-profile-results.json') : path.join(repoRoot, 'bench', 'results.json');
@@ -349,12 +353,41 @@ function responseCounts(recordDir, names) {
 }
 
 /**
+ * Starts the gateway fixture over Streamable HTTP on a free loopback port; killed on exit.
+ * @returns {Promise<{ url: string, stop: () => void }>}
+ */
+async function startGatewayHttpServer(/** @type {string} */ name) {
+  const child = spawn(process.execPath, [GATEWAY_SERVER, name, 'http'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', stop);
+  const port = await /** @type {Promise<number>} */ (
+    new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`${name}: the HTTP gateway fixture did not start`)), 10_000);
+      child.stdout.on('data', (/** @type {Buffer} */ d) => {
+        out += d.toString();
+        const m = /LISTENING (\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`${name}: the HTTP gateway fixture exited ${code}`)));
+    })
+  );
+  return { url: `http://127.0.0.1:${port}/mcp`, stop };
+}
+
+/**
  * The gateway rows need VS Code's chat on (`chat.disableAIFeatures: false`), which the latency
  * rows must not have: chat adds its own work to the workbench and extension host, and with it on
  * the main run's mcp.json servers would be VS Code's rather than ours. So they get a code-server
  * of their own: one copy of the fixture in .vscode/mcp.json, left to VS Code
- * (`mcpElicitation.workspaceMcpJson: vscode`), one in `mcpElicitation.servers`, run by us and
- * offered through the gateway; `chat.mcp.autostart: never` so that VS Code starts only what the
+ * (`mcpElicitation.workspaceMcpJson: vscode`), one there as `"type": "http"` that VS Code calls over
+ * Streamable HTTP (started here), one in `mcpElicitation.servers`, run by us and offered through
+ * the gateway; `chat.mcp.autostart: never` so that VS Code starts only what the
  * in-host side asks for.
  * @param {import('playwright-core').Browser} browser
  * @param {string} extensionDir
@@ -362,13 +395,15 @@ function responseCounts(recordDir, names) {
  */
 async function gatewayRun(browser, extensionDir) {
   const server = (/** @type {string} */ name) => ({ type: 'stdio', command: 'node', args: [GATEWAY_SERVER, name] });
+  const overHttp = await startGatewayHttpServer('gwhttp');
   const run = await runHost(browser, {
     mode: 'gateway',
-    servers: { gwdirect: server('gwdirect') },
+    servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
     workspaceSettings: { 'mcpElicitation.workspaceMcpJson': 'vscode', 'mcpElicitation.servers': { gwrelay: server('gwrelay') } },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     env: {
       MCP_BENCH_GATEWAY_DIRECT: 'gwdirect',
+      MCP_BENCH_GATEWAY_HTTP: 'gwhttp',
       MCP_BENCH_GATEWAY_RELAYED: 'gwrelay',
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
@@ -377,7 +412,7 @@ async function gatewayRun(browser, extensionDir) {
     extensionsDir: tempDir('mcp-eh-bench-noexts-'),
     extensionDir,
     timeoutMs: 5 * 60_000,
-  });
+  }).finally(overHttp.stop);
   if (run.code !== 0 || !run.results?.results) throw hostFailure('gateway run', run);
   return /** @type {GatewayResult} */ (run.results.results);
 }
@@ -386,17 +421,25 @@ async function gatewayRun(browser, extensionDir) {
 function gatewayFigures(g) {
   const of = (/** @type {{ path: string, ms: number }[]} */ rows, /** @type {string} */ p) => summarise(rows.filter((r) => r.path === p).map((r) => r.ms));
   const direct = of(g.calls, 'direct');
+  const overHttp = of(g.calls, 'http');
   const via = of(g.calls, 'gateway');
   const added = { median: via.median - direct.median, p95: via.p95 - direct.p95 };
+  const addedOverHttp = { median: via.median - overHttp.median, p95: via.p95 - overHttp.p95 };
   const listGateway = of(g.listChanged, 'gateway');
   const listDirect = of(g.listChanged, 'direct');
   /** @type {import('./lib/stats.mjs').Row[]} */
   const rows = [
     {
-      measure: `Agent gateway: added time per \`tools/call\` (\`vscode.lm.invokeTool\` of \`echo\`, through the gateway − VS Code running the server itself, ${direct.n} calls each, ABBA)`,
+      measure: `Agent gateway: added time per \`tools/call\` (\`vscode.lm.invokeTool\` of \`echo\`, through the gateway − VS Code running the stdio server itself, ${direct.n} calls each, ABC CBA)`,
       result: `**${fmt(added.median, 2)} ms** at the median (p95 ${fmt(added.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(direct.median, 2)} ms (p95 ${fmt(via.p95, 2)} / ${fmt(direct.p95, 2)}); ratio ${fmt(via.median / direct.median, 2)}`,
       target: `< ${GATEWAY_ADDED_TARGET_MS} ms at the median`,
       ok: added.median < GATEWAY_ADDED_TARGET_MS,
+    },
+    {
+      measure: `Agent gateway: added time per \`tools/call\` (through the gateway − VS Code calling the same server over HTTP directly, ${overHttp.n} calls each, same run): the gateway's own share`,
+      result: `**${fmt(addedOverHttp.median, 2)} ms** at the median (p95 ${fmt(addedOverHttp.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(overHttp.median, 2)} ms (p95 ${fmt(via.p95, 2)} / ${fmt(overHttp.p95, 2)})`,
+      target: `< ${GATEWAY_ADDED_TARGET_MS} ms at the median`,
+      ok: addedOverHttp.median < GATEWAY_ADDED_TARGET_MS,
     },
     {
       measure: `Agent gateway: upstream \`tools/list_changed\` sent → new tool in \`vscode.lm.tools\` (${listGateway.n} runs)`,
@@ -404,7 +447,24 @@ function gatewayFigures(g) {
       target: '–',
     },
   ];
-  return { rows, figures: { direct, gateway: via, added, listChanged: { gateway: listGateway, direct: listDirect } } };
+  return { rows, figures: { direct, http: overHttp, gateway: via, added, addedOverHttp, listChanged: { gateway: listGateway, direct: listDirect } } };
+}
+
+/** MCP_BENCH_ONLY=gateway: the gateway run alone, for diagnosis; bench/results.json is left alone. */
+async function gatewayOnly(/** @type {string} */ extensionDir) {
+  const browser = await launchBrowser();
+  /** @type {GatewayResult} */
+  let g;
+  try {
+    g = await gatewayRun(browser, extensionDir);
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+  const { rows, figures } = gatewayFigures(g);
+  const out = path.join(repoRoot, 'test-results', 'bench-gateway-results.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, calls: g.calls, listChanged: g.listChanged, tools: g.tools, table: rows }, null, 2));
+  process.stdout.write(`\n${markdownTable(rows)}\n\nGateway run only; figures in ${path.relative(repoRoot, out)}.\n`);
 }
 
 async function main() {
@@ -415,6 +475,7 @@ async function main() {
   log(`${prod.buildOutput.replace(/^\[build\] /, '')}`);
   if (PROFILE) await unminifiedExtension(prod.dir);
   const { extensionsDir } = await bundles();
+  if (GATEWAY_ONLY) return gatewayOnly(prod.dir);
   const defaults = await everythingDefaults();
   const browser = await launchBrowser();
   /** @type {ActivationResult[]} */
@@ -472,7 +533,7 @@ async function main() {
     mainRun = /** @type {MainResults} */ (run.results.results);
 
     // 5. The agent gateway, in a host of its own (see gatewayRun).
-    log(`gateway run: ${GATEWAY_CALLS} echo calls (+${WARMUP} warm-up) × 2 paths, then ${GATEWAY_LIST_RUNS} list_changed × 2 paths`);
+    log(`gateway run: ${GATEWAY_CALLS} echo calls (+${WARMUP} warm-up) × 3 paths, then ${GATEWAY_LIST_RUNS} list_changed × 2 paths`);
     gatewayResult = await gatewayRun(browser, prod.dir);
   } finally {
     await browser.close().catch(() => undefined);

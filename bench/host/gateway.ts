@@ -1,16 +1,19 @@
 /**
  * The agent gateway's cost, as the agent notices it: the same fixture tool (`echo` of
- * bench/fixtures/gatewayServer.mjs) called with vscode.lm.invokeTool on two copies of one server
- * program, one that VS Code's own MCP client runs directly (a .vscode/mcp.json server, left to
- * VS Code) and one that our extension runs and offers through the gateway (in
- * `mcpElicitation.servers`). Calls alternate ABBA after warm-ups. Then the time from the upstream
- * writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on both.
+ * bench/fixtures/gatewayServer.mjs) called with vscode.lm.invokeTool on copies of one server
+ * program: one that VS Code's own MCP client runs directly over stdio (a .vscode/mcp.json server,
+ * left to VS Code), one that VS Code reaches directly over Streamable HTTP (also in mcp.json), and
+ * one that our extension runs and offers through the gateway (in `mcpElicitation.servers`). The
+ * gateway is an HTTP server to VS Code, so gateway − HTTP direct is the gateway's own share, without
+ * VS Code's HTTP client. Calls alternate ABC CBA after warm-ups. Then the time from the upstream
+ * writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on the stdio
+ * copy and the gateway's.
  */
 import type { Services } from '../../src/context';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
 import { waitUntil } from './wait';
 
-export type GatewayPath = 'direct' | 'gateway';
+export type GatewayPath = 'direct' | 'http' | 'gateway';
 
 /** One server as the agent starts it: its label and the id workbench.mcp.startServer takes. */
 export interface AgentServer {
@@ -25,8 +28,8 @@ export interface GatewayResult {
   readonly warmup: number;
   /** Upstream list_changed written → tool in vscode.lm.tools, ms, per run. */
   readonly listChanged: { path: GatewayPath; ms: number }[];
-  /** The agent's names for the two echo tools, for the record. */
-  readonly tools: Record<GatewayPath, string>;
+  /** The agent's names for the echo tools, for the record. */
+  readonly tools: Partial<Record<GatewayPath, string>>;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -62,30 +65,32 @@ async function listChangedOnce(server: AgentServer, k: number): Promise<number> 
   return (await listed) - sentAt;
 }
 
-export async function measureGateway(s: Services, servers: readonly [AgentServer, AgentServer], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
+export async function measureGateway(s: Services, servers: readonly AgentServer[], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
   const ours = servers.find((x) => x.path === 'gateway');
   if (ours) await waitUntil(() => s.manager.get(ours.name)?.state.kind === 'running' && s.gateway.has(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
   // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
   for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});
-  const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Record<GatewayPath, string>;
+  const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Partial<Record<GatewayPath, string>>;
   log(`[bench] gateway: agent tools ${servers.map((x) => `${x.path} ${tools[x.path]}`).join(', ')}`);
 
   const calls: GatewayResult['calls'] = [];
   for (let i = 0; i < warmup + n; i++) {
-    // ABBA: neither path always runs first after the other.
-    const order = i % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
+    // ABC CBA: no path always runs first after another.
+    const order = i % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
       const ms = await timedEcho(server, i);
       if (i >= warmup) calls.push({ path: server.path, ms });
     }
   }
   const listChanged: GatewayResult['listChanged'] = [];
+  // The list_changed row compares the gateway with VS Code running the server itself.
+  const listing = servers.filter((x) => x.path !== 'http');
   for (let k = 0; k < listRuns; k++) {
-    const order = k % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
+    const order = k % 2 === 0 ? listing : [...listing].reverse();
     for (const server of order) listChanged.push({ path: server.path, ms: await listChangedOnce(server, k) });
   }
   const med = (v: number[]): string => (v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN).toFixed(2);
   const of = <T extends { path: GatewayPath; ms: number }>(rows: T[], p: GatewayPath): number[] => rows.filter((r) => r.path === p).map((r) => r.ms);
-  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, gateway ${med(of(calls, 'gateway'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
+  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, http ${med(of(calls, 'http'))} ms, gateway ${med(of(calls, 'gateway'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
   return { calls, warmup, listChanged, tools };
 }

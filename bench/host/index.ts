@@ -75,13 +75,21 @@ async function activation(): Promise<ActivationResult> {
   return measureActivation(s, envNumber('MCP_BENCH_WARM_REPS', 0), log);
 }
 
-/** The harness names the two servers: `direct` in .vscode/mcp.json (VS Code's), `gateway` in our setting. */
+/**
+ * The harness names the servers: `direct` (stdio) and `http` in .vscode/mcp.json (VS Code's),
+ * `gateway` in our setting.
+ */
 async function gateway(): Promise<GatewayResult> {
   const s = await services();
   const direct = process.env['MCP_BENCH_GATEWAY_DIRECT'] ?? 'gwdirect';
+  const overHttp = process.env['MCP_BENCH_GATEWAY_HTTP'] ?? 'gwhttp';
   const relayed = process.env['MCP_BENCH_GATEWAY_RELAYED'] ?? 'gwrelay';
   // VS Code ids a server of the first folder's .vscode/mcp.json `mcp.config.ws0.<name>`.
-  const servers = [{ path: 'direct', name: direct, id: `mcp.config.ws0.${direct}` }, { path: 'gateway', name: relayed }] as const;
+  const servers = [
+    { path: 'direct', name: direct, id: `mcp.config.ws0.${direct}` },
+    { path: 'http', name: overHttp, id: `mcp.config.ws0.${overHttp}` },
+    { path: 'gateway', name: relayed },
+  ] as const;
   return measureGateway(s, servers, envNumber('MCP_BENCH_GATEWAY_CALLS', 100), envNumber('MCP_BENCH_WARMUP', 3), envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
 }
 
