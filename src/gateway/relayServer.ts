@@ -36,6 +36,8 @@ export function createRelayServer(name: string, upstream: () => GatewayUpstream 
   for (const [capability, methods] of Object.entries(RELAYED_REQUESTS) as [keyof typeof RELAYED_REQUESTS, readonly RelayedMethod[]][]) {
     if (!capabilities[capability]) continue;
     for (const method of methods) {
+      // One handler serves eleven methods whose SDK types differ per method; it passes params and
+      // results through untouched, so it is typed by what it reads (hence the cast).
       server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal; notify(n: RelayedMessage): Promise<void> } }) => {
         const up = upstream();
         if (!up?.isRunning) throw notRunningError(name, up?.state);
