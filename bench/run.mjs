@@ -30,7 +30,7 @@ import { CODE_SERVER_VERSION, repoRoot } from '../scripts/hostPaths.mjs';
 import { launchBrowser } from '../scripts/lib/browser.mjs';
 import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
 import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
-import { makeWorkspace } from '../scripts/lib/fixtures.mjs';
+import { listeningPort, makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
 import { acceptButton, armWatch, collectPageGarbage, pageClockSkew, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
@@ -362,21 +362,7 @@ async function startGatewayHttpServer(/** @type {string} */ name) {
     if (child.exitCode === null) child.kill('SIGKILL');
   };
   process.on('exit', stop);
-  const port = await /** @type {Promise<number>} */ (
-    new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`${name}: the HTTP gateway fixture did not start`)), 10_000);
-      child.stdout.on('data', (/** @type {Buffer} */ d) => {
-        out += d.toString();
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(Number(m[1]));
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`${name}: the HTTP gateway fixture exited ${code}`)));
-    })
-  );
+  const port = await listeningPort(child, `${name}: the HTTP gateway fixture`);
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 

@@ -39,6 +39,28 @@ export function makeWorkspace(spec) {
 }
 
 /**
+ * The port a fixture server prints as `LISTENING <port>` once it listens on a free loopback port.
+ * @param {import('node:child_process').ChildProcess} child a process spawned with a piped stdout
+ * @param {string} label names the server in the errors
+ * @returns {Promise<number>}
+ */
+export function listeningPort(child, label) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 10_000);
+    child.stdout?.on('data', (/** @type {Buffer} */ d) => {
+      out += d.toString();
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${label} exited ${code}`)));
+  });
+}
+
+/**
  * Starts the Streamable HTTP / SSE fixture on a free loopback port.
  * @param {Record<string, string>} [env]
  */
@@ -48,19 +70,7 @@ export async function startHttpFixture(name = 'fixture-http', env = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
-  const port = await /** @type {Promise<number>} */ (new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('http fixture did not start')), 10_000);
-    child.stdout.on('data', (/** @type {Buffer} */ d) => {
-      out += d.toString();
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`http fixture exited ${code}`)));
-  }));
+  const port = await listeningPort(child, 'http fixture');
   process.on('exit', () => child.kill('SIGKILL'));
   return {
     port,
