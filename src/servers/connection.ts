@@ -247,10 +247,8 @@ export class Connection extends Disposable {
     });
     // For a server that announces list changes without declaring `listChanged`; one that declares
     // it gets the SDK's handler instead, which calls onListChanged.
-    client.setNotificationHandler('notifications/tools/list_changed', async (n) => {
-      if (gen === this.generation) this._onDidNotify.fire(n);
-      await this.refreshTools(gen);
-    });
+    const toolsChanged = this.onListChanged(gen, 'notifications/tools/list_changed');
+    client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
     client.setNotificationHandler('notifications/message', (n) => {
       this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
       if (gen === this.generation) this._onDidNotify.fire(n);
