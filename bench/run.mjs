@@ -385,12 +385,16 @@ async function gatewayRun(browser, extensionDir) {
   const run = await runHost(browser, {
     mode: 'gateway',
     servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
-    workspaceSettings: { 'mcpElicitation.workspaceMcpJson': 'vscode', 'mcpElicitation.servers': { gwrelay: server('gwrelay') } },
+    workspaceSettings: {
+      'mcpElicitation.workspaceMcpJson': 'vscode',
+      'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: overHttp.url } },
+    },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     env: {
       MCP_BENCH_GATEWAY_DIRECT: 'gwdirect',
       MCP_BENCH_GATEWAY_HTTP: 'gwhttp',
       MCP_BENCH_GATEWAY_RELAYED: 'gwrelay',
+      MCP_BENCH_GATEWAY_RELAYED_HTTP: 'gwrelayhttp',
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),
@@ -411,6 +415,8 @@ function gatewayFigures(g) {
   const via = of(g.calls, 'gateway');
   const added = { median: via.median - direct.median, p95: via.p95 - direct.p95 };
   const addedOverHttp = { median: via.median - overHttp.median, p95: via.p95 - overHttp.p95 };
+  const viaToHttp = of(g.calls, 'gatewayHttp');
+  const addedSameUpstream = { median: viaToHttp.median - overHttp.median, p95: viaToHttp.p95 - overHttp.p95 };
   const listGateway = of(g.listChanged, 'gateway');
   const listDirect = of(g.listChanged, 'direct');
   /** @type {import('./lib/stats.mjs').Row[]} */
@@ -428,12 +434,18 @@ function gatewayFigures(g) {
       ok: addedOverHttp.median < GATEWAY_ADDED_TARGET_MS,
     },
     {
+      measure: `Agent gateway: added time per \`tools/call\` (through the gateway to an HTTP server − VS Code calling that same server process directly, ${viaToHttp.n} calls each, same run)`,
+      result: `**${fmt(addedSameUpstream.median, 2)} ms** at the median (p95 ${fmt(addedSameUpstream.p95, 2)} ms): ${fmt(viaToHttp.median, 2)} / ${fmt(overHttp.median, 2)} ms (p95 ${fmt(viaToHttp.p95, 2)} / ${fmt(overHttp.p95, 2)})`,
+      target: `< ${GATEWAY_ADDED_TARGET_MS} ms at the median`,
+      ok: addedSameUpstream.median < GATEWAY_ADDED_TARGET_MS,
+    },
+    {
       measure: `Agent gateway: upstream \`tools/list_changed\` sent → new tool in \`vscode.lm.tools\` (${listGateway.n} runs)`,
       result: `median ${fmt(listGateway.median)} ms, max ${fmt(listGateway.max)} ms (VS Code running the server itself: median ${fmt(listDirect.median)} ms)`,
       target: '–',
     },
   ];
-  return { rows, figures: { direct, http: overHttp, gateway: via, added, addedOverHttp, listChanged: { gateway: listGateway, direct: listDirect } } };
+  return { rows, figures: { direct, http: overHttp, gateway: via, gatewayHttp: viaToHttp, added, addedOverHttp, addedSameUpstream, listChanged: { gateway: listGateway, direct: listDirect } } };
 }
 
 /** MCP_BENCH_ONLY=gateway: the gateway run alone, for diagnosis; bench/results.json is left alone. */

@@ -13,7 +13,7 @@ import type { Services } from '../../src/context';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
 import { waitUntil } from './wait';
 
-export type GatewayPath = 'direct' | 'http' | 'gateway';
+export type GatewayPath = 'direct' | 'http' | 'gateway' | 'gatewayHttp';
 
 /** One server as the agent starts it: its label and the id workbench.mcp.startServer takes. */
 export interface AgentServer {
@@ -66,8 +66,9 @@ async function listChangedOnce(server: AgentServer, k: number): Promise<number> 
 }
 
 export async function measureGateway(s: Services, servers: readonly AgentServer[], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
-  const ours = servers.find((x) => x.path === 'gateway');
-  if (ours) await waitUntil(() => s.manager.get(ours.name)?.state.kind === 'running' && s.gateway.has(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
+  for (const ours of servers.filter((x) => x.path === 'gateway' || x.path === 'gatewayHttp')) {
+    await waitUntil(() => s.manager.get(ours.name)?.state.kind === 'running' && s.gateway.has(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
+  }
   // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
   for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});
   const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Partial<Record<GatewayPath, string>>;
@@ -84,13 +85,13 @@ export async function measureGateway(s: Services, servers: readonly AgentServer[
   }
   const listChanged: GatewayResult['listChanged'] = [];
   // The list_changed row compares the gateway with VS Code running the server itself.
-  const listing = servers.filter((x) => x.path !== 'http');
+  const listing = servers.filter((x) => x.path === 'direct' || x.path === 'gateway');
   for (let k = 0; k < listRuns; k++) {
     const order = k % 2 === 0 ? listing : [...listing].reverse();
     for (const server of order) listChanged.push({ path: server.path, ms: await listChangedOnce(server, k) });
   }
   const med = (v: number[]): string => (v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN).toFixed(2);
   const of = <T extends { path: GatewayPath; ms: number }>(rows: T[], p: GatewayPath): number[] => rows.filter((r) => r.path === p).map((r) => r.ms);
-  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, http ${med(of(calls, 'http'))} ms, gateway ${med(of(calls, 'gateway'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
+  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, http ${med(of(calls, 'http'))} ms, gateway ${med(of(calls, 'gateway'))} ms, gateway to http ${med(of(calls, 'gatewayHttp'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
   return { calls, warmup, listChanged, tools };
 }

@@ -77,18 +77,21 @@ async function activation(): Promise<ActivationResult> {
 
 /**
  * The harness names the servers: `direct` (stdio) and `http` in .vscode/mcp.json (VS Code's),
- * `gateway` in our setting.
+ * `gateway` in our setting (stdio upstream), and `gatewayHttp` there too, in front of the very HTTP
+ * server that `http` reaches directly.
  */
 async function gateway(): Promise<GatewayResult> {
   const s = await services();
   const direct = process.env['MCP_BENCH_GATEWAY_DIRECT'] ?? 'gwdirect';
   const overHttp = process.env['MCP_BENCH_GATEWAY_HTTP'] ?? 'gwhttp';
   const relayed = process.env['MCP_BENCH_GATEWAY_RELAYED'] ?? 'gwrelay';
+  const relayedHttp = process.env['MCP_BENCH_GATEWAY_RELAYED_HTTP'];
   // VS Code ids a server of the first folder's .vscode/mcp.json `mcp.config.ws0.<name>`.
   const servers = [
     { path: 'direct', name: direct, id: `mcp.config.ws0.${direct}` },
     { path: 'http', name: overHttp, id: `mcp.config.ws0.${overHttp}` },
     { path: 'gateway', name: relayed },
+    ...(relayedHttp ? [{ path: 'gatewayHttp', name: relayedHttp } as const] : []),
   ] as const;
   return measureGateway(s, servers, envNumber('MCP_BENCH_GATEWAY_CALLS', 100), envNumber('MCP_BENCH_WARMUP', 3), envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
 }

@@ -17,12 +17,14 @@ export const gatewayServerId = (name: string): string => `${EXTENSION_ID.toLower
 export function agentTool(server: string, tool: string): vscode.LanguageModelToolInformation | undefined {
   const alnum = (v: string): string => v.replace(/[^a-z0-9]/gi, '').toLowerCase();
   const want = alnum(server);
-  return vscode.lm.tools.find((t) => {
-    if (!t.name.startsWith('mcp_') || !t.name.endsWith(`_${tool}`)) return false;
-    const middle = alnum(t.name.slice(4, -tool.length - 1));
-    for (let k = want.length; k >= Math.min(want.length, 6); k--) if (middle.endsWith(want.slice(0, k))) return true;
-    return false;
-  });
+  const candidates = vscode.lm.tools.filter((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
+  const middle = (t: vscode.LanguageModelToolInformation): string => alnum(t.name.slice(4, -tool.length - 1));
+  // Longest prefix first: VS Code may shorten a server's name, and `gwrelay` must not answer for `gwrelayhttp`.
+  for (let k = want.length; k >= Math.min(want.length, 6); k--) {
+    const hit = candidates.find((t) => middle(t).endsWith(want.slice(0, k)));
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /**
