@@ -2,12 +2,13 @@
  * The agent gateway's cost, as the agent notices it: the same fixture tool (`echo` of
  * bench/fixtures/gatewayServer.mjs) called with vscode.lm.invokeTool on copies of one server
  * program: one that VS Code's own MCP client runs directly over stdio (a .vscode/mcp.json server,
- * left to VS Code), one that VS Code reaches directly over Streamable HTTP (also in mcp.json), and
- * one that our extension runs and offers through the gateway (in `mcpElicitation.servers`). The
- * gateway is an HTTP server to VS Code, so gateway − HTTP direct is the gateway's own share, without
- * VS Code's HTTP client. Calls alternate ABC CBA after warm-ups. Then the time from the upstream
- * writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on the stdio
- * copy and the gateway's.
+ * left to VS Code), one that VS Code reaches directly over Streamable HTTP (also in mcp.json), one
+ * that our extension runs over stdio and offers through the gateway (in `mcpElicitation.servers`),
+ * and the gateway again in front of that very HTTP process. The gateway is an HTTP server to
+ * VS Code, so the last against HTTP direct is the gateway's overhead with everything else equal.
+ * Calls go in order and then in reverse (ABCD DCBA) after warm-ups. Then the time from the
+ * upstream writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on
+ * the stdio copy and the gateway's.
  */
 import type { Services } from '../../src/context';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
@@ -76,7 +77,7 @@ export async function measureGateway(s: Services, servers: readonly AgentServer[
 
   const calls: GatewayResult['calls'] = [];
   for (let i = 0; i < warmup + n; i++) {
-    // ABC CBA: no path always runs first after another.
+    // ABCD DCBA: no path always runs first after another.
     const order = i % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
       const ms = await timedEcho(server, i);
