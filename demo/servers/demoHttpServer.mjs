@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createDemoServer } from './demoTools.mjs';
 
-const port = Number(process.argv[2] ?? process.env.DEMO_MCP_PORT ?? 37651);
+const port = Number(process.argv[2] ?? process.env['DEMO_MCP_PORT'] ?? 37651);
 const sessions = new Map();
 
 http

@@ -9,7 +9,7 @@ import { appendFileSync } from 'node:fs';
 
 /** When DEMO_RECORD names a file, each tool's final answer is appended there as a JSON line (tests read it). */
 function record(tool, result) {
-  if (process.env.DEMO_RECORD) appendFileSync(process.env.DEMO_RECORD, JSON.stringify({ tool, result }) + '\n');
+  if (process.env['DEMO_RECORD']) appendFileSync(process.env['DEMO_RECORD'], JSON.stringify({ tool, result }) + '\n');
 }
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 /** What the user answered under `key` in this retry (`missing` on the first call). */

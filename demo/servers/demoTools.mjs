@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 /** When DEMO_RECORD names a file, every answer is appended there as one JSON line (tests read it). */
 function record(tool, result) {
-  if (process.env.DEMO_RECORD) appendFileSync(process.env.DEMO_RECORD, JSON.stringify({ tool, result }) + '\n');
+  if (process.env['DEMO_RECORD']) appendFileSync(process.env['DEMO_RECORD'], JSON.stringify({ tool, result }) + '\n');
 }
 
 /** A tool result that says what happened in words and shows the raw answer as JSON. */
