@@ -6,12 +6,18 @@ import tseslint from 'typescript-eslint';
 const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared/**/*.ts', 'webview/**/*.ts'];
 
 export default tseslint.config(
-  // The tooling (scripts/, bench/) is linted like the code; the demo and fixture servers are not.
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', 'demo/**', 'test/fixtures/**', 'bench/fixtures/**/*.mjs', '**/*.js'] },
+  // The tooling (scripts/, bench/), the demo and the fixture servers and extensions are linted like the code.
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'media/**', '.vscode-test/**', '**/*.js', '!test/fixtures/*/extension.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
-  // Plain ESM is type-checked too (checkJs in scripts/ and bench/), so drop the core rules TypeScript covers (no-undef…).
-  { ...tseslint.configs.eslintRecommended, files: ['**/*.mjs'] },
+  // Plain JS is type-checked too (checkJs in scripts/, bench/, demo/ and test/fixtures/), so drop the core rules TypeScript covers (no-undef…).
+  { ...tseslint.configs.eslintRecommended, files: ['**/*.mjs', '**/*.js'] },
+  {
+    // The fixture extensions are CommonJS, as VS Code loads an extension's `main` with require().
+    files: ['test/fixtures/*/extension.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     languageOptions: {
       parserOptions: {

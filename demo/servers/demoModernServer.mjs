@@ -7,20 +7,28 @@ import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/s
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { appendFileSync } from 'node:fs';
 
-/** When DEMO_RECORD names a file, each tool's final answer is appended there as a JSON line (tests read it). */
+/**
+ * When DEMO_RECORD names a file, each tool's final answer is appended there as a JSON line (tests read it).
+ * @param {string} tool @param {unknown} result
+ */
 function record(tool, result) {
-  if (process.env.DEMO_RECORD) appendFileSync(process.env.DEMO_RECORD, JSON.stringify({ tool, result }) + '\n');
+  if (process.env['DEMO_RECORD']) appendFileSync(process.env['DEMO_RECORD'], JSON.stringify({ tool, result }) + '\n');
 }
+/** @param {string} t @returns {import('@modelcontextprotocol/server').CallToolResult} */
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
-/** What the user answered under `key` in this retry (`missing` on the first call). */
+/**
+ * What the user answered under `key` in this retry (`missing` on the first call). The host checked
+ * an accepted answer against the requestedSchema before it sent it.
+ * @param {import('@modelcontextprotocol/server').ServerContext} ctx @param {string} key
+ */
 const answer = (ctx, key) => inputResponse(ctx.mcpReq.inputResponses, key);
 
 function createServer() {
   const server = new McpServer({ name: 'demo-modern', title: 'Demo (MCP 2026-07-28 only)', version: '1.0.0' }, { capabilities: { tools: {} }, inputRequired: { legacyShim: false } });
 
-  server.registerTool('sign_up', { title: 'Sign up', description: 'A form: name, e-mail and plan, asked through input_required.' }, async (ctx) => {
+  server.registerTool('sign_up', { title: 'Sign up', description: 'A form: name, e-mail and plan, asked through input_required.' }, (ctx) => {
     const a = answer(ctx, 'profile');
-    if (a.kind === 'missing') {
+    if (a.kind !== 'elicit') {
       return inputRequired({
         inputRequests: {
           profile: inputRequired.elicit({
@@ -39,13 +47,15 @@ function createServer() {
       });
     }
     record('sign_up', { action: a.action, ...(a.content ? { content: a.content } : {}) });
-    return text(a.action === 'accept' ? `Welcome, ${a.content?.name} (${a.content?.plan ?? 'free'} plan).` : `The user chose "${a.action}".`);
+    if (a.action !== 'accept') return text(`The user chose "${a.action}".`);
+    const profile = /** @type {{ name?: string, plan?: string }} */ (a.content ?? {});
+    return text(`Welcome, ${profile.name} (${profile.plan ?? 'free'} plan).`);
   });
 
-  server.registerTool('plan_trip', { title: 'Plan a trip', description: 'Two questions in one round: where to, and when.' }, async (ctx) => {
+  server.registerTool('plan_trip', { title: 'Plan a trip', description: 'Two questions in one round: where to, and when.' }, (ctx) => {
     const where = answer(ctx, 'destination');
     const when = answer(ctx, 'dates');
-    if (where.kind === 'missing' || when.kind === 'missing') {
+    if (where.kind !== 'elicit' || when.kind !== 'elicit') {
       return inputRequired({
         inputRequests: {
           destination: inputRequired.elicit({ message: 'Where to?', requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', enum: ['Lisbon', 'Oslo', 'Kyoto'] } }, required: ['city'] } }),
@@ -54,12 +64,14 @@ function createServer() {
       });
     }
     if (where.action !== 'accept' || when.action !== 'accept') return text('No trip planned.');
-    return text(`Trip to ${where.content?.city} on ${when.content?.leave}.`);
+    const { city } = /** @type {{ city?: string }} */ (where.content ?? {});
+    const { leave } = /** @type {{ leave?: string }} */ (when.content ?? {});
+    return text(`Trip to ${city} on ${leave}.`);
   });
 
   // The server decides when the browser step is done. This demo keeps that state in requestState
   // (a real server would protect it with an HMAC and check its own records).
-  server.registerTool('connect_account', { title: 'Connect an account', description: 'url mode: consent, open the page, then the server checks.' }, async (ctx) => {
+  server.registerTool('connect_account', { title: 'Connect an account', description: 'url mode: consent, open the page, then the server checks.' }, (ctx) => {
     const a = answer(ctx, 'login');
     if (a.kind === 'elicit' && a.action !== 'accept') return text(`The user chose "${a.action}".`);
     if (a.kind === 'elicit' && ctx.mcpReq.requestState() === 'opened') {
@@ -72,10 +84,10 @@ function createServer() {
     });
   });
 
-  server.registerTool('guess_even', { title: 'Pick an even number', description: 'Asks again until the answer is even.' }, async (ctx) => {
+  server.registerTool('guess_even', { title: 'Pick an even number', description: 'Asks again until the answer is even.' }, (ctx) => {
     const a = answer(ctx, 'n');
     if (a.kind === 'elicit' && a.action !== 'accept') return text(`The user chose "${a.action}".`);
-    const n = a.kind === 'elicit' ? a.content?.n : undefined;
+    const n = a.kind === 'elicit' ? a.content?.['n'] : undefined;
     if (typeof n === 'number' && n % 2 === 0) {
       record('guess_even', { action: 'accept', content: { n } });
       return text(`${n} is even. Thanks!`);
@@ -83,7 +95,7 @@ function createServer() {
     return inputRequired({
       inputRequests: {
         n: inputRequired.elicit({
-          message: n === undefined ? 'Pick an even number' : `${n} is odd; pick an even number`,
+          message: typeof n === 'number' ? `${n} is odd; pick an even number` : 'Pick an even number',
           requestedSchema: { type: 'object', properties: { n: { type: 'integer', title: 'Number' } }, required: ['n'] },
         }),
       },

@@ -7,34 +7,51 @@ import { appendFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
-/** When DEMO_RECORD names a file, every answer is appended there as one JSON line (tests read it). */
+/**
+ * @typedef {import('@modelcontextprotocol/sdk/types.js').ElicitRequestFormParams} ElicitRequestFormParams
+ * @typedef {import('@modelcontextprotocol/sdk/types.js').ElicitRequestURLParams} ElicitRequestURLParams
+ * @typedef {import('@modelcontextprotocol/sdk/types.js').PrimitiveSchemaDefinition} PrimitiveSchemaDefinition
+ * @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult} CallToolResult
+ */
+
+/** When DEMO_RECORD names a file, every answer is appended there as one JSON line (tests read it). @param {string} tool @param {unknown} result */
 function record(tool, result) {
-  if (process.env.DEMO_RECORD) appendFileSync(process.env.DEMO_RECORD, JSON.stringify({ tool, result }) + '\n');
+  if (process.env['DEMO_RECORD']) appendFileSync(process.env['DEMO_RECORD'], JSON.stringify({ tool, result }) + '\n');
 }
 
-/** A tool result that says what happened in words and shows the raw answer as JSON. */
+/**
+ * A tool result that says what happened in words and shows the raw answer as JSON. `summary` gets
+ * the accepted content in the shape the tool's schema asks for: the host checked it before sending.
+ * @template {Record<string, unknown>} C
+ * @param {string} tool
+ * @param {{ action: string, content?: Record<string, unknown> | undefined }} result
+ * @param {(content: C) => string} summary
+ * @returns {CallToolResult}
+ */
 function reply(tool, result, summary) {
   record(tool, result);
-  const text = result.action === 'accept' ? summary(result.content ?? {}) : `The user chose "${result.action}".`;
+  const text = result.action === 'accept' ? summary(/** @type {C} */ (result.content ?? {})) : `The user chose "${result.action}".`;
   return { content: [{ type: 'text', text: `${text}\n\nRaw result: ${JSON.stringify(result)}` }] };
 }
 
+/** @param {string} key @param {PrimitiveSchemaDefinition} schema @returns {ElicitRequestFormParams['requestedSchema']} */
 const single = (key, schema, required = true) => ({ type: 'object', properties: { [key]: schema }, required: required ? [key] : [] });
 
+/** @param {string} name */
 export function createDemoServer(name) {
   const server = new McpServer({ name, title: `Demo (${name})`, version: '1.0.0' });
-  const ask = (params) => server.server.elicitInput(params);
+  const ask = (/** @type {ElicitRequestFormParams | ElicitRequestURLParams} */ params) => server.server.elicitInput(params);
 
   server.registerTool('ask_name', { title: 'Ask for a name', description: 'One text field (InputBox).' }, async () =>
-    reply('ask_name', await ask({ message: 'What should I call you?', requestedSchema: single('name', { type: 'string', title: 'Name', minLength: 1, maxLength: 40 }) }), (c) => `Hello, ${c.name}!`),
+    reply('ask_name', await ask({ message: 'What should I call you?', requestedSchema: single('name', { type: 'string', title: 'Name', minLength: 1, maxLength: 40 }) }), (/** @type {{ name: string }} */ c) => `Hello, ${c.name}!`),
   );
 
   server.registerTool('pick_number', { title: 'Pick a number', description: 'A whole number from 1 to 10 (InputBox with live validation).' }, async () =>
-    reply('pick_number', await ask({ message: 'How many seats should I reserve?', requestedSchema: single('seats', { type: 'integer', title: 'Seats', minimum: 1, maximum: 10, default: 2 }) }), (c) => `Reserved ${c.seats} seat(s).`),
+    reply('pick_number', await ask({ message: 'How many seats should I reserve?', requestedSchema: single('seats', { type: 'integer', title: 'Seats', minimum: 1, maximum: 10, default: 2 }) }), (/** @type {{ seats: number }} */ c) => `Reserved ${c.seats} seat(s).`),
   );
 
   server.registerTool('confirm_deploy', { title: 'Confirm a deployment', description: 'A yes/no question (QuickPick).' }, async () =>
-    reply('confirm_deploy', await ask({ message: 'Deploy build 1.4.2 to staging?', requestedSchema: single('confirm', { type: 'boolean', title: 'Deploy now', default: true }) }), (c) => (c.confirm ? 'Deploying to staging.' : 'Not deploying.')),
+    reply('confirm_deploy', await ask({ message: 'Deploy build 1.4.2 to staging?', requestedSchema: single('confirm', { type: 'boolean', title: 'Deploy now', default: true }) }), (/** @type {{ confirm: boolean }} */ c) => (c.confirm ? 'Deploying to staging.' : 'Not deploying.')),
   );
 
   server.registerTool('choose_region', { title: 'Choose a region', description: 'One choice from titled options (QuickPick).' }, async () =>
@@ -53,7 +70,7 @@ export function createDemoServer(name) {
           default: 'eu-west-1',
         }),
       }),
-      (c) => `Region set to ${c.region}.`,
+      (/** @type {{ region: string }} */ c) => `Region set to ${c.region}.`,
     ),
   );
 
@@ -71,7 +88,7 @@ export function createDemoServer(name) {
           default: ['cheese'],
         }),
       }),
-      (c) => `Toppings: ${c.toppings.join(', ')}.`,
+      (/** @type {{ toppings: string[] }} */ c) => `Toppings: ${c.toppings.join(', ')}.`,
     ),
   );
 
@@ -88,7 +105,8 @@ export function createDemoServer(name) {
             owner: { type: 'string', title: 'Owner email', format: 'email', default: 'dev@example.com' },
             homepage: { type: 'string', title: 'Homepage', format: 'uri', default: 'https://example.com' },
             start: { type: 'string', title: 'Start date', format: 'date', default: '2026-12-01' },
-            slug: { type: 'string', title: 'Slug', pattern: '^[a-z0-9-]+$', default: 'my-project' },
+            // `pattern` is plain JSON Schema, not in MCP's StringSchema (hence the cast); this host honours it.
+            slug: /** @type {PrimitiveSchemaDefinition} */ ({ type: 'string', title: 'Slug', pattern: '^[a-z0-9-]+$', default: 'my-project' }),
             replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9, default: 3 },
             budget: { type: 'number', title: 'Monthly budget (USD)', minimum: 0, default: 250.5 },
             public: { type: 'boolean', title: 'Public repository', default: false },
@@ -99,7 +117,7 @@ export function createDemoServer(name) {
           required: ['name', 'owner', 'replicas', 'license'],
         },
       }),
-      (c) => `Created project ${c.name} (${c.replicas} replicas, ${c.license}).`,
+      (/** @type {{ name: string, replicas: number, license: string }} */ c) => `Created project ${c.name} (${c.replicas} replicas, ${c.license}).`,
     ),
   );
 
@@ -116,7 +134,7 @@ export function createDemoServer(name) {
 
   // The -32042 path: the tool cannot run until the user completes a browser step.
   let authorised = false;
-  server.registerTool('premium_report', { title: 'Premium report', description: 'Needs a browser authorisation first (-32042), then runs.' }, async () => {
+  server.registerTool('premium_report', { title: 'Premium report', description: 'Needs a browser authorisation first (-32042), then runs.' }, () => {
     if (authorised) return { content: [{ type: 'text', text: 'Premium report: 42 widgets sold this week.' }] };
     const elicitationId = randomUUID();
     setTimeout(() => {
