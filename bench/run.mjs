@@ -387,7 +387,7 @@ async function gatewayRun(browser, extensionDir) {
     servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
     workspaceSettings: {
       'mcpElicitation.workspaceMcpJson': 'vscode',
-      'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: overHttp.url } },
+      'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
     },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     env: {

@@ -73,6 +73,8 @@ export async function measureGateway(s: Services, servers: readonly AgentServer[
   // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
   for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});
   const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Partial<Record<GatewayPath, string>>;
+  // Two paths on one tool would measure one path twice (VS Code names tools after serverInfo).
+  if (new Set(Object.values(tools)).size !== servers.length) throw new Error(`the paths do not have an echo tool each: ${JSON.stringify(tools)}`);
   log(`[bench] gateway: agent tools ${servers.map((x) => `${x.path} ${tools[x.path]}`).join(', ')}`);
 
   const calls: GatewayResult['calls'] = [];
