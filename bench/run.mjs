@@ -395,6 +395,7 @@ async function gatewayRun(browser, extensionDir) {
       MCP_BENCH_GATEWAY_HTTP: 'gwhttp',
       MCP_BENCH_GATEWAY_RELAYED: 'gwrelay',
       MCP_BENCH_GATEWAY_RELAYED_HTTP: 'gwrelayhttp',
+      MCP_BENCH_GATEWAY_PROBE_URL: `${overHttp.url}?name=gwprobe`,
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),
@@ -405,6 +406,21 @@ async function gatewayRun(browser, extensionDir) {
   }).finally(overHttp.stop);
   if (run.code !== 0 || !run.results?.results) throw hostFailure('gateway run', run);
   return /** @type {GatewayResult} */ (run.results.results);
+}
+
+/**
+ * The extension host's own HTTP round trip to the HTTP copy, three ways (bench/host/httpProbe.ts).
+ * @param {NonNullable<GatewayResult['probe']>} probe
+ * @returns {import('./lib/stats.mjs').Row}
+ */
+function probeRow(probe) {
+  const of = (/** @type {string} */ c) => summarise(probe.samples.filter((x) => x.client === c).map((x) => x.ms));
+  const [viaFetch, viaHttp, viaSocket] = [of('fetch'), of('nodeHttp'), of('socket')];
+  return {
+    measure: `Extension host → the HTTP copy, one \`tools/call\` round trip (${viaFetch.n} each, interleaved): \`fetch\` (VS Code's wrapped one, as MCP clients use) / \`node:http\` / raw socket`,
+    result: `${fmt(viaFetch.median, 2)} / ${fmt(viaHttp.median, 2)} / ${fmt(viaSocket.median, 2)} ms (p95 ${fmt(viaFetch.p95, 2)} / ${fmt(viaHttp.p95, 2)} / ${fmt(viaSocket.p95, 2)})`,
+    target: '–',
+  };
 }
 
 /** @param {GatewayResult} g */
@@ -442,6 +458,7 @@ function gatewayFigures(g) {
       result: `${fmt(added.median, 2)} ms at the median (p95 ${fmt(added.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(direct.median, 2)} ms, ratio ${fmt(via.median / direct.median, 2)}; VS Code's HTTP client ${fmt(httpClient.median, 2)} ms of it`,
       target: '–',
     },
+    ...(g.probe ? [probeRow(g.probe)] : []),
     {
       measure: `Agent gateway: upstream \`tools/list_changed\` sent → new tool in \`vscode.lm.tools\` (${listGateway.n} runs)`,
       result: `median ${fmt(listGateway.median)} ms, max ${fmt(listGateway.max)} ms (VS Code running the server itself: median ${fmt(listDirect.median)} ms)`,
@@ -464,7 +481,7 @@ async function gatewayOnly(/** @type {string} */ extensionDir) {
   const { rows, figures } = gatewayFigures(g);
   const out = path.join(repoRoot, 'test-results', 'bench-gateway-results.json');
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, calls: g.calls, listChanged: g.listChanged, tools: g.tools, table: rows }, null, 2));
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, calls: g.calls, listChanged: g.listChanged, probe: g.probe, tools: g.tools, table: rows }, null, 2));
   process.stdout.write(`\n${markdownTable(rows)}\n\nGateway run only; figures in ${path.relative(repoRoot, out)}.\n`);
 }
 
@@ -654,7 +671,7 @@ async function main() {
     activation: { cold, warm, runs: activationRuns },
     bundles: prod.sizes,
     interactions,
-    gateway: { ...gateway.figures, tools: gatewayResult.tools, calls: gatewayResult.calls, listChanged: gatewayResult.listChanged },
+    gateway: { ...gateway.figures, tools: gatewayResult.tools, calls: gatewayResult.calls, listChanged: gatewayResult.listChanged, probe: gatewayResult.probe },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -12,6 +12,7 @@
  */
 import type { Services } from '../../src/context';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
+import type { HttpProbeResult } from './httpProbe';
 import { waitUntil } from './wait';
 
 export type GatewayPath = 'direct' | 'http' | 'gateway' | 'gatewayHttp';
@@ -29,6 +30,8 @@ export interface GatewayResult {
   readonly warmup: number;
   /** Upstream list_changed written → tool in vscode.lm.tools, ms, per run. */
   readonly listChanged: { path: GatewayPath; ms: number }[];
+  /** The extension host's own HTTP round trips to the HTTP copy (httpProbe.ts), when asked for. */
+  readonly probe?: HttpProbeResult;
   /** The agent's names for the echo tools, for the record. */
   readonly tools: Partial<Record<GatewayPath, string>>;
 }

@@ -14,6 +14,7 @@ import { measureActivation, type ActivationResult } from './activation';
 import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
 import { measureGateway, type GatewayResult } from './gateway';
+import { probeHttp } from './httpProbe';
 import { checkClocks, describeSkews, type Skew } from './clock';
 
 const log = (m: string): void => console.log(m);
@@ -93,7 +94,11 @@ async function gateway(): Promise<GatewayResult> {
     { path: 'gateway', name: relayed },
     ...(relayedHttp ? [{ path: 'gatewayHttp', name: relayedHttp } as const] : []),
   ] as const;
-  return measureGateway(s, servers, envNumber('MCP_BENCH_GATEWAY_CALLS', 100), envNumber('MCP_BENCH_WARMUP', 3), envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
+  const calls = envNumber('MCP_BENCH_GATEWAY_CALLS', 100);
+  const warmup = envNumber('MCP_BENCH_WARMUP', 3);
+  const result = await measureGateway(s, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
+  const probeUrl = process.env['MCP_BENCH_GATEWAY_PROBE_URL'];
+  return probeUrl ? { ...result, probe: await probeHttp(probeUrl, calls, warmup) } : result;
 }
 
 export async function run(): Promise<void> {
