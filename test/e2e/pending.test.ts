@@ -412,4 +412,34 @@ describe('Policy and pending elicitations in the workbench', () => {
     await pendingStatus(page).waitFor({ state: 'detached' });
     await resultShown(page, 'everything');
   });
+
+  it('a tool result that arrives while a form webview is on screen opens behind it: the form stays in front and its answer is sent', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await freshEditors(page);
+    const gate = path.join(wb.recordDir, 'result-gate-webview');
+    const form = formFrame(page);
+    // The presentation is `webview` since the Show Pending test: the tool's one argument is a form too.
+    await runFixtureTool(page, 'waitForFile');
+    await form.getByLabel(/^path\*?$/).fill(gate);
+    await form.getByRole('button', { name: 'Accept', exact: true }).click();
+    await page.locator('.tab', { hasText: 'fixture asks' }).waitFor({ state: 'detached' });
+    await runFixtureTool(page, 'elicit');
+    await quickInput(page).locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
+    const params = { message: 'Which colour should the banner be?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
+    await quickInput(page).locator('input').fill(JSON.stringify({ params, tag: 'behind-webview' }));
+    await page.keyboard.press('Enter');
+    await form.getByText('Which colour should the banner be?').waitFor();
+    await form.getByLabel(/^colour\*?$/).fill('navy');
+    writeFileSync(gate, '');
+    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    // Before the fix the result became the group's active editor and covered the form.
+    assert.equal(await page.locator('.tab.active', { hasText: 'fixture asks' }).count(), 1, 'the form is still the tab in front');
+    assert.equal(await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(), 0, 'the result tab opened in the background');
+    await form.getByRole('button', { name: 'Accept', exact: true }).click();
+    const rec = await waitForFixtureRecord(wb, 'behind-webview');
+    assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'navy' } });
+    await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
+    assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending');
+  });
 });
