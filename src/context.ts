@@ -79,7 +79,7 @@ export class Services extends Disposable {
   readonly loader: ConfigLoader;
   readonly manager: ServerManager;
   readonly audit: AuditLog;
-  readonly results = this._register(new ResultDocuments());
+  readonly results = this._register(new ResultDocuments(() => this.presenter.promptOnScreen));
   readonly previewDiagnostics = this._register(vscode.languages.createDiagnosticCollection('mcpElicitation.preview'));
   readonly statusBar: StatusBar;
   /** The pending view's data: what waits, and the history. */
@@ -177,7 +177,10 @@ export class Services extends Disposable {
   private openExternal(uri: vscode.Uri): Thenable<boolean> {
     this.hooks.opened.push(uri.toString(true));
     this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
-    return vscode.env.openExternal(uri);
+    return vscode.env.openExternal(uri).then((opened) => {
+      if (!opened) this.log.warn(`the browser did not open ${uri.toString(true)}: VS Code's link prompt was turned down, or no browser is available`);
+      return opened;
+    });
   }
 
   reveal(entry: PendingView): void {
@@ -197,7 +200,7 @@ export class Services extends Disposable {
     void showUrlConsent(
       { id: entry.id, asker: { name: entry.server, info: undefined }, message: entry.message, url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
       new AbortController().signal,
-      { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server) },
+      { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server), answered: true },
     );
   }
 

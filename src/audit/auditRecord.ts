@@ -24,6 +24,8 @@ export interface AuditRecord {
   readonly durationMs: number;
   /** Origin and path only. */
   readonly url?: string;
+  /** url mode, after "Open in Browser": whether the browser opened the page. */
+  readonly browser?: FinishedElicitation['browser'];
   /** Present only when values are included; secret keys hold {@link REDACTED}. */
   readonly content?: Readonly<Record<string, unknown>>;
   /** A 2026-07-28 call's input request: the call, its round (1-based) and the request's key. */
@@ -54,6 +56,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     decidedBy: input.decidedBy,
     durationMs: Math.max(0, Math.round(input.durationMs)),
     ...(input.url !== undefined && { url: stripUrl(input.url) }),
+    ...(input.browser !== undefined && { browser: input.browser }),
     ...(content !== undefined && { content }),
     ...(input.round !== undefined && { call: input.round.call, round: input.round.round, key: input.round.key }),
   };

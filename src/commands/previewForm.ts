@@ -79,8 +79,9 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
     const answer = await showUrlConsent(
       { id: 'preview', asker, message: result.message, url: result.url, analysis: analyseUrl(result.url) },
       new AbortController().signal,
-      // Preview never opens anything: it shows what the user would have agreed to.
-      { openExternal: () => Promise.resolve(false), onBlockServer: () => undefined },
+      // Preview never opens anything: it shows what the user would have agreed to, and what the
+      // server would get had the page opened.
+      { openExternal: () => Promise.resolve(true), onBlockServer: () => undefined },
     );
     await showWouldSend({ action: answer.action });
     return;

@@ -13,7 +13,7 @@ import { analyseUrl } from './safety/url';
 import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
-import type { CallRound, DecidedBy, ElicitationAction } from './outcome';
+import type { BrowserStep, CallRound, DecidedBy, ElicitationAction } from './outcome';
 
 export interface ServerIdentity {
   readonly name: string;
@@ -276,13 +276,14 @@ export class ElicitationBroker implements ElicitationSink {
     const answer: UrlAnswer = await this.deps.presenter.presentUrl({ id: req.id, asker: req.asker, message: req.message.text, url: prepared.url, analysis }, ticket.controller.signal);
     const settled = this.settledFromOutside(req, ticket, extra);
     if (settled) return settled;
+    const browser = answer.action === 'decline' ? undefined : answer.browser;
     if (answer.action === 'accept' && analysis.verdict !== 'block') {
       this.queue.awaitCompletion(ticket, this.deps.settings().urlExpiryMs);
-      this.finish(req, 'accept', 'user');
+      this.finish(req, 'accept', 'user', undefined, browser);
       return { action: 'accept' };
     }
     const action = answer.action === 'accept' ? 'decline' : answer.action;
-    this.finish(req, action, analysis.verdict === 'block' ? 'policy' : 'user');
+    this.finish(req, action, analysis.verdict === 'block' ? 'policy' : 'user', undefined, browser);
     return { action };
   }
 
@@ -295,7 +296,7 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** Records the outcome once, for the history view and the audit log. */
-  private finish(req: CheckedRequest, action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent): void {
+  private finish(req: CheckedRequest, action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent, browser?: BrowserStep): void {
     this.queue.recordFinished({
       id: req.id,
       server: req.server.name,
@@ -310,6 +311,7 @@ export class ElicitationBroker implements ElicitationSink {
       at: new Date(),
       ...(req.prepared.kind === 'url' ? { url: req.prepared.url } : {}),
       ...(content ? { content } : {}),
+      ...(browser ? { browser } : {}),
       ...(req.round ? { round: req.round } : {}),
     });
   }

@@ -27,6 +27,13 @@ export interface CallRound {
   readonly total: number;
 }
 
+/**
+ * What became of "Open in Browser": `opened`, or `notOpened` when `vscode.env.openExternal`
+ * resolved false (the user turned down VS Code's own link prompt, or no browser could be opened).
+ * Absent when the browser was never asked (Copy URL, Decline, Escape).
+ */
+export type BrowserStep = 'opened' | 'notOpened';
+
 /** One finished elicitation. */
 export interface FinishedElicitation {
   readonly id: string;
@@ -44,6 +51,8 @@ export interface FinishedElicitation {
   readonly at: Date;
   /** The URL of a url-mode request. */
   readonly url?: string;
+  /** url mode, when the user chose "Open in Browser": whether the browser really opened it. */
+  readonly browser?: BrowserStep;
   /** The submitted answer, when accepted. */
   readonly content?: AnswerContent;
   /** Set when the request was one round of a 2026-07-28 call. */

@@ -5,6 +5,7 @@
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import type { UrlAnalysis } from './safety/url';
 import type { FormWarning } from './safety/text';
+import type { BrowserStep } from './outcome';
 
 /** The server (or API caller) asking; shown as the attribution on every prompt. */
 export interface Asker {
@@ -38,7 +39,10 @@ export type FormAnswer =
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
 
-export type UrlAnswer = { readonly action: 'accept'; readonly opened: boolean } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+export type UrlAnswer =
+  | { readonly action: 'accept'; readonly browser?: BrowserStep }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel'; readonly browser?: 'notOpened' };
 
 export type AskAnswer = 'answer' | 'decline' | 'block' | 'dismissed';
 

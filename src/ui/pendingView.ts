@@ -149,7 +149,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
       case 'history': {
         const h = node.item;
         const item = new vscode.TreeItem(`${h.server}: ${firstLine(h.message)}`);
-        item.description = [h.action, h.decidedBy, roundLabel(h.round), h.at.toLocaleTimeString()].filter(Boolean).join(' · ');
+        const browser = h.browser === 'notOpened' ? vscode.l10n.t('browser did not open') : undefined;
+        item.description = [h.action, h.decidedBy, browser, roundLabel(h.round), h.at.toLocaleTimeString()].filter(Boolean).join(' · ');
         item.tooltip = new vscode.MarkdownString().appendText(`${h.server} · ${item.description}\n\n${h.message}`);
         item.iconPath = new vscode.ThemeIcon(historyIcon(h));
         item.contextValue = 'pending.history';

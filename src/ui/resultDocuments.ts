@@ -30,7 +30,8 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
   private readonly docs = new Map<string, string>();
   private seq = 0;
 
-  constructor() {
+  /** @param promptOnScreen whether a question is on screen now (the presenter knows). */
+  constructor(private readonly promptOnScreen: () => boolean) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this));
   }
@@ -39,11 +40,22 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
     return this.docs.get(uri.path) ?? '';
   }
 
-  async show(server: string, tool: string, result: CallToolResult): Promise<vscode.TextEditor> {
+  /** Opens the result in front, or in a background tab while a question is on screen (then resolves undefined). */
+  async show(server: string, tool: string, result: CallToolResult): Promise<vscode.TextEditor | undefined> {
     const path = `/${++this.seq}/${encodeURIComponent(server)}-${encodeURIComponent(tool)}.md`;
     this.docs.set(path, renderToolResult(server, tool, result));
     if (this.docs.size > 50) this.docs.delete(this.docs.keys().next().value as string);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path }));
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path });
+    if (this.promptOnScreen()) {
+      // In front, the editor would take the focus of the question on screen (another call's),
+      // which sets it aside, and would cover a form webview in the same editor group.
+      // showTextDocument has no background option; vscode.open passes `background` on as the
+      // editor's `inactive`. Pinned: a later result must not replace one the user has not seen.
+      await vscode.commands.executeCommand('vscode.open', uri, { preview: false, preserveFocus: true, background: true });
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(output) {0} on {1} returned; its result is in a tab behind the open question.', tool, server), 10_000);
+      return undefined;
+    }
+    const doc = await vscode.workspace.openTextDocument(uri);
     return vscode.window.showTextDocument(doc, { preview: true });
   }
 }

@@ -8,6 +8,8 @@ export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
   readonly openExternal: (uri: vscode.Uri) => Thenable<boolean>;
   readonly onBlockServer: () => void;
+  /** "Open Again" on an accepted request: the server has its answer, whatever happens here. */
+  readonly answered?: boolean;
 }
 
 function who(prompt: UrlPrompt): string {
@@ -101,19 +103,11 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   const choice = await raceAbort(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return { action: 'cancel' };
   switch (choice) {
-    case open: {
-      const opened = await hooks.openExternal(exactTarget(prompt.url));
-      return { action: 'accept', opened };
-    }
-    case copy: {
-      await vscode.env.clipboard.writeText(prompt.url);
-      const yes = vscode.l10n.t('Yes, I will open it');
-      const r = await raceAbort(
-        vscode.window.showInformationMessage(vscode.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
-        signal,
-      );
-      return r === yes ? { action: 'accept', opened: false } : { action: 'cancel' };
-    }
+    case open:
+      if (await hooks.openExternal(exactTarget(prompt.url))) return { action: 'accept', browser: 'opened' };
+      return browserDidNotOpen(prompt, signal, hooks);
+    case copy:
+      return (await copyAndConfirm(prompt, signal)) ? { action: 'accept' } : { action: 'cancel' };
     case decline:
       return { action: 'decline' };
     case blockServer:
@@ -122,6 +116,41 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
     default:
       return { action: 'cancel' };
   }
+}
+
+/** Copy URL: the user takes the link; only "I will open it" makes it an `accept`. */
+async function copyAndConfirm(prompt: UrlPrompt, signal: AbortSignal): Promise<boolean> {
+  await vscode.env.clipboard.writeText(prompt.url);
+  const yes = vscode.l10n.t('Yes, I will open it');
+  const r = await raceAbort(
+    vscode.window.showInformationMessage(vscode.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
+    signal,
+  );
+  return r === yes;
+}
+
+/**
+ * "Open in Browser" was clicked, but `openExternal` resolved false: the user turned down VS Code's
+ * own link prompt, or there is no browser to open. Not `accept`: the spec's url flow opens the
+ * page before the client accepts ("Client->>UserAgent: Open URL", 2026-07-28 elicitation.mdx), and
+ * it names "browser failed to load" as a case of `cancel` (dismissed without an explicit choice).
+ * Not `decline`: the user never said no to the server. The user is told, and can still take the
+ * link and open it elsewhere, which is the Copy URL path and its `accept`.
+ */
+async function browserDidNotOpen(prompt: UrlPrompt, signal: AbortSignal, hooks: UrlConsentHooks): Promise<UrlAnswer> {
+  if (signal.aborted) return { action: 'cancel' };
+  const copy = vscode.l10n.t('Copy URL');
+  const detail = [
+    vscode.l10n.t('VS Code did not open the page: its link prompt was closed without “Open”, or no browser is available.'),
+    ...(hooks.answered ? [] : [vscode.l10n.t('Unless you open it yourself, “{0}” is told the request was cancelled.', prompt.asker.name)]),
+    '',
+    vscode.l10n.t('Full address:'),
+    prompt.url,
+  ].join('\n');
+  const choice = await raceAbort(vscode.window.showWarningMessage(vscode.l10n.t('The page on {0} did not open', site(prompt)), { modal: true, detail }, copy), signal);
+  if (signal.aborted) return { action: 'cancel' };
+  if (choice === copy && (await copyAndConfirm(prompt, signal)) && !signal.aborted) return { action: 'accept', browser: 'notOpened' };
+  return { action: 'cancel', browser: 'notOpened' };
 }
 
 /** A modal cannot be closed from code; if the request is withdrawn, stop waiting for it. */

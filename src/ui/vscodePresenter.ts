@@ -37,10 +37,30 @@ export class VscodePresenter implements Presenter {
   private readonly asks = new Set<PendingAsk>();
   /** By pending id: what "Answer" from the pending list does for an `ask` notification or a question set aside. */
   private readonly resumers = new Map<string, () => void>();
+  /** One token per prompt on screen now; a prompt set aside is not on screen. */
+  private readonly onScreen = new Set<symbol>();
 
   constructor(private readonly deps: PresenterDeps) {}
 
+  /**
+   * Whether one of our prompts (a question, a tool's arguments, the url consent) is on screen:
+   * anything opened now must not take its focus, or the question is set aside.
+   */
+  get promptOnScreen(): boolean {
+    return this.onScreen.size > 0;
+  }
+
   async presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
+    const token = Symbol(prompt.id);
+    this.onScreen.add(token);
+    try {
+      return await this.showForm(prompt, signal, control, token);
+    } finally {
+      this.onScreen.delete(token);
+    }
+  }
+
+  private async showForm(prompt: FormPrompt, signal: AbortSignal, control: PromptControl | undefined, token: symbol): Promise<FormAnswer> {
     const p = this.deps.settings().presentation;
     const fields = prompt.form.fields.length;
     // A confirmation (no fields) is always native: an empty webview form would only hide the question.
@@ -50,7 +70,16 @@ export class VscodePresenter implements Presenter {
       return showQuickForm(prompt, signal, {
         onBlockServer,
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
-        ...(control ? { onHidden: () => this.setAside(prompt, signal, control) } : {}),
+        ...(control
+          ? {
+              onHidden: async () => {
+                this.onScreen.delete(token);
+                const r = await this.setAside(prompt, signal, control);
+                if (r === 'resume') this.onScreen.add(token);
+                return r;
+              },
+            }
+          : {}),
       });
     }
     const outcome = await showFormPanel({
@@ -75,12 +104,18 @@ export class VscodePresenter implements Presenter {
     return outcome.action === 'cancel' ? { action: 'cancel' } : outcome;
   }
 
-  presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer> {
+  async presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer> {
+    const token = Symbol(prompt.id);
+    this.onScreen.add(token);
     this.deps.onDidShowPrompt('consent', prompt.id);
-    return showUrlConsent(prompt, signal, {
-      openExternal: this.deps.openExternal,
-      onBlockServer: () => void this.deps.policy.blockServer(prompt.asker.name),
-    });
+    try {
+      return await showUrlConsent(prompt, signal, {
+        openExternal: this.deps.openExternal,
+        onBlockServer: () => void this.deps.policy.blockServer(prompt.asker.name),
+      });
+    } finally {
+      this.onScreen.delete(token);
+    }
   }
 
   /**

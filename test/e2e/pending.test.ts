@@ -1,6 +1,6 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { demoRecords, formFrame, hideNotifications, notification, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
@@ -62,6 +62,25 @@ async function pendingRows(page: Page): Promise<string[]> {
 }
 
 const pendingStatus = (page: Page) => page.locator('[id$="mcpElicitation.pending"]');
+
+/** Run Tool → fixture → `tool`, picked by its exact name (tool names share prefixes: elicit, elicitMany). */
+async function runFixtureTool(page: Page, tool: string): Promise<void> {
+  await runCommand(page, 'MCP Elicitation: Run Tool…');
+  await pickItem(page, 'fixture');
+  await quickInput(page).locator('input').fill(tool);
+  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) }).first().click();
+}
+
+/** The fixture's record of the answer to the `elicit` call tagged `tag` (test/fixtures/fixtureServer.mjs). */
+async function waitForFixtureRecord(wb: Workbench, tag: string): Promise<{ response?: unknown }> {
+  const file = path.join(wb.recordDir, 'fixture.jsonl');
+  for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 100))) {
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    const hit = lines.map((l) => JSON.parse(l) as { tag?: string; response?: unknown }).find((r) => r.tag === tag);
+    if (hit) return hit;
+  }
+  throw new Error(`the fixture recorded no answer to "${tag}"`);
+}
 
 /** How many answers a demo tool has recorded so far. */
 const recordCount = (wb: Workbench, tool: string): number => demoRecords(wb).filter((r) => r.tool === tool).length;
@@ -221,6 +240,44 @@ describe('Policy and pending elicitations in the workbench', () => {
     await resultShown(page, 'pick_number');
   });
 
+  it('a tool result that arrives while another tool\'s question is open opens behind it: the question keeps the keyboard and its answer is sent', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await freshEditors(page);
+    const gate = path.join(wb.recordDir, 'result-gate');
+    const qi = quickInput(page);
+    // The first tool runs until the test lets it return.
+    await runFixtureTool(page, 'waitForFile');
+    await qi.locator('.quick-input-title', { hasText: 'Run Tool: waitForFile' }).waitFor();
+    await page.keyboard.type(gate);
+    await page.keyboard.press('Enter');
+    // The second tool asks a question (one text field: an InputBox).
+    await runFixtureTool(page, 'elicit');
+    await qi.locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
+    const params = { message: 'Which colour should the badge be?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
+    await qi.locator('input').fill(JSON.stringify({ params, tag: 'behind' }));
+    await page.keyboard.press('Enter');
+    await qi.getByText('Which colour should the badge be?').waitFor();
+    await page.keyboard.type('te');
+    // Now the first tool returns.
+    writeFileSync(gate, '');
+    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    assert.equal(await qi.isVisible(), true, 'the question is still on screen');
+    // Before the fix the question stayed visible but the editor had the keyboard: what the user
+    // typed next went into the read-only result.
+    assert.equal(await page.evaluate('!!document.activeElement?.closest(".quick-input-widget")'), true, 'the question still has the keyboard');
+    await page.locator('.statusbar-item', { hasText: 'waitForFile on fixture returned; its result is in a tab behind the open question.' }).first().waitFor();
+    await screenshot(page, 'result-behind-question-dark');
+    await page.keyboard.type('al');
+    await page.keyboard.press('Enter');
+    const rec = await waitForFixtureRecord(wb, 'behind');
+    assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'teal' } }, 'typed before and after the result arrived, answered with Enter');
+    // With nothing on screen, a result opens in front and takes focus, as before.
+    await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
+    await page.locator('.editor-instance .monaco-editor.focused').waitFor();
+    assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending or set aside');
+  });
+
   it('Show Pending lists three queued requests with their states; the tree view too; Decline All answers them', async () => {
     const { page } = wb;
     await hideNotifications(page);
@@ -354,5 +411,35 @@ describe('Policy and pending elicitations in the workbench', () => {
     await notification(page, '“demo” is now set to block in workspace settings.');
     await pendingStatus(page).waitFor({ state: 'detached' });
     await resultShown(page, 'everything');
+  });
+
+  it('a tool result that arrives while a form webview is on screen opens behind it: the form stays in front and its answer is sent', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await freshEditors(page);
+    const gate = path.join(wb.recordDir, 'result-gate-webview');
+    const form = formFrame(page);
+    // The presentation is `webview` since the Show Pending test: the tool's one argument is a form too.
+    await runFixtureTool(page, 'waitForFile');
+    await form.getByLabel(/^path\*?$/).fill(gate);
+    await form.getByRole('button', { name: 'Accept', exact: true }).click();
+    await page.locator('.tab', { hasText: 'fixture asks' }).waitFor({ state: 'detached' });
+    await runFixtureTool(page, 'elicit');
+    await quickInput(page).locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
+    const params = { message: 'Which colour should the banner be?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
+    await quickInput(page).locator('input').fill(JSON.stringify({ params, tag: 'behind-webview' }));
+    await page.keyboard.press('Enter');
+    await form.getByText('Which colour should the banner be?').waitFor();
+    await form.getByLabel(/^colour\*?$/).fill('navy');
+    writeFileSync(gate, '');
+    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    // Before the fix the result became the group's active editor and covered the form.
+    assert.equal(await page.locator('.tab.active', { hasText: 'fixture asks' }).count(), 1, 'the form is still the tab in front');
+    assert.equal(await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(), 0, 'the result tab opened in the background');
+    await form.getByRole('button', { name: 'Accept', exact: true }).click();
+    const rec = await waitForFixtureRecord(wb, 'behind-webview');
+    assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'navy' } });
+    await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
+    assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending');
   });
 });

@@ -290,7 +290,7 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     const shown: UrlPrompt[] = [];
     s.presenter.presentUrl = (prompt: UrlPrompt): Promise<UrlAnswer> => {
       shown.push(prompt);
-      return Promise.resolve({ action: 'accept', opened: false });
+      return Promise.resolve({ action: 'accept' });
     };
     try {
       const result = await run('mrtr-modern', 'url', { url: 'https://example.com/sign-in', tag: 'url' });

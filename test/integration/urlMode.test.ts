@@ -94,7 +94,7 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
   });
 
   test('completion notices for foreign, unknown and already-completed ids are ignored; the real one settles it and names the server', async () => {
-    consent = consentAnswers(s, { action: 'accept', opened: true });
+    consent = consentAnswers(s, { action: 'accept', browser: 'opened' });
     const notices: string[] = [];
     const notify = s.presenter.notifyUrlCompleted.bind(s.presenter);
     s.presenter.notifyUrlCompleted = (asker) => {
@@ -148,7 +148,7 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
   test('an accepted url elicitation expires after url.pendingExpiryMinutes (fractional minutes work)', async () => {
     await config().update('url.pendingExpiryMinutes', 0.01, vscode.ConfigurationTarget.Workspace);
     await waitFor(() => config().get('url.pendingExpiryMinutes') === 0.01, 'expiry setting in force');
-    consent = consentAnswers(s, { action: 'accept', opened: true });
+    consent = consentAnswers(s, { action: 'accept', browser: 'opened' });
     const t0 = Date.now();
     const reply = await elicitVia('fixture', { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/expiry', elicitationId: 'ih-exp' });
     assert.deepEqual(reply.response, { action: 'accept' });

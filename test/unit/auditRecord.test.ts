@@ -87,6 +87,13 @@ void describe('buildAuditRecord', () => {
     assert.ok(!serialiseAuditLine(rec).includes('abc'));
   });
 
+  void it('says whether the browser opened a url-mode page the user chose to open, and nothing when it was not asked', () => {
+    const url = { ...base, mode: 'url' as const, fieldKeys: [], secretKeys: [], url: 'https://auth.example.com/x', action: 'cancel' as const };
+    assert.equal(buildAuditRecord({ ...url, browser: 'notOpened' }).browser, 'notOpened');
+    assert.equal(buildAuditRecord({ ...url, action: 'accept', browser: 'opened' }).browser, 'opened');
+    assert.ok(!('browser' in buildAuditRecord(url)));
+  });
+
   void it('truncates long messages to 500 characters', () => {
     const rec = buildAuditRecord({ ...base, message: 'x'.repeat(2000) });
     assert.equal(rec.message.length, MAX_AUDIT_MESSAGE);

@@ -29,7 +29,7 @@ class WorstCasePresenter implements Presenter {
   /** As if a buggy dialog had offered "Open" for every URL and the user clicked it. */
   presentUrl(prompt: UrlPrompt): Promise<UrlAnswer> {
     this.urls.push(prompt);
-    return Promise.resolve({ action: 'accept', opened: true });
+    return Promise.resolve({ action: 'accept', browser: 'opened' });
   }
   askPermission(_p: AskPrompt): Promise<AskAnswer> {
     return Promise.resolve('answer');

@@ -44,7 +44,7 @@ class ScriptedUser implements Presenter {
   readonly forms: FormPrompt[] = [];
   readonly urls: UrlPrompt[] = [];
   answers: ((p: FormPrompt, signal: AbortSignal) => Promise<FormAnswer>)[] = [];
-  urlAnswer: UrlAnswer = { action: 'accept', opened: true };
+  urlAnswer: UrlAnswer = { action: 'accept', browser: 'opened' };
   presentForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer> {
     this.forms.push(prompt);
     const next = this.answers.shift();

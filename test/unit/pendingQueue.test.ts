@@ -202,8 +202,9 @@ class HandPresenter implements Presenter {
       this.forms.push({ prompt, signal, control, answer });
     });
   }
+  urlAnswer: UrlAnswer = { action: 'cancel' };
   presentUrl(): Promise<UrlAnswer> {
-    return Promise.resolve({ action: 'cancel' });
+    return Promise.resolve(this.urlAnswer);
   }
   notifyBlocked(): void {}
   notifyRateLimited(): void {}
@@ -318,4 +319,24 @@ void describe('broker and queue: the ask notification and questions set aside', 
     ui.forms[0]?.answer({ action: 'accept', content: {} });
     assert.deepEqual(await reply, { action: 'accept', content: {} });
   });
+});
+
+void describe('broker: what became of "Open in Browser" is recorded', () => {
+  const url = (id: string): Record<string, unknown> => ({ mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: id });
+  for (const [answer, sent, browser] of [
+    [{ action: 'accept', browser: 'opened' }, 'accept', 'opened'],
+    [{ action: 'cancel', browser: 'notOpened' }, 'cancel', 'notOpened'],
+    [{ action: 'accept', browser: 'notOpened' }, 'accept', 'notOpened'],
+    [{ action: 'accept' }, 'accept', undefined],
+  ] as const) {
+    void it(`${JSON.stringify(answer)}: the server gets ${sent}, the history keeps browser ${String(browser)}`, async () => {
+      const ui = new HandPresenter();
+      ui.urlAnswer = answer;
+      const b = brokerWith(ui, 'show');
+      assert.deepEqual(await b.handle(fixture, url('u1'), wire()), { action: sent });
+      const [h] = b.queue.history.list();
+      assert.equal(h?.action, sent);
+      assert.equal(h?.browser, browser);
+    });
+  }
 });
