@@ -96,6 +96,7 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     await form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 });
     assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
     assert.equal(await form.locator('.field').count(), 3, 'name, e-mail and plan in one form');
+    await chat.getByText(/Running Sign up/).first().waitFor({ timeout: 10_000 }); // the agent waits on the form
     await form.getByLabel(/^Name\*?$/).fill('Ada Lovelace');
     await form.getByLabel(/^E-mail\*?$/).fill('ada@example.com');
     await form.getByRole('radio', { name: 'Team' }).check();
