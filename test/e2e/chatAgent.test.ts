@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { formFrame, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import { formFrame, hideNotifications, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
 
 /** VS Code's own answer to an elicitation: its notification, or a prompt in the chat, with "Respond". */
 async function vscodeElicitationShown(page: Page): Promise<number> {
@@ -111,5 +111,10 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
     assert.equal(await vscodeElicitationShown(page), 0, 'nor afterwards');
     await screenshot(page, 'chat-agent-answer');
+    // Toasts are off under the smoke-test driver: every notification lands in the centre, shown here.
+    await page.locator('.statusbar-item[id="status.notifications"]').click();
+    await page.locator('.notifications-center.visible').waitFor();
+    assert.equal(await vscodeElicitationShown(page), 0, 'nothing with "Respond" in the notification centre');
+    await hideNotifications(page);
   });
 });
