@@ -37,6 +37,11 @@ export interface WorkbenchOptions {
   readonly extensionsDir?: string;
   /** Extensions installed in this folder run beside the development folder (test helpers). */
   readonly alsoInstalled?: string;
+  /**
+   * Entries of the workbench's application storage (kept in the browser's IndexedDB, so fresh for
+   * each test) as they are when it first starts, as if a profile had been used before.
+   */
+  readonly applicationStorage?: Record<string, string>;
 }
 
 const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as const;
@@ -67,6 +72,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         if (f === p.mainFrame()) popups.push(f.url());
       });
     });
+    if (opts.applicationStorage) await context.addInitScript(seedApplicationStorage(opts.applicationStorage));
     const page = await context.newPage();
     await page.goto(workbenchUrl(cs, ws.dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
@@ -88,6 +94,25 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     ws.dispose();
     throw err;
   }
+}
+
+/**
+ * A script for the page that writes `entries` where the web workbench keeps its application storage,
+ * before the workbench opens it: IndexedDB requests run in order, so its first read sees them. A
+ * string: tsx would add helpers to a function that the page does not have.
+ */
+function seedApplicationStorage(entries: Record<string, string>): string {
+  return `(() => {
+    if (window.top !== window) return;
+    const open = indexedDB.open('vscode-web-state-db-global', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('ItemTable');
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction('ItemTable', 'readwrite');
+      for (const [key, value] of Object.entries(${JSON.stringify(entries)})) tx.objectStore('ItemTable').put(value, key);
+      tx.oncomplete = () => db.close();
+    };
+  })()`;
 }
 
 /** Runs a command from the palette by its full title ("Category: Title"). */

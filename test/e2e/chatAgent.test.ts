@@ -1,0 +1,120 @@
+/**
+ * The whole path as a user walks it: a prompt typed into the chat panel in agent mode, VS Code's
+ * agent calling a tool of a server we broker, the question that tool raises answered in our form,
+ * and the agent's answer built from the tool's result.
+ *
+ * No language model can be installed offline, so a test extension (test/fixtures/chatModelExtension)
+ * contributes one: it calls the MCP tool named in the request, then repeats the tool's result. The
+ * agent is VS Code's own (its built-in GitHub Copilot Chat extension, which runs without a GitHub
+ * account once a model of another vendor is available).
+ */
+import { after, afterEach, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { cpSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { formFrame, hideNotifications, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+
+/** VS Code's own answer to an elicitation: its notification, or a prompt in the chat, with "Respond". */
+async function vscodeElicitationShown(page: Page): Promise<number> {
+  return (
+    (await page.locator('.notification-toast', { hasText: /Respond/ }).count()) +
+    (await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count()) +
+    (await page.locator('.part.auxiliarybar').getByRole('button', { name: 'Respond' }).count())
+  );
+}
+
+describe('Workbench: the chat panel in agent mode calls a brokered tool, and our form answers it', () => {
+  let wb: Workbench;
+  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-chat-'));
+  const helpers = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-chat-model-'));
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'chatModelExtension'), path.join(helpers, 'mcp-test.chat-model-0.0.1'), { recursive: true });
+
+  before(async () => {
+    wb = await openWorkbench({
+      servers: {},
+      workspaceSettings: {
+        'mcpElicitation.servers': { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } },
+      },
+      // The user starts the server from VS Code's MCP list, as they would after installing it.
+      settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview' },
+      // On a profile's first start VS Code disables its built-in chat extension until Copilot is
+      // set up with a GitHub sign-in, which cannot happen offline. This marks that first-start step
+      // as done, so the extension stays enabled, as on a profile that has used chat before.
+      applicationStorage: { builtinChatExtensionEnablementMigration: 'true' },
+      alsoInstalled: helpers,
+      viewport: { width: 1440, height: 900 },
+    });
+    await waitForServers(wb.page, 1);
+  });
+  after(async () => {
+    await wb?.close();
+  });
+  afterEach(async (t) => {
+    if ('passed' in t && !t.passed) await screenshot(wb.page, `chat-agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+  });
+
+  it('a prompt in agent mode runs sign_up through our gateway; its form is ours; the answer carries the result; VS Code\'s own prompt never shows', async () => {
+    const { page } = wb;
+    const chat = page.locator('.part.auxiliarybar');
+
+    // The user starts the server for the agent: MCP: List Servers → demo-modern → Start Server.
+    await runCommand(page, 'MCP: List Servers');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-modern' }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first().click();
+    // The server's log, which VS Code shows on start, says when its tools are known to the agent.
+    // (An editor: its spaces are non-breaking, which \s matches.)
+    await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Control+j'); // hides the panel again
+
+    await page.keyboard.press('Control+Alt+KeyI'); // Chat: Open Chat
+    const input = chat.locator('.interactive-input-editor').first();
+    await input.waitFor({ timeout: 30_000 });
+    // Agent mode, and the test model: the only one, so VS Code picks it.
+    await chat.locator('.chat-input-toolbars', { hasText: 'Agent' }).filter({ hasText: 'Tool Caller' }).first().waitFor({ timeout: 60_000 });
+    // Copilot's offer to set up more models covers the input; the user closes it.
+    const dismissOffer = chat.locator('.chat-input-notification-dismiss');
+    if (await dismissOffer.isVisible()) await dismissOffer.click();
+
+    await input.click();
+    await page.keyboard.type('Please sign_up for me');
+    await page.keyboard.press('Enter');
+
+    // VS Code asks before the agent runs an MCP tool (its confirmation, not an elicitation).
+    const confirmation = chat.locator('.chat-confirmation-widget, .chat-tool-invocation-part', { hasText: 'Run Sign up' }).first();
+    const noTool = chat.getByText(/No MCP tool matches the request/);
+    await Promise.race([
+      confirmation.waitFor({ timeout: 90_000 }),
+      noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
+    ]);
+    assert.match(await confirmation.innerText(), /demo-modern/, 'the confirmation names the server');
+    await confirmation.getByRole('button', { name: /^Allow/ }).first().click();
+
+    const form = formFrame(page);
+    await form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 });
+    assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
+    assert.equal(await form.locator('.field').count(), 3, 'name, e-mail and plan in one form');
+    await chat.getByText(/Running Sign up/).first().waitFor({ timeout: 10_000 }); // the agent waits on the form
+    await form.getByLabel(/^Name\*?$/).fill('Ada Lovelace');
+    await form.getByLabel(/^E-mail\*?$/).fill('ada@example.com');
+    await form.getByRole('radio', { name: 'Team' }).check();
+    await screenshot(page, 'chat-agent-form');
+    assert.equal(await vscodeElicitationShown(page), 0, 'while the agent waits on our form, VS Code shows no prompt of its own');
+    await form.getByRole('button', { name: 'Accept', exact: true }).click();
+
+    // The agent gets the tool's result and answers with it.
+    const answer = chat.getByText('The tool answered: Welcome, Ada Lovelace (team plan).');
+    await answer.waitFor({ timeout: 60_000 });
+    await chat.getByText(/Ran Sign up/).first().waitFor();
+    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
+    assert.equal(await vscodeElicitationShown(page), 0, 'nor afterwards');
+    await screenshot(page, 'chat-agent-answer');
+    // Toasts are off under the smoke-test driver: every notification lands in the centre, shown here.
+    await page.locator('.statusbar-item[id="status.notifications"]').click();
+    await page.locator('.notifications-center.visible').waitFor();
+    assert.equal(await vscodeElicitationShown(page), 0, 'nothing with "Respond" in the notification centre');
+    await hideNotifications(page);
+  });
+});
