@@ -128,7 +128,10 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     item.id = `server:${entry.name}`;
     item.iconPath = stateIcon(state, entry.configError !== undefined);
     const reach = this.agent.reach(entry.name);
-    item.description = [stateDescription(entry), reachDescription(reach)].filter(Boolean).join(' · ');
+    // A narrow sidebar cuts the description's end. A running server's transport and version can
+    // go (the tooltip has them) before the agent's reach; an error or a stop cannot.
+    const parts = state?.kind === 'running' && !entry.configError ? [reachDescription(reach), stateDescription(entry)] : [stateDescription(entry), reachDescription(reach)];
+    item.description = parts.filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
     const tip = new vscode.MarkdownString();
     tip.appendText(`${entry.name} — ${item.description}\n`);
