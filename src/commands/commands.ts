@@ -57,6 +57,7 @@ const COMMANDS: Record<string, Handler> = {
         results: s.results,
         collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t),
         onDidShowPicker: (kind) => s.hooks.fire(`runTool.${kind}`, 'runTool'),
+        whileOnScreen: (shown) => s.presenter.whileOnScreen(shown),
       },
       server,
       tool,

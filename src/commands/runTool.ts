@@ -17,7 +17,11 @@ export interface RunToolDeps {
   readonly collectArgs: (conn: Connection, tool: Tool) => Promise<Record<string, unknown> | undefined>;
   /** Each picker as it opens (in-host tests observe when). */
   readonly onDidShowPicker?: (kind: 'server' | 'tool') => void;
+  /** Marks a picker as on screen until it closes, so a result arriving meanwhile opens behind it. */
+  readonly whileOnScreen?: <T>(shown: Thenable<T>) => Promise<T>;
 }
+
+const tracked = <T>(deps: RunToolDeps, shown: Thenable<T>): Promise<T> => (deps.whileOnScreen ? deps.whileOnScreen(shown) : Promise.resolve(shown));
 
 /**
  * "MCP Elicitation: Run Tool…". With `(server, tool, args)` it skips the pickers, so tests and
@@ -118,9 +122,9 @@ async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
  * at once, so typing that follows goes to the next step, not into a picker still closing.
  */
 function showServerPicker(deps: RunToolDeps, conns: readonly Connection[]): Promise<Connection | undefined> {
-  const picked = vscode.window.showQuickPick(conns.map(serverItem), { title: vscode.l10n.t('Run Tool: pick a server'), placeHolder: vscode.l10n.t('MCP server') });
+  const picked = tracked(deps, vscode.window.showQuickPick(conns.map(serverItem), { title: vscode.l10n.t('Run Tool: pick a server'), placeHolder: vscode.l10n.t('MCP server') }));
   deps.onDidShowPicker?.('server');
-  return Promise.resolve(picked).then((item) => item?.conn);
+  return picked.then((item) => item?.conn);
 }
 
 interface ToolItem extends vscode.QuickPickItem {
@@ -128,10 +132,13 @@ interface ToolItem extends vscode.QuickPickItem {
 }
 
 function pickTool(deps: RunToolDeps, conn: Connection): Promise<Tool | undefined> {
-  const picked = vscode.window.showQuickPick(
-    conn.tools.map((t): ToolItem => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t })),
-    { title: vscode.l10n.t('Run Tool on {0}', conn.name), placeHolder: vscode.l10n.t('Tool'), matchOnDescription: true, matchOnDetail: true },
+  const picked = tracked(
+    deps,
+    vscode.window.showQuickPick(
+      conn.tools.map((t): ToolItem => ({ label: t.title ?? t.annotations?.title ?? t.name, description: t.title ? t.name : '', detail: t.description ?? '', tool: t })),
+      { title: vscode.l10n.t('Run Tool on {0}', conn.name), placeHolder: vscode.l10n.t('Tool'), matchOnDescription: true, matchOnDetail: true },
+    ),
   );
   deps.onDidShowPicker?.('tool');
-  return Promise.resolve(picked).then((item) => item?.tool);
+  return picked.then((item) => item?.tool);
 }

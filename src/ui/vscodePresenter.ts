@@ -50,6 +50,13 @@ export class VscodePresenter implements Presenter {
     return this.onScreen.size > 0;
   }
 
+  /** Counts a picker of ours that is not a question (Run Tool's server and tool pickers) as on screen until it closes. */
+  whileOnScreen<T>(shown: Thenable<T>): Promise<T> {
+    const token = Symbol('picker');
+    this.onScreen.add(token);
+    return Promise.resolve(shown).finally(() => this.onScreen.delete(token));
+  }
+
   async presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
     const token = Symbol(prompt.id);
     this.onScreen.add(token);

@@ -278,6 +278,29 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending or set aside');
   });
 
+  it('a tool result that arrives while Run Tool\'s server picker is open opens behind it: the picker stays open and keeps the keyboard', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await freshEditors(page);
+    const gate = path.join(wb.recordDir, 'result-gate-picker');
+    const qi = quickInput(page);
+    await runFixtureTool(page, 'waitForFile');
+    await qi.locator('.quick-input-title', { hasText: 'Run Tool: waitForFile' }).waitFor();
+    await page.keyboard.type(gate);
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'MCP Elicitation: Run Tool…');
+    await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).waitFor();
+    await page.keyboard.type('fix');
+    writeFileSync(gate, '');
+    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    // Before the fix the result took the keyboard and the workbench closed the picker.
+    assert.equal(await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).isVisible(), true, 'the picker is still open');
+    assert.equal(await page.evaluate('!!document.activeElement?.closest(".quick-input-widget")'), true, 'the picker still has the keyboard');
+    assert.equal(await qi.locator('input').inputValue(), 'fix', 'what the user typed is still there');
+    await page.keyboard.press('Escape');
+    await qi.waitFor({ state: 'hidden' });
+  });
+
   it('Show Pending lists three queued requests with their states; the tree view too; Decline All answers them', async () => {
     const { page } = wb;
     await hideNotifications(page);
