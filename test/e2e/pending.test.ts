@@ -71,6 +71,19 @@ async function runFixtureTool(page: Page, tool: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) }).first().click();
 }
 
+/**
+ * Runs the fixture's `waitForFile` through quick input; it returns once the test writes the file
+ * it names (in the record folder), so the test decides when its result arrives. Returns the path.
+ */
+async function runHeldTool(wb: Workbench, name: string): Promise<string> {
+  const gate = path.join(wb.recordDir, name);
+  await runFixtureTool(wb.page, 'waitForFile');
+  await quickInput(wb.page).locator('.quick-input-title', { hasText: 'Run Tool: waitForFile' }).waitFor();
+  await wb.page.keyboard.type(gate);
+  await wb.page.keyboard.press('Enter');
+  return gate;
+}
+
 /** The fixture's record of the answer to the `elicit` call tagged `tag` (test/fixtures/fixtureServer.mjs). */
 async function waitForFixtureRecord(wb: Workbench, tag: string): Promise<{ response?: unknown }> {
   const file = path.join(wb.recordDir, 'fixture.jsonl');
@@ -244,13 +257,8 @@ describe('Policy and pending elicitations in the workbench', () => {
     const { page } = wb;
     await hideNotifications(page);
     await freshEditors(page);
-    const gate = path.join(wb.recordDir, 'result-gate');
     const qi = quickInput(page);
-    // The first tool runs until the test lets it return.
-    await runFixtureTool(page, 'waitForFile');
-    await qi.locator('.quick-input-title', { hasText: 'Run Tool: waitForFile' }).waitFor();
-    await page.keyboard.type(gate);
-    await page.keyboard.press('Enter');
+    const gate = await runHeldTool(wb, 'result-gate');
     // The second tool asks a question (one text field: an InputBox).
     await runFixtureTool(page, 'elicit');
     await qi.locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
@@ -282,12 +290,8 @@ describe('Policy and pending elicitations in the workbench', () => {
     const { page } = wb;
     await hideNotifications(page);
     await freshEditors(page);
-    const gate = path.join(wb.recordDir, 'result-gate-picker');
     const qi = quickInput(page);
-    await runFixtureTool(page, 'waitForFile');
-    await qi.locator('.quick-input-title', { hasText: 'Run Tool: waitForFile' }).waitFor();
-    await page.keyboard.type(gate);
-    await page.keyboard.press('Enter');
+    const gate = await runHeldTool(wb, 'result-gate-picker');
     await runCommand(page, 'MCP Elicitation: Run Tool…');
     await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).waitFor();
     await page.keyboard.type('fix');
