@@ -346,52 +346,6 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     await page.keyboard.press('Escape');
   });
 
-  it('Open in Browser, but the browser does not open (VS Code\'s link prompt cancelled): cancel, not accept; the user is told and can take the link; the history says so', async () => {
-    const { page } = wb;
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    const since = wb.popups.length;
-    const url = 'https://auth.example.com/refused?state=1';
-    await runElicit(page, { mode: 'url', message: 'Sign in, refused', url, elicitationId: 'nf1' }, 'not-opened');
-    await click((await openDialog(page, /in your browser\?/)).box, 'Open in Browser');
-    // VS Code's own link protection asks; the user changes their mind there, and openExternal resolves false.
-    await click((await openDialog(page, /open the external website/)).box, 'Cancel');
-    const told = await openDialog(page, /did not open$/);
-    assert.equal(told.title, 'The page on example.com did not open');
-    assert.match(told.detail, /^Unless you open it yourself, “fixture” is told the request was cancelled\.$/m);
-    assert.ok(told.detail.split('\n').includes(url), `the full URL is shown:\n${told.detail}`);
-    assert.equal(await told.box.getByRole('button', { name: 'Copy URL', exact: true }).count(), 1);
-    await screenshot(page, 'url-not-opened-dark');
-    assert.equal(records().filter((r) => r.tag === 'not-opened').length, 0, 'no answer while the user reads it');
-    await page.keyboard.press('Escape');
-    await told.box.waitFor({ state: 'hidden' });
-    assert.deepEqual(await elicitResult(wb, 'not-opened'), { action: 'cancel' });
-    assert.deepEqual(popupsSince(wb, since), []);
-
-    // The history names what happened.
-    const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Elicitations' }) });
-    if (!(await tree.isVisible())) await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
-    await tree.locator('.monaco-list-row', { hasText: /^History/ }).click();
-    const row = tree.locator('.monaco-list-row', { hasText: 'fixture: Sign in, refused' });
-    await row.waitFor();
-    assert.match((await row.innerText()).replace(/\s+/g, ' '), /cancel · user · browser did not open/);
-
-    // Taking the link instead: Copy URL, "I will open it", and the server gets accept.
-    await runElicit(page, { mode: 'url', message: 'Sign in, copied', url, elicitationId: 'nf2' }, 'not-opened-copied');
-    await click((await openDialog(page, /in your browser\?/)).box, 'Open in Browser');
-    await click((await openDialog(page, /open the external website/)).box, 'Cancel');
-    await click((await openDialog(page, /did not open$/)).box, 'Copy URL');
-    await click((await openDialog(page, /Will you open it yourself\?/)).box, 'Yes, I will open it');
-    assert.deepEqual(await elicitResult(wb, 'not-opened-copied'), { action: 'accept' });
-    assert.equal(await page.evaluate('navigator.clipboard.readText()'), url);
-    assert.deepEqual(popupsSince(wb, since), []);
-    await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
-    const pending = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Sign in, copied' }).filter({ hasText: 'awaiting completion' });
-    await pending.hover();
-    await pending.locator('.action-label[aria-label="Mark as Done"]').click();
-    await quickInput(page).locator('input[placeholder="Nothing is pending"]').waitFor();
-    await page.keyboard.press('Escape');
-  });
-
   it('-32042: consent, wait for completion, retry once, show the result', async () => {
     const { page } = wb;
     const since = wb.popups.length;
@@ -473,5 +427,52 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     await row.locator('.action-label[aria-label="Mark as Done"]').click();
     await page.keyboard.press('Escape');
     await waitForResultEditor(page, 'done after 2 attempts');
+  });
+  // Last in the suite: in one of several full runs, the webview forms of the tests that followed it
+  // stayed blank (cause not found; see the closing note of 2026-11-23).
+  it('Open in Browser, but the browser does not open (VS Code\'s link prompt cancelled): cancel, not accept; the user is told and can take the link; the history says so', async () => {
+    const { page } = wb;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const since = wb.popups.length;
+    const url = 'https://auth.example.com/refused?state=1';
+    await runElicit(page, { mode: 'url', message: 'Sign in, refused', url, elicitationId: 'nf1' }, 'not-opened');
+    await click((await openDialog(page, /in your browser\?/)).box, 'Open in Browser');
+    // VS Code's own link protection asks; the user changes their mind there, and openExternal resolves false.
+    await click((await openDialog(page, /open the external website/)).box, 'Cancel');
+    const told = await openDialog(page, /did not open$/);
+    assert.equal(told.title, 'The page on example.com did not open');
+    assert.match(told.detail, /^Unless you open it yourself, “fixture” is told the request was cancelled\.$/m);
+    assert.ok(told.detail.split('\n').includes(url), `the full URL is shown:\n${told.detail}`);
+    assert.equal(await told.box.getByRole('button', { name: 'Copy URL', exact: true }).count(), 1);
+    await screenshot(page, 'url-not-opened-dark');
+    assert.equal(records().filter((r) => r.tag === 'not-opened').length, 0, 'no answer while the user reads it');
+    await page.keyboard.press('Escape');
+    await told.box.waitFor({ state: 'hidden' });
+    assert.deepEqual(await elicitResult(wb, 'not-opened'), { action: 'cancel' });
+    assert.deepEqual(popupsSince(wb, since), []);
+
+    // The history names what happened.
+    const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Elicitations' }) });
+    if (!(await tree.isVisible())) await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
+    await tree.locator('.monaco-list-row', { hasText: /^History/ }).click();
+    const row = tree.locator('.monaco-list-row', { hasText: 'fixture: Sign in, refused' });
+    await row.waitFor();
+    assert.match((await row.innerText()).replace(/\s+/g, ' '), /cancel · user · browser did not open/);
+
+    // Taking the link instead: Copy URL, "I will open it", and the server gets accept.
+    await runElicit(page, { mode: 'url', message: 'Sign in, copied', url, elicitationId: 'nf2' }, 'not-opened-copied');
+    await click((await openDialog(page, /in your browser\?/)).box, 'Open in Browser');
+    await click((await openDialog(page, /open the external website/)).box, 'Cancel');
+    await click((await openDialog(page, /did not open$/)).box, 'Copy URL');
+    await click((await openDialog(page, /Will you open it yourself\?/)).box, 'Yes, I will open it');
+    assert.deepEqual(await elicitResult(wb, 'not-opened-copied'), { action: 'accept' });
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), url);
+    assert.deepEqual(popupsSince(wb, since), []);
+    await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
+    const pending = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Sign in, copied' }).filter({ hasText: 'awaiting completion' });
+    await pending.hover();
+    await pending.locator('.action-label[aria-label="Mark as Done"]').click();
+    await quickInput(page).locator('input[placeholder="Nothing is pending"]').waitFor();
+    await page.keyboard.press('Escape');
   });
 });
