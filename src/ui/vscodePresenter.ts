@@ -52,19 +52,17 @@ export class VscodePresenter implements Presenter {
 
   /** Counts a picker of ours that is not a question (Run Tool's server and tool pickers) as on screen until it closes. */
   whileOnScreen<T>(shown: Thenable<T>): Promise<T> {
-    const token = Symbol('picker');
-    this.onScreen.add(token);
-    return Promise.resolve(shown).finally(() => this.onScreen.delete(token));
+    return this.onScreenUntilSettled(Symbol('picker'), () => Promise.resolve(shown));
   }
 
-  async presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
-    const token = Symbol(prompt.id);
+  private onScreenUntilSettled<T>(token: symbol, show: () => Promise<T>): Promise<T> {
     this.onScreen.add(token);
-    try {
-      return await this.showForm(prompt, signal, control, token);
-    } finally {
-      this.onScreen.delete(token);
-    }
+    return show().finally(() => this.onScreen.delete(token));
+  }
+
+  presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
+    const token = Symbol(prompt.id);
+    return this.onScreenUntilSettled(token, () => this.showForm(prompt, signal, control, token));
   }
 
   private async showForm(prompt: FormPrompt, signal: AbortSignal, control: PromptControl | undefined, token: symbol): Promise<FormAnswer> {
@@ -111,18 +109,14 @@ export class VscodePresenter implements Presenter {
     return outcome.action === 'cancel' ? { action: 'cancel' } : outcome;
   }
 
-  async presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer> {
-    const token = Symbol(prompt.id);
-    this.onScreen.add(token);
-    this.deps.onDidShowPrompt('consent', prompt.id);
-    try {
-      return await showUrlConsent(prompt, signal, {
+  presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer> {
+    return this.onScreenUntilSettled(Symbol(prompt.id), async () => {
+      this.deps.onDidShowPrompt('consent', prompt.id);
+      return showUrlConsent(prompt, signal, {
         openExternal: this.deps.openExternal,
         onBlockServer: () => void this.deps.policy.blockServer(prompt.asker.name),
       });
-    } finally {
-      this.onScreen.delete(token);
-    }
+    });
   }
 
   /**
