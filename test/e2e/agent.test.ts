@@ -7,10 +7,10 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
 import { formFrame, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
 
 const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
@@ -18,14 +18,13 @@ const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
 describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () => {
   let wb: Workbench;
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-agent-'));
-  const players = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-players-'));
-  cpSync(path.join(repoRoot, 'test', 'fixtures', 'agentPlayerExtension'), path.join(players, 'mcp-test.agent-player-0.0.1'), { recursive: true });
+  const players = fixtureExtensionDir('agentPlayerExtension', 'mcp-test.agent-player-0.0.1');
 
   before(async () => {
     wb = await openWorkbench({
       servers: {},
       workspaceSettings: {
-        'mcpElicitation.servers': { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } },
+        'mcpElicitation.servers': demoModernServers(recordDir),
       },
       settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
       alsoInstalled: players,
@@ -69,7 +68,7 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     await form.getByRole('radio', { name: 'Team' }).check();
     await screenshot(page, 'agent-gateway-form');
     // While the agent's call waits on our form, VS Code shows nothing of its own for it.
-    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: /Respond/ }).count(), 0, 'no "Respond" notification from VS Code');
+    assert.equal(await vscodeElicitationShown(page), 0, 'no "Respond" prompt from VS Code');
     await accept.click();
 
     const t0 = Date.now();
@@ -81,8 +80,7 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     assert.equal(outcome.error, undefined);
     assert.equal(outcome.text, 'Welcome, Ada Lovelace (team plan).', 'the tool result the agent got carries our answer');
     assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
-    assert.equal(await page.locator('.notification-toast', { hasText: /Respond/ }).count(), 0, 'and none afterwards');
-    assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count(), 0, 'nor in the notification centre');
+    assert.equal(await vscodeElicitationShown(page), 0, 'and none afterwards, nor in the notification centre');
 
     // The Servers view says the agent is connected through the gateway.
     await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();

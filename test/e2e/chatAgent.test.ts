@@ -10,33 +10,22 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
 import { formFrame, hideNotifications, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
-
-/** VS Code's own answer to an elicitation: its notification, or a prompt in the chat, with "Respond". */
-async function vscodeElicitationShown(page: Page): Promise<number> {
-  return (
-    (await page.locator('.notification-toast', { hasText: /Respond/ }).count()) +
-    (await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count()) +
-    (await page.locator('.part.auxiliarybar').getByRole('button', { name: 'Respond' }).count())
-  );
-}
 
 describe('Workbench: the chat panel in agent mode calls a brokered tool, and our form answers it', () => {
   let wb: Workbench;
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-chat-'));
-  const helpers = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-chat-model-'));
-  cpSync(path.join(repoRoot, 'test', 'fixtures', 'chatModelExtension'), path.join(helpers, 'mcp-test.chat-model-0.0.1'), { recursive: true });
+  const helpers = fixtureExtensionDir('chatModelExtension', 'mcp-test.chat-model-0.0.1');
 
   before(async () => {
     wb = await openWorkbench({
       servers: {},
       workspaceSettings: {
-        'mcpElicitation.servers': { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } },
+        'mcpElicitation.servers': demoModernServers(recordDir),
       },
       // The user starts the server from VS Code's MCP list, as they would after installing it.
       settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview' },

@@ -84,6 +84,15 @@ async function runHeldTool(wb: Workbench, name: string): Promise<string> {
   return gate;
 }
 
+/** Lets a held `waitForFile` return (see runHeldTool) and waits until its result has a tab. */
+async function releaseHeldTool(page: Page, gate: string): Promise<void> {
+  writeFileSync(gate, '');
+  await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+}
+
+/** Whether the keyboard is in the quick input (a question or a picker), not in an editor. */
+const quickInputHasKeyboard = (page: Page): Promise<boolean> => page.evaluate('!!document.activeElement?.closest(".quick-input-widget")');
+
 /** The fixture's record of the answer to the `elicit` call tagged `tag` (test/fixtures/fixtureServer.mjs). */
 async function waitForFixtureRecord(wb: Workbench, tag: string): Promise<{ response?: unknown }> {
   const file = path.join(wb.recordDir, 'fixture.jsonl');
@@ -268,12 +277,11 @@ describe('Policy and pending elicitations in the workbench', () => {
     await qi.getByText('Which colour should the badge be?').waitFor();
     await page.keyboard.type('te');
     // Now the first tool returns.
-    writeFileSync(gate, '');
-    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    await releaseHeldTool(page, gate);
     assert.equal(await qi.isVisible(), true, 'the question is still on screen');
     // Before the fix the question stayed visible but the editor had the keyboard: what the user
     // typed next went into the read-only result.
-    assert.equal(await page.evaluate('!!document.activeElement?.closest(".quick-input-widget")'), true, 'the question still has the keyboard');
+    assert.equal(await quickInputHasKeyboard(page), true, 'the question still has the keyboard');
     await page.locator('.statusbar-item', { hasText: 'waitForFile on fixture returned; its result is in a tab behind the open question.' }).first().waitFor();
     await screenshot(page, 'result-behind-question-dark');
     await page.keyboard.type('al');
@@ -295,11 +303,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     await runCommand(page, 'MCP Elicitation: Run Tool…');
     await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).waitFor();
     await page.keyboard.type('fix');
-    writeFileSync(gate, '');
-    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    await releaseHeldTool(page, gate);
     // Before the fix the result took the keyboard and the workbench closed the picker.
     assert.equal(await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).isVisible(), true, 'the picker is still open');
-    assert.equal(await page.evaluate('!!document.activeElement?.closest(".quick-input-widget")'), true, 'the picker still has the keyboard');
+    assert.equal(await quickInputHasKeyboard(page), true, 'the picker still has the keyboard');
     assert.equal(await qi.locator('input').inputValue(), 'fix', 'what the user typed is still there');
     await page.keyboard.press('Escape');
     await qi.waitFor({ state: 'hidden' });
@@ -458,8 +465,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await page.keyboard.press('Enter');
     await form.getByText('Which colour should the banner be?').waitFor();
     await form.getByLabel(/^colour\*?$/).fill('navy');
-    writeFileSync(gate, '');
-    await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+    await releaseHeldTool(page, gate);
     // Before the fix the result became the group's active editor and covered the form.
     assert.equal(await page.locator('.tab.active', { hasText: 'fixture asks' }).count(), 1, 'the form is still the tab in front');
     assert.equal(await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(), 0, 'the result tab opened in the background');
