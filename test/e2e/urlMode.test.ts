@@ -454,8 +454,15 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     // The history names what happened.
     const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Elicitations' }) });
     if (!(await tree.isVisible())) await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
-    await tree.locator('.monaco-list-row', { hasText: /^History/ }).click();
+    const history = tree.locator('.monaco-list-row', { hasText: /^History/ });
     const row = tree.locator('.monaco-list-row', { hasText: 'fixture: Sign in, refused' });
+    // Earlier tests may have left History expanded, and the view refreshes as the queue changes:
+    // expand it (collapsing first if it shows no rows) until the row is there.
+    for (let attempt = 0; attempt < 3 && !(await row.isVisible()); attempt++) {
+      if ((await history.getAttribute('aria-expanded')) === 'true') await history.click();
+      await history.click();
+      await row.waitFor({ timeout: 5_000 }).catch(() => undefined);
+    }
     await row.waitFor();
     assert.match((await row.innerText()).replace(/\s+/g, ' '), /cancel · user · browser did not open/);
 
