@@ -39,6 +39,25 @@ export default tseslint.config(
     },
   },
   {
+    // Notifications, status bar messages and input boxes render `[label](command:…)` as a link that
+    // runs on click: text reaches them only through src/util/safeText.ts, which takes neutralised text.
+    files: ['src/**/*.ts'],
+    ignores: ['src/util/safeText.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showInputBox)$/]",
+          message: 'Use the helper of the same name in src/util/safeText.ts: it takes DisplayText, so server and config text cannot become a link.',
+        },
+        {
+          selector: "NewExpression[callee.property.name='MarkdownString']",
+          message: 'Use markdownTooltip() from src/util/safeText.ts: a MarkdownString renders links and bare URLs in foreign text.',
+        },
+      ],
+    },
+  },
+  {
     files: PURE,
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -23,6 +23,9 @@ import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable, toDisposable } from './util/disposable';
 import { Logger } from './util/log';
+import { displayText } from './elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
+import * as safe from './util/safeText';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
 function keepAliveMs(): number {
@@ -122,7 +125,7 @@ export class Services extends Disposable {
     this._register(toDisposable(this.broker.queue.onDidEndCompletion((entry, outcome) => {
       this.urls.delete(entry.id);
       if (outcome === 'expired') {
-        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', entry.server));
+        void safe.showInformationMessage(safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.server)));
       }
     })));
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
@@ -187,10 +190,10 @@ export class Services extends Disposable {
     // Set aside, or waiting on the `ask` notification: picking it from the list is "Answer".
     if ((entry.state === 'aside' || entry.state === 'asking') && this.presenter.resume(entry.id)) return;
     if (entry.state === 'onScreen' && !revealActiveForm()) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The question from {0} is open at the top of the window.', entry.server));
+      void safe.showInformationMessage(safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.server)));
     }
     if (entry.state === 'queued') {
-      void vscode.window.showInformationMessage(vscode.l10n.t('This request is queued and will be shown after the ones before it.'));
+      void safe.showInformationMessage(safe.l10n.t('This request is queued and will be shown after the ones before it.'));
     }
   }
 
@@ -198,7 +201,7 @@ export class Services extends Disposable {
     const url = this.urls.get(entry.id);
     if (!url) return;
     void showUrlConsent(
-      { id: entry.id, asker: { name: entry.server, info: undefined }, message: entry.message, url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
+      { id: entry.id, asker: { name: entry.server, info: undefined }, message: displayText(entry.message, MAX_MESSAGE_CHARS), url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
       new AbortController().signal,
       { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server), answered: true },
     );

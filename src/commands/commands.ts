@@ -10,6 +10,7 @@ import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
 import type * as RouteCommands from '../gateway/routeCommands';
+import * as safe from '../util/safeText';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
 
@@ -89,14 +90,14 @@ const COMMANDS: Record<string, Handler> = {
   },
   'mcpElicitation.clearInputs': async (s) => {
     const n = await s.loader.inputs.clear();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Forgot {0} remembered input value(s).', n));
+    void safe.showInformationMessage(safe.l10n.t('Forgot {0} remembered input value(s).', n));
   },
   'mcpElicitation.openAuditLog': async (s) => {
     await s.audit.flush();
     try {
       await vscode.window.showTextDocument(vscode.Uri.file(s.audit.file));
     } catch {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The audit log is empty so far.'));
+      void safe.showInformationMessage(safe.l10n.t('The audit log is empty so far.'));
     }
   },
   'mcpElicitation.routeServer': (s, arg) => routing().routeThroughUs(s.manager, s.log, arg),

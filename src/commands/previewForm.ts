@@ -6,6 +6,9 @@ import { showFormPanel } from '../ui/form/formPanel';
 import { showUrlConsent, urlReasonText } from '../ui/urlConsent';
 import { analyseUrl } from '../elicitation/safety/url';
 import { formWarningText, schemaNoteText } from '../ui/wording/formText';
+import { displayText } from '../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 /** A problem as the server author reads it; -32602 reasons stay in English, as servers receive them. */
 let previewModule: typeof Preview | undefined;
@@ -55,7 +58,7 @@ async function showWouldSend(result: unknown): Promise<void> {
 export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.DiagnosticCollection, onShown?: () => void): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Open a JSON file with an elicitation/create request, its params, or a requestedSchema.'));
+    void safe.showInformationMessage(safe.l10n.t('Open a JSON file with an elicitation/create request, its params, or a requestedSchema.'));
     return;
   }
   const doc = editor.document;
@@ -67,17 +70,17 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
   ]);
   if (result.violations.length > 0) {
     const list = result.violations.map((v) => `• ${noteText(v.note)}`).join('\n');
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
-      { modal: false, detail: list },
+    void safe.showErrorMessage(
+      safe.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
+      { modal: false, detail: displayText(list, MAX_MESSAGE_CHARS) },
       vscode.l10n.t('Show Problems'),
     ).then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
     return;
   }
-  const asker = { name: vscode.l10n.t('Preview'), info: vscode.workspace.asRelativePath(doc.uri) };
+  const asker = { name: vscode.l10n.t('Preview'), info: displayText(vscode.workspace.asRelativePath(doc.uri)) };
   if (result.kind === 'url') {
     const answer = await showUrlConsent(
-      { id: 'preview', asker, message: result.message, url: result.url, analysis: analyseUrl(result.url) },
+      { id: 'preview', asker, message: displayText(result.message, MAX_MESSAGE_CHARS), url: result.url, analysis: analyseUrl(result.url) },
       new AbortController().signal,
       // Preview never opens anything: it shows what the user would have agreed to, and what the
       // server would get had the page opened.

@@ -7,6 +7,9 @@ import type { Connection } from '../servers/connection';
 import { whenReady } from '../servers/readiness';
 import type { Logger } from '../util/log';
 import type { ResultDocuments } from '../ui/resultDocuments';
+import { displayText } from '../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 export interface RunToolDeps {
   readonly manager: ServerManager;
@@ -61,7 +64,7 @@ export async function runTool(deps: RunToolDeps, serverArg?: unknown, toolArg?: 
     const msg = (original instanceof Error ? original.message : String(original)).replace(/^(MCP error -?\d+: )\1+/, '$1');
     deps.log.warn(`[${conn.name}] tool ${tool.name} failed: ${msg}${err instanceof UrlElicitationDeclinedError ? ` (${err.message})` : ''}`);
     if (direct) throw err;
-    void vscode.window.showErrorMessage(vscode.l10n.t('{0} on {1} failed: {2}', tool.name, conn.name, msg));
+    void safe.showErrorMessage(safe.l10n.t('{0} on {1} failed: {2}', displayText(tool.name), displayText(conn.name), displayText(msg, MAX_MESSAGE_CHARS)));
     return undefined;
   }
 }
@@ -94,7 +97,7 @@ function serverItem(conn: Connection): ServerItem {
 async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
   const conns = deps.manager.list().flatMap((e) => (e.connection ? [e.connection] : []));
   if (conns.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is configured. Add one to .vscode/mcp.json.'));
+    void safe.showInformationMessage(safe.l10n.t('No MCP server is configured. Add one to .vscode/mcp.json.'));
     return undefined;
   }
   const only = conns.length === 1 ? conns[0] : undefined;
@@ -107,12 +110,12 @@ async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
   }
   if (conn.state.kind === 'stopped' || conn.state.kind === 'error') void deps.manager.start(conn.name);
   const readiness = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Waiting for {0} to start…', conn.name), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: safe.l10n.t('Waiting for {0} to start…', displayText(conn.name)), cancellable: true },
     (_p, token) => whenReady(deps.manager, conn, token),
   );
   if (readiness === 'failed') {
     const reason = conn.state.kind === 'error' ? conn.state.reason : conn.state.kind;
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server “{0}” did not start: {1}', conn.name, reason));
+    void safe.showErrorMessage(safe.l10n.t('MCP server “{0}” did not start: {1}', displayText(conn.name), displayText(reason, MAX_MESSAGE_CHARS)));
   }
   return readiness === 'ready' ? conn : undefined;
 }

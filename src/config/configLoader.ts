@@ -10,6 +10,9 @@ import { formatConfigError, mergeDefinitions, parseInputsSetting, parseMcpJson, 
 import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
+import { displayText } from '../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
@@ -125,7 +128,7 @@ export class ConfigLoader extends Disposable {
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
-      const v = await this.inputs.resolve(input, def.name);
+      const v = await this.inputs.resolve(input, { server: def.name, source: def.source });
       if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'no value was given for this input' } };
       values[id] = v;
     }
@@ -162,7 +165,7 @@ export class ConfigLoader extends Disposable {
       if (this.shownErrors.has(text)) continue;
       this.shownErrors.add(text);
       const open = e.file ? vscode.l10n.t('Open File') : vscode.l10n.t('Open Settings');
-      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server configuration: {0}', text), open).then(async (choice) => {
+      void safe.showErrorMessage(safe.l10n.t('MCP server configuration: {0}', displayText(text, MAX_MESSAGE_CHARS)), open).then(async (choice) => {
         if (choice !== open) return;
         if (e.file) {
           const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(e.file));

@@ -10,6 +10,7 @@ import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
 import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './safety/text';
 import { analyseUrl } from './safety/url';
+import { withSuffix, type DisplayText } from './safety/displayText';
 import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
@@ -74,7 +75,7 @@ interface CheckedRequest {
   readonly mode: 'form' | 'url';
   /** The server's own text, for the form warnings that look at what it really sent. */
   readonly rawMessage: string;
-  readonly message: { readonly text: string; readonly truncated: boolean };
+  readonly message: { readonly text: DisplayText; readonly truncated: boolean };
   readonly params: Record<string, unknown>;
   readonly prepared: PreparedForm | PreparedUrl;
   readonly fieldKeys: readonly string[];
@@ -245,7 +246,7 @@ export class ElicitationBroker implements ElicitationSink {
       {
         id: req.id,
         asker: req.asker,
-        message: req.message.text + (req.message.truncated ? ' …' : ''),
+        message: req.message.truncated ? withSuffix(req.message.text, ' …') : req.message.text,
         form: display.form,
         warnings: [...display.notes, ...formWarnings(req.rawMessage, form)],
       },

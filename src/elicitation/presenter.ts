@@ -6,13 +6,14 @@ import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import type { UrlAnalysis } from './safety/url';
 import type { FormWarning } from './safety/text';
 import type { BrowserStep } from './outcome';
+import type { DisplayText } from './safety/displayText';
 
 /** The server (or API caller) asking; shown as the attribution on every prompt. */
 export interface Asker {
   /** Configured server name, or the API caller's `source`. */
   readonly name: string;
-  /** `serverInfo.title ?? serverInfo.name` plus version, when known. */
-  readonly info: string | undefined;
+  /** `serverInfo.title ?? serverInfo.name` plus version, when known: the server's claim, neutralised. */
+  readonly info: DisplayText | undefined;
   /** Where this prompt stands among several input requests of one 2026-07-28 round ("1 of 2"). */
   readonly position?: { readonly index: number; readonly total: number };
 }
@@ -20,7 +21,8 @@ export interface Asker {
 export interface FormPrompt {
   readonly id: string;
   readonly asker: Asker;
-  readonly message: string;
+  /** The server's text, neutralised for display (no link survives; see safety/displayText.ts). */
+  readonly message: DisplayText;
   readonly form: FormModel;
   /** What the person answering should check: links in form text, secret-like fields, shortened text. */
   readonly warnings: readonly FormWarning[];
@@ -29,7 +31,8 @@ export interface FormPrompt {
 export interface UrlPrompt {
   readonly id: string;
   readonly asker: Asker;
-  readonly message: string;
+  /** The server's text, neutralised for display (no link survives; see safety/displayText.ts). */
+  readonly message: DisplayText;
   readonly url: string;
   readonly analysis: UrlAnalysis;
 }
@@ -51,7 +54,8 @@ export interface AskPrompt {
   /** The pending entry's id: the pending list can answer the notification in its place. */
   readonly id: string;
   readonly asker: Asker;
-  readonly message: string;
+  /** The server's text, neutralised for display (no link survives; see safety/displayText.ts). */
+  readonly message: DisplayText;
 }
 
 /** What a presenter may tell the broker about a prompt while it is open. */

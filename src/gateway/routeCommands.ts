@@ -3,6 +3,8 @@ import type { ServerManager } from '../servers/serverManager';
 import type { ServersNode } from '../ui/serversView';
 import type { Logger } from '../util/log';
 import { addToOurs, putIntoMcpJson, removeFromOurs, takeFromMcpJson, type JsonObject, type OurConfig } from '../config/parse/serverMove';
+import { displayText } from '../elicitation/safety/displayText';
+import * as safe from '../util/safeText';
 
 const SECTION = 'mcpElicitation';
 
@@ -56,14 +58,14 @@ export async function routeThroughUs(manager: ServerManager, log: Logger, arg: u
   }
   const def = manager.vscodeOwned().find((d) => d.name === name) ?? manager.list().find((e) => e.name === name)?.resolved?.def;
   if (def?.source.kind !== 'workspaceFile') {
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not defined in a .vscode/mcp.json file.', name));
+    void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
     return false;
   }
   const file = vscode.Uri.file(def.source.file);
   const text = await readText(file);
   const taken = takeFromMcpJson(text, name);
   if (!taken) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not defined in a .vscode/mcp.json file.', name));
+    void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
     return false;
   }
   await writeOurs(addToOurs(ourWorkspaceConfig(), name, taken.server, taken.inputs));
@@ -85,7 +87,7 @@ export async function giveBackToVscode(manager: ServerManager, log: Logger, arg:
   const removed = removeFromOurs(ours, name);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!removed || !folder) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not in the workspace setting mcpElicitation.servers.', name));
+    void safe.showWarningMessage(safe.l10n.t('{0} is not in the workspace setting mcpElicitation.servers.', displayText(name)));
     return false;
   }
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');

@@ -8,6 +8,9 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Connection } from './connection';
 import { mayStart } from '../config/parse/trust';
+import { displayText } from '../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 export const HAS_SERVERS_CONTEXT = 'mcpElicitation.hasServers';
 
@@ -104,7 +107,7 @@ export class ServerManager extends Disposable {
 
   private async showGaveUp(name: string, reason: string): Promise<void> {
     const show = vscode.l10n.t('Show Log');
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('MCP server “{0}” keeps failing and was not restarted again: {1}', name, reason), show);
+    const choice = await safe.showErrorMessage(safe.l10n.t('MCP server “{0}” keeps failing and was not restarted again: {1}', displayText(name), displayText(reason, MAX_MESSAGE_CHARS)), show);
     if (choice === show) this.deps.log.show();
   }
 
@@ -155,8 +158,8 @@ export class ServerManager extends Disposable {
   private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
     if (mayStart(entry.resolved, vscode.workspace.isTrusted)) return true;
     const manage = vscode.l10n.t('Manage Workspace Trust');
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', entry.conn.name), manage)
+    void safe
+      .showWarningMessage(safe.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', displayText(entry.conn.name)), manage)
       .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
     return false;
   }

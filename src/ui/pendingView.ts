@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { ElicitationQueue, PendingView as PendingEntryView } from '../elicitation/queue/elicitationQueue';
 import type { CallRound, FinishedElicitation } from '../elicitation/outcome';
-import { sanitiseForDisplay, MAX_LABEL_CHARS } from '../elicitation/safety/text';
+import { sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import { Disposable, toDisposable } from '../util/disposable';
 import { coalesced } from '../util/coalesce';
+import { displayText } from '../elicitation/safety/displayText';
+import { markdownTooltip } from '../util/safeText';
 
 export type PendingNode =
   | { readonly kind: 'entry'; readonly entry: PendingEntryView }
@@ -121,7 +123,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         item.id = `pending:${e.id}`;
         item.description = [e.mode, roundLabel(e.round), stateLabel(e.state), age(e.createdAt)].filter(Boolean).join(' · ');
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
-        item.tooltip = new vscode.MarkdownString().appendText(`${e.server} · ${item.description}\n\n${e.message}`);
+        item.tooltip = markdownTooltip(displayText(`${e.server} · ${item.description}\n\n${e.message}`, MAX_MESSAGE_CHARS + 500));
         item.iconPath = new vscode.ThemeIcon(STATE_ICONS[e.state]);
         // An MRTR call waiting on its browser step gets the spec's manual controls (Retry now, Cancel)
         // instead of the 2025 completion labels.
@@ -151,7 +153,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         const item = new vscode.TreeItem(`${h.server}: ${firstLine(h.message)}`);
         const browser = h.browser === 'notOpened' ? vscode.l10n.t('browser did not open') : undefined;
         item.description = [h.action, h.decidedBy, browser, roundLabel(h.round), h.at.toLocaleTimeString()].filter(Boolean).join(' · ');
-        item.tooltip = new vscode.MarkdownString().appendText(`${h.server} · ${item.description}\n\n${h.message}`);
+        item.tooltip = markdownTooltip(displayText(`${h.server} · ${item.description}\n\n${h.message}`, MAX_MESSAGE_CHARS + 500));
         item.iconPath = new vscode.ThemeIcon(historyIcon(h));
         item.contextValue = 'pending.history';
         return item;

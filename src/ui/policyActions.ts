@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../config/settings';
 import type { ServerPolicy } from '../elicitation/policy/policy';
+import { displayText } from '../elicitation/safety/displayText';
+import * as safe from '../util/safeText';
 
 /** Writes per-server policy where the user expects it, and says where it wrote. */
 export class PolicyActions {
@@ -12,7 +14,7 @@ export class PolicyActions {
     const current = (target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
     await config.update('serverPolicy', { ...current, [server]: policy }, target);
     const where = target === vscode.ConfigurationTarget.Workspace ? vscode.l10n.t('workspace settings') : vscode.l10n.t('user settings');
-    void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” is now set to {1} in {2}.', server, policy, where));
+    void safe.showInformationMessage(safe.l10n.t('“{0}” is now set to {1} in {2}.', displayText(server), displayText(policy), displayText(where)));
     return target;
   }
 

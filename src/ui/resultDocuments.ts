@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Disposable } from '../util/disposable';
+import { displayText } from '../elicitation/safety/displayText';
+import * as safe from '../util/safeText';
 
 export const RESULT_SCHEME = 'mcp-tool-result';
 
@@ -52,7 +54,7 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
       // showTextDocument has no background option; vscode.open passes `background` on as the
       // editor's `inactive`. Pinned: a later result must not replace one the user has not seen.
       await vscode.commands.executeCommand('vscode.open', uri, { preview: false, preserveFocus: true, background: true });
-      vscode.window.setStatusBarMessage(vscode.l10n.t('$(output) {0} on {1} returned; its result is in a tab behind the open question.', tool, server), 10_000);
+      safe.setStatusBarMessage(safe.l10n.t('$(output) {0} on {1} returned; its result is in a tab behind the open question.', displayText(tool), displayText(server)), 10_000);
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(uri);

@@ -6,6 +6,9 @@ import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { AgentReach } from '../gateway/gateway';
+import { displayText } from '../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -106,8 +109,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       item.id = `vscode:${node.def.name}`;
       item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
       item.description = vscode.l10n.t('run by VS Code · .vscode/mcp.json');
-      item.tooltip = new vscode.MarkdownString().appendText(
-        vscode.l10n.t('{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.', node.def.name),
+      item.tooltip = safe.markdownTooltip(
+        safe.l10n.t('{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.', displayText(node.def.name)),
       );
       item.contextValue = 'vscodeServer';
       return item;
@@ -115,7 +118,7 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     if (node.kind === 'tool') {
       const item = new vscode.TreeItem(node.tool.title ?? node.tool.annotations?.title ?? node.tool.name, vscode.TreeItemCollapsibleState.None);
       item.description = node.tool.description?.split('\n')[0] ?? '';
-      item.tooltip = new vscode.MarkdownString().appendText(`${node.tool.name}\n\n${node.tool.description ?? ''}`);
+      item.tooltip = safe.markdownTooltip(displayText(`${node.tool.name}\n\n${node.tool.description ?? ''}`, MAX_MESSAGE_CHARS));
       item.iconPath = new vscode.ThemeIcon('tools');
       item.contextValue = 'mcpTool';
       item.command = { command: 'mcpElicitation.runTool', title: vscode.l10n.t('Run Tool…'), arguments: [node.server, node.tool.name] };
@@ -133,12 +136,14 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const parts = state?.kind === 'running' && !entry.configError ? [reachDescription(reach), stateDescription(entry)] : [stateDescription(entry), reachDescription(reach)];
     item.description = parts.filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
-    const tip = new vscode.MarkdownString();
-    tip.appendText(`${entry.name} — ${item.description}\n`);
-    if (state?.kind === 'running' && state.protocolVersion) tip.appendText(vscode.l10n.t('MCP revision: {0}', state.protocolVersion) + '\n');
-    tip.appendText(vscode.l10n.t('Elicitation policy: {0}', policy) + '\n');
-    tip.appendText(reachTooltip(reach));
-    item.tooltip = tip;
+    const tip = [
+      `${entry.name} — ${item.description}`,
+      ...(state?.kind === 'running' && state.protocolVersion ? [vscode.l10n.t('MCP revision: {0}', state.protocolVersion)] : []),
+      vscode.l10n.t('Elicitation policy: {0}', policy),
+      reachTooltip(reach),
+    ];
+    // The name, a server's error and its reported version are foreign text: one neutralised whole.
+    item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));
     // `.ours` marks servers of our setting, which "Give Back to VS Code" can move to mcp.json.
     const ours = entry.resolved?.def.source.kind === 'setting' ? '.ours' : '';
     item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}`;

@@ -1,9 +1,11 @@
-import * as vscode from 'vscode';
 import Ajv from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { normaliseRequestedSchema } from '../elicitation/form/schema';
 import type { Presenter } from '../elicitation/presenter';
 import type { Connection } from '../servers/connection';
+import { displayText } from '../elicitation/safety/displayText';
+import { formForDisplay, MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import * as safe from '../util/safeText';
 
 /**
  * Arguments for "Run Tool…". A tool's inputSchema is JSON Schema, so when it fits the elicitation
@@ -12,19 +14,22 @@ import type { Connection } from '../servers/connection';
 export async function collectToolArgs(presenter: Presenter, conn: Connection, tool: Tool): Promise<Record<string, unknown> | undefined> {
   const props = tool.inputSchema.properties ?? {};
   if (Object.keys(props).length === 0) return {};
-  const asker = { name: conn.name, info: vscode.l10n.t('Run Tool: {0}', tool.name) };
+  // The tool's name, description and schema are the server's text, like an elicitation's.
+  const asker = { name: conn.name, info: safe.l10n.t('Run Tool: {0}', displayText(tool.name)) };
+  const description = displayText(tool.description ?? tool.name, MAX_MESSAGE_CHARS);
   const normalised = normaliseRequestedSchema(tool.inputSchema);
   if (normalised.ok) {
+    const display = formForDisplay(normalised.form);
     const answer = await presenter.presentForm(
-      { id: `tool:${tool.name}`, asker, message: tool.description ?? tool.name, form: normalised.form, warnings: [] },
+      { id: `tool:${tool.name}`, asker, message: description, form: display.form, warnings: display.notes },
       new AbortController().signal,
     );
     return answer.action === 'accept' ? answer.content : undefined;
   }
   const validate = new Ajv({ strict: false, allErrors: true }).compile(tool.inputSchema);
-  const raw = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Arguments for {0} (JSON)', tool.name),
-    prompt: tool.description ?? '',
+  const raw = await safe.showInputBox({
+    title: safe.l10n.t('Arguments for {0} (JSON)', displayText(tool.name)),
+    prompt: description,
     value: '{}',
     ignoreFocusOut: true,
     validateInput: (text) => {
@@ -32,9 +37,10 @@ export async function collectToolArgs(presenter: Presenter, conn: Connection, to
       try {
         v = JSON.parse(text);
       } catch (e) {
-        return vscode.l10n.t('Not valid JSON: {0}', e instanceof Error ? e.message : String(e));
+        return safe.l10n.t('Not valid JSON: {0}', displayText(e instanceof Error ? e.message : String(e)));
       }
-      if (!validate(v)) return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+      // Ajv's messages quote the schema (a pattern, an enum value): server text, neutralised.
+      if (!validate(v)) return displayText((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; '), MAX_MESSAGE_CHARS);
       return undefined;
     },
   });

@@ -3,6 +3,8 @@ import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
 import type * as UrlReasons from './wording/urlReasons';
 import { positionText } from './quickInput/quickInputParts';
+import { displayText } from '../elicitation/safety/displayText';
+import * as safe from '../util/safeText';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
@@ -46,7 +48,7 @@ function detailText(prompt: UrlPrompt): string {
   const warnings = prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r, vscode.l10n)}`);
   return [
     ...hostLine(prompt),
-    vscode.l10n.t('Requested by MCP server “{0}”.', who(prompt)),
+    vscode.l10n.t('Requested by MCP server “{0}”.', displayText(who(prompt))),
     '',
     vscode.l10n.t('Full address:'),
     // Shown verbatim: it is what opens. Only a blocked URL (which never opens, and is where
@@ -87,7 +89,7 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
     // One button: a second one would be the default (VS Code makes the first non-cancel button
     // primary), and Enter should not change a server's policy.
     const ok: vscode.MessageItem = { title: vscode.l10n.t('OK'), isCloseAffordance: true };
-    void vscode.window.showErrorMessage(vscode.l10n.t('Blocked a link from “{0}” to {1}', prompt.asker.name, site(prompt)), { modal: true, detail }, ok);
+    void safe.showErrorMessage(safe.l10n.t('Blocked a link from “{0}” to {1}', displayText(prompt.asker.name), displayText(site(prompt))), { modal: true, detail }, ok);
     return { action: 'decline' };
   }
 
@@ -95,8 +97,8 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   const copy = vscode.l10n.t('Copy URL');
   const decline = vscode.l10n.t('Decline');
   const blockServer = vscode.l10n.t('Block this Server');
-  const title = vscode.l10n.t('Open a page on {0} in your browser?', site(prompt));
-  const show = a.verdict === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const title = safe.l10n.t('Open a page on {0} in your browser?', displayText(site(prompt)));
+  const show = a.verdict === 'warn' ? safe.showWarningMessage : safe.showInformationMessage;
   // VS Code makes the first button primary, so Enter presses it. For a link with warnings
   // (look-alike host, user-info, odd port) the safe answer is the default; opening takes a click.
   const buttons = a.verdict === 'warn' ? [decline, open, copy, blockServer] : [open, copy, decline, blockServer];
@@ -123,7 +125,7 @@ async function copyAndConfirm(prompt: UrlPrompt, signal: AbortSignal): Promise<b
   await vscode.env.clipboard.writeText(prompt.url);
   const yes = vscode.l10n.t('Yes, I will open it');
   const r = await raceAbort(
-    vscode.window.showInformationMessage(vscode.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
+    safe.showInformationMessage(safe.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
     signal,
   );
   return r === yes;
@@ -142,12 +144,12 @@ async function browserDidNotOpen(prompt: UrlPrompt, signal: AbortSignal, hooks: 
   const copy = vscode.l10n.t('Copy URL');
   const detail = [
     vscode.l10n.t('VS Code did not open the page: its link prompt was closed without “Open”, or no browser is available.'),
-    ...(hooks.answered ? [] : [vscode.l10n.t('Unless you open it yourself, “{0}” is told the request was cancelled.', prompt.asker.name)]),
+    ...(hooks.answered ? [] : [vscode.l10n.t('Unless you open it yourself, “{0}” is told the request was cancelled.', displayText(prompt.asker.name))]),
     '',
     vscode.l10n.t('Full address:'),
     prompt.url,
   ].join('\n');
-  const choice = await raceAbort(vscode.window.showWarningMessage(vscode.l10n.t('The page on {0} did not open', site(prompt)), { modal: true, detail }, copy), signal);
+  const choice = await raceAbort(safe.showWarningMessage(safe.l10n.t('The page on {0} did not open', displayText(site(prompt))), { modal: true, detail }, copy), signal);
   if (signal.aborted) return { action: 'cancel' };
   if (choice === copy && (await copyAndConfirm(prompt, signal)) && !signal.aborted) return { action: 'accept', browser: 'notOpened' };
   return { action: 'cancel', browser: 'notOpened' };

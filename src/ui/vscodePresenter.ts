@@ -9,6 +9,8 @@ import { positionText } from './quickInput/quickInputParts';
 import { showUrlConsent } from './urlConsent';
 import type { PolicyActions } from './policyActions';
 import type { ServerPolicy } from '../elicitation/policy/policy';
+import { displayText, firstLine } from '../elicitation/safety/displayText';
+import * as safe from '../util/safeText';
 
 /** An `ask` notification still waiting for the user. */
 interface PendingAsk {
@@ -142,9 +144,8 @@ export class VscodePresenter implements Presenter {
       if (signal.aborted) return finish('cancel');
       signal.addEventListener('abort', onAbort, { once: true });
       this.resumers.set(prompt.id, () => finish('resume'));
-      const firstLine = prompt.message.split('\n')[0] ?? '';
       // Closed without a choice, the question stays pending: the status bar and the list still offer it.
-      void vscode.window.showInformationMessage(vscode.l10n.t('The question from {0} is set aside, not answered: {1}', prompt.asker.name, firstLine), answer, cancel).then((c) => {
+      void safe.showInformationMessage(safe.l10n.t('The question from {0} is set aside, not answered: {1}', displayText(prompt.asker.name), firstLine(prompt.message)), answer, cancel).then((c) => {
         if (c === answer) finish('resume');
         else if (c === cancel) finish('cancel');
       });
@@ -163,7 +164,6 @@ export class VscodePresenter implements Presenter {
     const answer = vscode.l10n.t('Answer');
     const decline = vscode.l10n.t('Decline');
     const block = vscode.l10n.t('Block Server');
-    const firstLine = message.split('\n')[0] ?? '';
     // Non-modal: nothing takes focus until the user picks Answer. A notification cannot be closed
     // from here, so a server cancel or a policy change settles the promise and a late click on the
     // stale notification does nothing.
@@ -185,7 +185,7 @@ export class VscodePresenter implements Presenter {
       signal.addEventListener('abort', onAbort, { once: true });
       this.asks.add(pending);
       this.resumers.set(prompt.id, () => pending.settle('answer'));
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} wants your input: {1}', asker.name, firstLine), answer, decline, block).then(async (c) => {
+      void safe.showInformationMessage(safe.l10n.t('{0} wants your input: {1}', displayText(asker.name), firstLine(message)), answer, decline, block).then(async (c) => {
         if (c === block) {
           // Even on a stale notification: the user asked for the server to be blocked.
           await this.deps.policy.blockServer(asker.name);
@@ -214,7 +214,7 @@ export class VscodePresenter implements Presenter {
     if (this.blockedNoticeShown.has(server)) return;
     this.blockedNoticeShown.add(server);
     const unblock = vscode.l10n.t('Unblock');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Declined a request from “{0}”: the server is blocked.', server), unblock).then((c) => {
+    void safe.showInformationMessage(safe.l10n.t('Declined a request from “{0}”: the server is blocked.', displayText(server)), unblock).then((c) => {
       if (c === unblock) void this.deps.policy.setPolicy(server, 'allow');
     });
   }
@@ -222,21 +222,21 @@ export class VscodePresenter implements Presenter {
   notifyRateLimited(server: string, count: number, seconds: number): void {
     const block = vscode.l10n.t('Block Server');
     const more = vscode.l10n.t('Allow More');
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} sent {1} requests in {2} s; further requests are declined.', server, count, seconds), block, more).then((c) => {
+    void safe.showWarningMessage(safe.l10n.t('{0} sent {1} requests in {2} s; further requests are declined.', displayText(server), count, seconds), block, more).then((c) => {
       if (c === block) void this.deps.policy.blockServer(server);
       else if (c === more) this.deps.allowMore(server);
     });
   }
 
   notifyServerCancelled(asker: Asker): void {
-    vscode.window.setStatusBarMessage(vscode.l10n.t('$(info) {0} withdrew its question.', asker.name), 5000);
+    safe.setStatusBarMessage(safe.l10n.t('$(info) {0} withdrew its question.', displayText(asker.name)), 5000);
   }
 
   notifyServerGone(server: string): void {
-    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server “{0}” disconnected; its question was closed.', server));
+    void safe.showWarningMessage(safe.l10n.t('MCP server “{0}” disconnected; its question was closed.', displayText(server)));
   }
 
   notifyUrlCompleted(asker: Asker): void {
-    vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) {0}: browser step completed.', asker.name), 5000);
+    safe.setStatusBarMessage(safe.l10n.t('$(check) {0}: browser step completed.', displayText(asker.name)), 5000);
   }
 }

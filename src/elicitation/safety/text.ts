@@ -5,6 +5,14 @@
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
 
+declare const displayTextBrand: unique symbol;
+
+/**
+ * A string that renders as the text it says on every VS Code surface: no link, no command. Made
+ * only by {@link sanitiseForDisplay} and the helpers in displayText.ts.
+ */
+export type DisplayText = string & { readonly [displayTextBrand]: true };
+
 /** Display limit for the request's `message`, in UTF-16 code units of the source text. */
 export const MAX_MESSAGE_CHARS = 4000;
 /** Display limit for a field's `description`. */
@@ -13,14 +21,15 @@ export const MAX_DESCRIPTION_CHARS = 1000;
 export const MAX_LABEL_CHARS = 200;
 
 // Shapes, tried in order: anything with `scheme://` (`https`, `file`, `vscode`…), the scheme-only
-// `javascript:`/`data:`/`mailto:` forms, `www.`, then bare hosts. Every repetition that can start
+// `javascript:`/`data:`/`mailto:`/`command:`/`vscode:` forms, `www.`, then bare hosts. Every repetition that can start
 // mid-word is bounded, so scanning stays linear. Bare hosts need a path, port or a common TLD so
 // that `node.js`, `README.md`, `e.g.` and `v1.2` stay plain text; labels allow any letter so
 // look-alike (IDN) hosts are caught.
 const URL_RE = new RegExp(
   [
     String.raw`\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s<>"'\x60]+`,
-    String.raw`\b(?:javascript|data|vbscript|mailto):[^\s<>"'\x60]+`,
+    // `command:` and `vscode:` links run a VS Code command or an extension's handler on click.
+    String.raw`\b(?:javascript|data|vbscript|mailto|command|vscode):[^\s<>"'\x60]+`,
     String.raw`\bwww\.[^\s<>"'\x60]+`,
     String.raw`(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,}(?::\d{1,5})?\/[^\s<>"'\x60]*`,
     String.raw`(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:com|net|org|io|dev|app|ai|co|info|biz|xyz|site|online|link|click|top|ru|cn)(?::\d{1,5})?(?![\p{L}\p{N}-])`,
@@ -134,13 +143,24 @@ function marker(code: number): string {
   return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 }
 
+// VS Code turns `[label](command:…)`, `[label](https://…)` and `[label](file:…)` into links in an
+// InputBox's prompt and validation message and in notifications, and runs or opens them on click.
+// Every such link needs `](` side by side. A zero-width space between them (and after a `]` that
+// ends the text, and before a `(` that starts a line, so no link forms where the text meets other
+// text) keeps the text as it reads, minus the link. `[A-Z]{3}` and the like stay untouched, and
+// sanitising twice adds nothing.
+const ZWSP = '\u200b';
+const LINK_BREAK_AFTER = `]${ZWSP}`;
+const LINK_BREAK_BEFORE = `${ZWSP}(`;
+
 /**
- * Makes server text safe to show as plain text: bidi controls (U+202A–U+202E, U+2066–U+2069,
+ * Makes server text safe to show as plain text: no `[label](target)` link survives (a zero-width
+ * space goes between `]` and `(`), bidi controls (U+202A–U+202E, U+2066–U+2069,
  * U+200E/F, U+061C), C0/C1 controls other than `\n` and `\t`, and lone surrogates become visible
  * markers such as `⟨U+202E⟩`; CRLF becomes LF. The result is at most `maxChars` long and never
  * ends inside a marker or a surrogate pair; `truncated` says whether anything was dropped.
  */
-export function sanitiseForDisplay(text: string, maxChars: number): { text: string; truncated: boolean } {
+export function sanitiseForDisplay(text: string, maxChars: number): { text: DisplayText; truncated: boolean } {
   const limit = Math.max(0, Math.floor(maxChars));
   // Only look at what can possibly be shown, so a 1 MB message costs no more than a short one.
   // Twice the limit (plus the next unit) because CRLF folding consumes two units for one shown.
@@ -158,6 +178,10 @@ export function sanitiseForDisplay(text: string, maxChars: number): { text: stri
       width = 2;
     } else if ((code >= 0xd800 && code <= 0xdfff) || isMarked(code)) {
       piece = marker(code);
+    } else if (code === 0x5d && (i + 1 >= raw.length || raw.charCodeAt(i + 1) === 0x28)) {
+      piece = LINK_BREAK_AFTER;
+    } else if (code === 0x28 && (out.length === 0 || out.endsWith('\n'))) {
+      piece = LINK_BREAK_BEFORE;
     } else {
       piece = raw.charAt(i);
     }
@@ -165,7 +189,7 @@ export function sanitiseForDisplay(text: string, maxChars: number): { text: stri
     out += piece;
     i += width;
   }
-  return { text: out, truncated: i < text.length };
+  return { text: out as DisplayText, truncated: i < text.length };
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -6,6 +6,9 @@ import { askField, titleButtons, type StepContext } from './fieldStep';
 import { askConfirmation } from './confirmStep';
 import { formWarningText, issueText } from '../wording/formText';
 import { attributionTitle, blockButton, cancelButton, declineButton, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
+import { displayText } from '../../elicitation/safety/displayText';
+import { MAX_MESSAGE_CHARS } from '../../elicitation/safety/text';
+import * as safe from '../../util/safeText';
 
 export interface QuickFormHooks {
   readonly onBlockServer: () => void;
@@ -97,7 +100,7 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   if (!reply.ok) {
     // Only reachable if a step accepted something the whole-form check refuses (e.g. a required
     // multi-select left empty); say so rather than send a bad reply.
-    void vscode.window.showErrorMessage(vscode.l10n.t('The answer is not valid: {0}', Object.values(reply.errors).map((e) => issueText(e, vscode.l10n)).join('; ')));
+    void safe.showErrorMessage(safe.l10n.t('The answer is not valid: {0}', displayText(Object.values(reply.errors).map((e) => issueText(e, vscode.l10n)).join('; '), MAX_MESSAGE_CHARS)));
     return { action: 'cancel' };
   }
   return { action: 'accept', content: reply.content };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Field } from '../../shared/fieldModel';
 import type { Asker } from '../../elicitation/presenter';
+import { displayText } from '../../elicitation/safety/displayText';
 
 let decline: vscode.QuickInputButton | undefined;
 let cancel: vscode.QuickInputButton | undefined;
@@ -31,7 +32,7 @@ export function positionText(asker: Asker): string | undefined {
 /** The attribution banner of a quick input: which server asks, and what it reports itself to be. */
 export function attributionTitle(asker: Asker, suffix?: string): string {
   // The configured name is what the user recognises; serverInfo is the server's own claim, shown after.
-  const named = vscode.l10n.t('MCP server “{0}” asks', asker.name);
+  const named = vscode.l10n.t('MCP server “{0}” asks', displayText(asker.name));
   const who = asker.info && asker.info !== asker.name ? `${named} (${asker.info})` : named;
   const pos = positionText(asker);
   const base = pos ? `${who} · ${pos}` : who;

@@ -1,0 +1,27 @@
+/**
+ * Where a remembered `${input:…}` value is kept. Per workspace (or, for a `.vscode/mcp.json`, per
+ * folder) and per server definition: SecretStorage is shared by every window of the extension, so
+ * a key of the input id alone would hand one workspace's password to another workspace that
+ * declares the same id, and clearing it in one would clear it in all. Keys of that old form
+ * (`mcpElicitation.input.<id>`) are never read again.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerSource } from './definitions';
+
+export const INPUT_KEY_PREFIX = 'mcpElicitation.input.v2.';
+
+export interface InputOwner {
+  /** The workspace the window has open (its `.code-workspace` file or its folders); '' for none. */
+  readonly workspace: string;
+  /** The server whose launch uses the input. */
+  readonly server: string;
+  readonly source: ServerSource;
+}
+
+/** The storage key of input `id` for `owner`. Hashed: paths and names stay out of the key list. */
+export function inputStorageKey(id: string, owner: InputOwner): string {
+  // A folder's mcp.json belongs to that folder; a setting's server to the whole workspace.
+  const where = owner.source.kind === 'workspaceFile' ? ['folder', owner.source.folder, owner.source.file] : ['setting', owner.workspace, owner.source.scope];
+  const digest = createHash('sha256').update(JSON.stringify([...where, owner.server, id])).digest('hex');
+  return `${INPUT_KEY_PREFIX}${digest}`;
+}
