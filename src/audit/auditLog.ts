@@ -1,10 +1,12 @@
 import type * as vscode from 'vscode';
-import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, rename, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { buildAuditRecord, serialiseAuditLine, shouldRotate } from './auditRecord';
 import type { FinishedElicitation } from '../elicitation/outcome';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
+
+const AUDIT_FILE_MODE = 0o600;
 
 /**
  * One JSON line per finished elicitation, in workspace storage (global storage without a
@@ -48,14 +50,19 @@ export class AuditLog {
   }
 
   private async append(line: string): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true });
-    if (this.size === undefined) this.size = await stat(this.file).then((s) => s.size, () => 0);
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    if (this.size === undefined) {
+      this.size = await stat(this.file).then((s) => s.size, () => 0);
+      // A file written before this rule was readable by others: tighten it once.
+      if (this.size > 0) await chmod(this.file, AUDIT_FILE_MODE).catch(() => undefined);
+    }
     const bytes = Buffer.byteLength(line);
     if (shouldRotate(this.size, bytes)) {
       await rename(this.file, `${this.file}.1`).catch(() => undefined);
       this.size = 0;
     }
-    await appendFile(this.file, line, 'utf8');
+    // Readable by the user only: it says who asked what, and with includeValues, what was answered.
+    await appendFile(this.file, line, { encoding: 'utf8', mode: AUDIT_FILE_MODE });
     this.size += bytes;
   }
 

@@ -13,6 +13,7 @@ import { isWorkspaceDefined } from './parse/trust';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
+import { envSecrets } from '../util/redact';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
@@ -151,7 +152,7 @@ export class ConfigLoader extends Disposable {
         return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
       }
     }
-    if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
+    for (const v of resolved.type === 'stdio' ? envSecrets(resolved.env) : Object.values(resolved.headers)) this.log.addSecret(v);
     const workspaceDefined = isWorkspaceDefined(def.source);
     const definitionUri = file ? vscode.Uri.file(file) : undefined;
     return { server: { def: resolved, workspaceDefined, definitionUri } };

@@ -41,7 +41,8 @@ export interface BrokerDeps {
   readonly presenter: Presenter;
   readonly gate: (server: string) => GateDecision;
   readonly settings: () => { readonly sensitiveFields: 'warn' | 'decline'; readonly allowHttpLoopback: boolean; readonly urlExpiryMs: number };
-  readonly log: { info(m: string): void; warn(m: string): void };
+  /** `addSecret`: answers to secret-like fields never reach the log afterwards, echoed or not. */
+  readonly log: { info(m: string): void; warn(m: string): void; addSecret?(value: string): void };
   readonly now?: () => number;
   /** Interval of keep-alive progress notifications while the user answers. */
   readonly keepAliveMs?: number;
@@ -298,6 +299,11 @@ export class ElicitationBroker implements ElicitationSink {
 
   /** Records the outcome once, for the history view and the audit log. */
   private finish(req: CheckedRequest, action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent, browser?: BrowserStep): void {
+    // Before the reply goes out (and is traced), and for any later echo in a tool result or stderr.
+    for (const key of content ? req.secretKeys : []) {
+      const v = content?.[key];
+      for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined && one !== '') this.deps.log.addSecret?.(String(one));
+    }
     this.queue.recordFinished({
       id: req.id,
       server: req.server.name,

@@ -1,13 +1,92 @@
 /**
- * Replaces every known secret value, and the values of credential-looking headers and keys in
- * JSON text, with `[redacted]`. Pure, so the rules are unit-tested.
+ * What never reaches the log, at any level (Trace included): every known secret value (password
+ * inputs, header values, env values, answers to secret-like fields), the value of any JSON key
+ * that names a credential (by the form's own secret rule, plus header and OAuth names), and the
+ * query string and fragment of every URL. Pure, so the rules are unit-tested.
  */
-const SENSITIVE_KEY = /"((?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|token|access[-_]?token|password|secret)[^"]*)"\s*:\s*"(?:[^"\\]|\\.)*"/gi;
+import { looksSecret } from '../elicitation/safety/text';
 
+export const REDACTED = '[redacted]';
+
+// Headers and OAuth fields whose names the form's rule (made for field names) does not cover.
+const CREDENTIAL_KEYS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'code_verifier', 'id_token',
+  'assertion', 'client_assertion', 'mcp-session-id', 'env',
+]);
+// Named like a secret by the form's rule, but protocol bookkeeping that a trace needs.
+const NOT_SECRET = new Set(['progresstoken', 'progress_token']);
+
+/** `whole`: the value goes, whatever its shape (headers, env). `primitive`: a string, number or list goes. */
+function keyKind(key: string): 'whole' | 'primitive' | undefined {
+  const lower = key.toLowerCase();
+  if (CREDENTIAL_KEYS.has(lower)) return 'whole';
+  if (NOT_SECRET.has(lower)) return undefined;
+  return looksSecret(key) ? 'primitive' : undefined;
+}
+
+// A JSON string: the quotes and everything between them, escapes included.
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+// `"key": value` where the value is a string, a number, a literal, or a flat object or array
+// (`"headers": {...}`, `"env": {...}`): enough for the messages we log, and linear.
+const KEY_VALUE = new RegExp(String.raw`(${JSON_STRING})(\s*:\s*)(${JSON_STRING}|-?\d[\d.eE+-]*|true|false|null|\{[^{}]*\}|\[[^[\]]*\])`, 'g');
+
+function redactJsonKeys(text: string): string {
+  return text.replace(KEY_VALUE, (whole, rawKey: string, colon: string, value: string) => {
+    let key: string;
+    try {
+      key = JSON.parse(rawKey) as string;
+    } catch {
+      return whole;
+    }
+    const kind = keyKind(key);
+    const nested = value.startsWith('{');
+    if (kind === 'whole' || (kind === 'primitive' && !nested)) return `${rawKey}${colon}"${REDACTED}"`;
+    // A schema's `"password": {"type": "string"}`, or an answer's `"content": {...}`: look inside.
+    return nested ? `${rawKey}${colon}${redactJsonKeys(value.slice(1, -1)).replace(/^/, '{')}}` : whole;
+  });
+}
+
+// The query (`?…`) and fragment (`#…`) of a URL: tokens, codes and keys travel there.
+const URL_TAIL = /(\b[a-z][a-z0-9+.-]{1,31}:\/\/[^\s"'<>?#\\]*)[?#][^\s"'<>\\]*/gi;
+
+/** Every URL in `text` without its query string and fragment. */
+export function redactUrls(text: string): string {
+  return text.replace(URL_TAIL, (_m, base: string) => `${base}?${REDACTED}`);
+}
+
+// `KEY=value`, `key: value` and `Bearer value` in free text (stderr, error messages).
+const ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(=)([^\s"',;&]+)/g;
+const COLON = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(:[ \t]*)([^\s"',;&]+)/g;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+
+function redactFreeText(text: string): string {
+  return text
+    .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(ASSIGNMENT, secretAssignment)
+    .replace(COLON, secretAssignment);
+}
+
+function secretAssignment(whole: string, key: string, sep: string): string {
+  return looksSecret(key) && !key.includes('.') ? `${key}${sep}${REDACTED}` : whole;
+}
+
+/** One log line as it may be written: see the module comment. */
 export function redactSecrets(text: string, secrets: Iterable<string>): string {
-  let out = text.replace(SENSITIVE_KEY, (_m, key: string) => `"${key}":"[redacted]"`);
+  let out = redactUrls(redactFreeText(redactJsonKeys(text)));
   for (const s of secrets) {
-    if (s && out.includes(s)) out = out.split(s).join('[redacted]');
+    if (s && out.includes(s)) out = out.split(s).join(REDACTED);
+    // The same value as it appears inside a JSON string (quotes, backslashes, newlines escaped).
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
   }
   return out;
+}
+
+/**
+ * The env values of a launch to keep out of the log. A value under a secret-looking name always;
+ * any other value long enough to be a credential (8+ characters), so a token under a plain name
+ * (`GH=ghp_…`) is covered too, while `1`, `true` or `info` do not blank those words everywhere.
+ */
+export function envSecrets(env: Readonly<Record<string, string>>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => (looksSecret(key) || value.length >= 8 ? [value] : []));
 }

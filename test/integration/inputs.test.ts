@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/context';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
+const TOK = { id: 'tok', description: 'Token for the test server', password: true } as const;
+
 suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => {
   let s: Services;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
@@ -20,11 +22,24 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
   });
 
+  /** Where this workspace keeps `tok` of `extra-input`, and where another workspace with the same id would. */
+  function keys(): { here: string; elsewhere: string } {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const file = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'mcp.json').fsPath;
+    return {
+      here: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file, folder } }),
+      elsewhere: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file: '/other-repo/.vscode/mcp.json', folder: '/other-repo' } }),
+    };
+  }
+
   test('a password input is asked for with a masked box, passed to the server, kept in SecretStorage only', async () => {
+    // Another workspace declaring the same id has its own value; the old global key is never read.
+    await s.context.secrets.store(keys().elsewhere, 'other-workspace-secret');
+    await s.context.secrets.store('mcpElicitation.input.tok', 'old-global-secret');
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
     const fixture = json.servers['fixture'];
     assert.ok(fixture?.args);
-    json.inputs = [{ type: 'promptString', id: 'tok', description: 'Token for the test server', password: true, default: 'pa55-w0rd-value' }];
+    json.inputs = [{ type: 'promptString', ...TOK, default: 'pa55-w0rd-value' }];
     json.servers['extra-input'] = { command: fixture.command ?? 'node', args: [fixture.args[0] ?? '', 'extra-input'], env: { FIXTURE_TOKEN: '${input:tok}' } } as never;
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     // The InputBox is VS Code's own (showInputBox); its pre-filled default is accepted like Enter.
@@ -36,8 +51,9 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     await waitForRunning(s, 'extra-input');
     const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'extra-input', 'env', { name: 'FIXTURE_TOKEN' });
     assert.equal(env.content[0]?.text, 'pa55-w0rd-value', 'the server got the value');
-    assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), 'pa55-w0rd-value', 'stored in SecretStorage');
-    assert.equal(s.context.workspaceState.get('mcpElicitation.input.tok'), undefined, 'not in workspace state');
+    assert.equal(await s.context.secrets.get(keys().here), 'pa55-w0rd-value', 'stored in SecretStorage, for this workspace and server');
+    assert.equal(s.context.workspaceState.get(keys().here), undefined, 'not in workspace state');
+    assert.equal(await s.context.secrets.get(keys().elsewhere), 'other-workspace-secret', "the other workspace's value is untouched");
     const settings = JSON.stringify(vscode.workspace.getConfiguration('mcpElicitation'));
     assert.ok(!settings.includes('pa55-w0rd-value'), 'never in settings');
   });
@@ -48,6 +64,9 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     mcpJson.restore();
     await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
-    assert.equal(await s.context.secrets.get('mcpElicitation.input.tok'), undefined);
+    assert.equal(await s.context.secrets.get(keys().here), undefined);
+    assert.equal(await s.context.secrets.get(keys().elsewhere), 'other-workspace-secret', 'clearing here does not clear another workspace');
+    await s.context.secrets.delete(keys().elsewhere);
+    await s.context.secrets.delete('mcpElicitation.input.tok');
   });
 });

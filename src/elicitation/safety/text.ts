@@ -189,6 +189,8 @@ export function sanitiseForDisplay(text: string, maxChars: number): { text: Disp
     out += piece;
     i += width;
   }
+  // Cut right after a `]`: whatever is put after the cut could start with `(`. Drop the `]`.
+  if (i < text.length && out.endsWith(']')) out = out.slice(0, -1);
   return { text: out as DisplayText, truncated: i < text.length };
 }
 

@@ -1,0 +1,161 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { displayText, firstLine, markdownLiteral, sentence, type DisplayText } from '../../src/elicitation/safety/displayText';
+import { findUrls, formForDisplay, formWarnings, MAX_MESSAGE_CHARS, sanitiseForDisplay } from '../../src/elicitation/safety/text';
+import { validateField } from '../../src/elicitation/form/validator';
+import { formWarningText, issueText } from '../../src/ui/wording/formText';
+import { form } from './support/form';
+import { bundleLocale, english } from './support/localize';
+
+/**
+ * VS Code's own link pattern, copied from `LINK_REGEX` in microsoft/vscode
+ * src/vs/base/common/linkedText.ts (`parseLinkedText`), and identical in the workbench bundle of
+ * the code-server we test against (VS Code 1.139.1, out/vs/code/browser/workbench/workbench.js).
+ * An InputBox's prompt and validation message and a notification's text are parsed with it;
+ * every match becomes a link that runs the command or opens the target on click.
+ */
+const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+
+/** What a Markdown renderer (a MarkdownString tooltip) turns into a link. */
+const MARKDOWN_LINKS: readonly RegExp[] = [
+  /\[[^\]]*\]\s*\(/, // inline link
+  /\[[^\]]*\]\s*\[/, // reference link
+  /^\s*\[[^\]]*\]:/m, // link definition
+  /<[a-z][a-z0-9+.-]*:[^>\s]*>/i, // autolink
+  /(?:https?|ftp|file|command|vscode):\/\//i, // GFM bare URL
+  /\bwww\./i, // GFM www autolink
+  /[a-z0-9._%+-]@[a-z0-9-]+\./i, // GFM email autolink
+  /<\/?[a-z]/i, // raw HTML (an anchor)
+];
+
+function links(text: string): string[] {
+  return [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
+}
+
+const HOSTILE = [
+  '[click](command:workbench.action.openSettings)',
+  '[Open](command:_workbench.downloadResource?%5B%22https%3A%2F%2Fevil.example%22%5D)',
+  '[x](https://evil.example/login "Trusted")',
+  "[x](file:///etc/passwd 'title')",
+  '[X](COMMAND:workbench.action.terminal.new)',
+  '[[nested]](command:a)',
+  'Before [a](command:b) middle [c](https://d.example) after',
+  '](command:seam)',
+  '[label',
+  'label]',
+  '(command:start)',
+  '[x]\n(command:next-line)',
+  'line one\n[x](command:on-line-two)',
+  '[x]\u200b(command:pre-broken)',
+  '\u202e[x](command:bidi)',
+];
+
+describe('server text never becomes a VS Code link', () => {
+  it('the copied pattern finds every hostile link before neutralising (the test can fail)', () => {
+    for (const raw of ['[click](command:workbench.action.openSettings)', '[x](https://evil.example/login "Trusted")', "[x](file:///etc/passwd 'title')"]) {
+      assert.equal(links(raw).length, 1, raw);
+    }
+  });
+
+  for (const raw of HOSTILE) {
+    it(`neutralised alone and next to any other hostile text: ${JSON.stringify(raw)}`, () => {
+      const shown = displayText(raw, MAX_MESSAGE_CHARS);
+      assert.deepEqual(links(shown), []);
+      // Readable: nothing deleted, only zero-width spaces added (and controls made visible).
+      if (!/[\u202e]/.test(raw)) assert.equal(shown.replace(/\u200b/g, ''), raw.replace(/\u200b/g, ''));
+      for (const other of HOSTILE) {
+        const next = displayText(other, MAX_MESSAGE_CHARS);
+        assert.deepEqual(links(shown + next), [], `${raw} + ${other}`);
+        assert.deepEqual(links(`${shown} — ${next}`), [], `${raw} — ${other}`);
+      }
+      assert.deepEqual(links(firstLine(shown)), []);
+    });
+  }
+
+  it('neutralising twice adds nothing, and brackets that are no link stay as they were', () => {
+    const once = displayText('[x](command:y) and ^[A-Z]{3}$', 200);
+    assert.equal(displayText(once, 200), once);
+    assert.ok(once.endsWith('^[A-Z]{3}$'), once);
+  });
+
+  it('a cut right after `]` still leaves no seam for a link', () => {
+    const cut = sanitiseForDisplay('[a]bcdef', 3).text;
+    assert.deepEqual(links(`${cut}(command:x)`), []);
+  });
+
+  it('every message of ours, in English and German, with hostile text in each placeholder, has no link', () => {
+    const bundle = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    const fills: DisplayText[] = HOSTILE.map((h) => displayText(h));
+    for (const l10n of [english, bundleLocale('de')]) {
+      for (const message of Object.keys(bundle)) {
+        const count = new Set(message.match(/\{\d+\}/g) ?? []).size;
+        if (count === 0) {
+          assert.deepEqual(links(l10n.t(message)), [], message);
+          continue;
+        }
+        for (const fill of fills) {
+          const text = sentence(l10n, message, ...Array.from({ length: count }, () => fill));
+          assert.deepEqual(links(text), [], `${message} ← ${fill}`);
+        }
+      }
+    }
+  });
+
+  it("a form's texts, warnings and validation messages carry no link, whatever the server wrote", () => {
+    const evil = '[click](command:workbench.action.openSettings)';
+    const f = form({
+      [evil]: { type: 'string', title: evil, description: `${evil} ${evil}`, pattern: `^${evil}$` },
+      choice: { type: 'string', title: 'Choice', oneOf: [{ const: 'a', title: evil }, { const: evil, title: 'B' }] },
+    });
+    const { form: shown, notes } = formForDisplay(f);
+    const texts: string[] = [];
+    for (const field of shown.fields) {
+      texts.push(field.title, field.description ?? '');
+      if (field.kind === 'singleSelect' || field.kind === 'multiSelect') texts.push(...field.options.map((o) => o.label));
+    }
+    const warnings = [...notes, ...formWarnings(`${evil} https://evil.example/x`, f)];
+    texts.push(...warnings.map((w) => formWarningText(w, english)));
+    const issue = validateField(f, evil, 'no match');
+    assert.ok(issue, 'the pattern refuses');
+    texts.push(issueText(issue, english));
+    const unknown = validateField(f, `${evil}-unknown`, 'x');
+    if (unknown) texts.push(issueText(unknown, english));
+    for (const t of texts) assert.deepEqual(links(t), [], t);
+    // The whole prompt of a step, joined as the quick input joins it.
+    assert.deepEqual(links(texts.join(' — ')), []);
+  });
+
+  it('command: and vscode: links are flagged like other URLs', () => {
+    assert.deepEqual(findUrls('click [here](command:workbench.action.openSettings) or vscode:extension/evil.ext'), [
+      'command:workbench.action.openSettings',
+      'vscode:extension/evil.ext',
+    ]);
+    assert.deepEqual(findUrls('Run this command: npm install'), []);
+    const w = formWarnings('[here](command:workbench.action.openSettings)', form({ a: { type: 'string' } }));
+    assert.equal(w[0]?.code, 'linkInMessage');
+    assert.deepEqual(links(formWarningText(w[0]!, english)), []);
+  });
+});
+
+describe('Markdown tooltips render foreign text literally', () => {
+  const cases = [
+    ...HOSTILE,
+    'see https://evil.example/a and www.evil.example and mail@evil.example',
+    '<https://evil.example> <a href="https://evil.example">x</a>',
+    '[ref]\n\n[ref]: command:workbench.action.openSettings',
+    '$(alert) **bold** # heading',
+  ];
+  for (const raw of cases) {
+    it(JSON.stringify(raw), () => {
+      const md = markdownLiteral(displayText(raw, MAX_MESSAGE_CHARS));
+      // Unescaped: backslash-escaped characters are plain text to a Markdown renderer.
+      const live = md.replace(/\\[!-/:-@[-`{-~]/g, ' ');
+      for (const re of MARKDOWN_LINKS) assert.doesNotMatch(live, re, md);
+      // What the renderer shows: every escape resolved, hard breaks back to line breaks.
+      const rendered = md.replace(/ {2}\n/g, '\n').replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/&nbsp;/g, ' ');
+      assert.equal(rendered.replace(/\u200b/g, ''), displayText(raw, MAX_MESSAGE_CHARS).replace(/\u200b/g, ''));
+    });
+  }
+});
