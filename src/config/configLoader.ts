@@ -143,11 +143,15 @@ export class ConfigLoader extends Disposable {
       const envPath = path.isAbsolute(resolved.envFile) || !folder ? resolved.envFile : path.join(folder, resolved.envFile);
       try {
         const fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
-        resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
+        // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
+        resolved = { ...resolved, envFileValues: fromFile };
       } catch (e) {
         return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
       }
     }
+    // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
+    const launchFolder = def.source.kind === 'setting' && def.source.scope === 'user' ? undefined : folder;
+    if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
     const workspaceDefined = isWorkspaceDefined(def.source);
     const definitionUri = file ? vscode.Uri.file(file) : undefined;

@@ -29,10 +29,17 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   readonly type: 'stdio';
   readonly command: string;
   readonly args: readonly string[];
-  /** Extra variables for the child; the caller decides what of its own environment to pass. */
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * Variables for the child on top of the host's environment and the envFile (see
+   * servers/launch.ts): `null` removes one, a `PATH` is appended. Numbers were made strings by the parser.
+   */
+  readonly env: Readonly<Record<string, string | null>>;
   readonly envFile?: string;
   readonly cwd?: string;
+  /** Set by the loader: the entries read from `envFile`, kept apart from `env` because they apply before it. */
+  readonly envFileValues?: Readonly<Record<string, string>>;
+  /** Set by the loader: the folder a relative `cwd` (or none) starts from; absent for a user-level server. */
+  readonly launchFolder?: string;
 }
 
 /** A server reached over Streamable HTTP (`http`) or the legacy SSE transport (`sse`). */
