@@ -1,13 +1,25 @@
 /**
  * The configuration model: server definitions, inputs and configuration errors, as read from
- * `mcp.json` and the `mcpElicitation.servers` setting. Types only, so every parser and consumer
- * can share them without depending on each other.
+ * every file VS Code reads and the `mcpElicitation.servers` setting. Types (and one accessor) only,
+ * so every parser and consumer can share them without depending on each other.
  */
 
 /** Where a definition came from; decides precedence on name clashes and how errors are shown. */
 export type ServerSource =
-  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string }
+  /**
+   * A file of the workspace VS Code reads: a folder's `.vscode/mcp.json` (`format` absent), its
+   * root `.mcp.json` (`portable`: `mcpServers`, no inputs), or a `.code-workspace` file's
+   * `settings.mcp` (`workspaceSettings`; `folder` is then the first folder).
+   */
+  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string; readonly format?: 'portable' | 'workspaceSettings' }
+  /** A file of the user's VS Code reads: the profile's `mcp.json`, or Copilot Global's `mcp-config.json` (`portable`). */
+  | { readonly kind: 'userFile'; readonly file: string; readonly origin: 'profile' | 'copilot' }
   | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' };
+
+/** The file a definition was read from, for error messages and "Open Definition"; undefined for settings. */
+export function sourceFile(source: ServerSource): string | undefined {
+  return source.kind === 'setting' ? undefined : source.file;
+}
 
 /**
  * Which MCP revision to speak: `auto` probes with `server/discover` and falls back to the 2025

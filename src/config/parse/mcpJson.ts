@@ -5,7 +5,7 @@
  */
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
-import { PROTOCOL_VERSION_CHOICES, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
+import { PROTOCOL_VERSION_CHOICES, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
@@ -14,10 +14,10 @@ export interface McpJsonResult {
   readonly errors: ConfigError[];
 }
 
-type Locate = (container: object, key: string | number) => JsoncPosition | undefined;
-type Report = (error: { server?: string; key?: string; message: string; at?: JsoncPosition | undefined }) => void;
+export type Locate = (container: object, key: string | number) => JsoncPosition | undefined;
+export type Report = (error: { server?: string; key?: string; message: string; at?: JsoncPosition | undefined }) => void;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 /**
@@ -25,7 +25,7 @@ const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o
  * otherwise every valid server and input is returned alongside errors for the rest.
  */
 export function parseMcpJson(text: string, source: ServerSource): McpJsonResult {
-  const file = source.kind === 'workspaceFile' ? source.file : undefined;
+  const file = sourceFile(source);
   const errors: ConfigError[] = [];
   const report: Report = ({ server, key, message, at }) =>
     errors.push({
@@ -95,7 +95,7 @@ export function parseInputsSetting(value: unknown): { inputs: InputDefinition[];
   return { inputs: parseInputs(value, {}, () => undefined, report), errors };
 }
 
-function parseServers(
+export function parseServers(
   value: unknown,
   source: ServerSource,
   report: Report,
@@ -288,7 +288,7 @@ const SCOPE_RANK: Readonly<Record<'workspaceFolder' | 'workspace' | 'user', numb
 
 /** Human wording for a source, used in clash messages. */
 export function describeSource(source: ServerSource): string {
-  return source.kind === 'workspaceFile' ? source.file : `${source.scope} settings`;
+  return source.kind === 'setting' ? `${source.scope} settings` : source.file;
 }
 
 /**

@@ -3,7 +3,7 @@
  * variable expands to is never scanned again, so an environment variable or input value that
  * happens to contain `${...}` cannot pull in other values.
  */
-import type { ConfigError, ServerDefinition } from './definitions';
+import { sourceFile, type ConfigError, type ServerDefinition } from './definitions';
 
 /** What variables resolve against; built once per server start by the caller. */
 export interface SubstitutionContext {
@@ -168,7 +168,8 @@ export function substituteDefinition<D extends ServerDefinition>(def: D, ctx: Su
 }
 
 function errorFor(def: ServerDefinition, key: string, message: string): ConfigError {
-  return { ...(def.source.kind === 'workspaceFile' && { file: def.source.file }), server: def.name, key, message };
+  const file = sourceFile(def.source);
+  return { ...(file !== undefined && { file }), server: def.name, key, message };
 }
 
 /** True when `value` parses as an absolute http: or https: URL. */
