@@ -87,6 +87,6 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
  * any other value long enough to be a credential (8+ characters), so a token under a plain name
  * (`GH=ghp_…`) is covered too, while `1`, `true` or `info` do not blank those words everywhere.
  */
-export function envSecrets(env: Readonly<Record<string, string>>): string[] {
-  return Object.entries(env).flatMap(([key, value]) => (looksSecret(key) || value.length >= 8 ? [value] : []));
+export function envSecrets(env: Readonly<Record<string, string | null>>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => (value !== null && (looksSecret(key) || value.length >= 8) ? [value] : []));
 }

@@ -16,6 +16,7 @@ import { bundleLocale, english } from './support/localize';
  * An InputBox's prompt and validation message and a notification's text are parsed with it;
  * every match becomes a link that runs the command or opens the target on click.
  */
+// eslint-disable-next-line no-useless-escape -- copied verbatim
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
 
 /** What a Markdown renderer (a MarkdownString tooltip) turns into a link. */
@@ -134,8 +135,9 @@ describe('server text never becomes a VS Code link', () => {
     ]);
     assert.deepEqual(findUrls('Run this command: npm install'), []);
     const w = formWarnings('[here](command:workbench.action.openSettings)', form({ a: { type: 'string' } }));
-    assert.equal(w[0]?.code, 'linkInMessage');
-    assert.deepEqual(links(formWarningText(w[0]!, english)), []);
+    const first = w[0];
+    assert.equal(first?.code, 'linkInMessage');
+    assert.deepEqual(links(formWarningText(first, english)), []);
   });
 });
 

@@ -21,7 +21,9 @@ export interface InputOwner {
 /** The storage key of input `id` for `owner`. Hashed: paths and names stay out of the key list. */
 export function inputStorageKey(id: string, owner: InputOwner): string {
   // A folder's mcp.json belongs to that folder; a setting's server to the whole workspace.
-  const where = owner.source.kind === 'workspaceFile' ? ['folder', owner.source.folder, owner.source.file] : ['setting', owner.workspace, owner.source.scope];
+  // A user's own file or setting is used by every workspace, and each keeps its own value.
+  const src = owner.source;
+  const where = src.kind === 'workspaceFile' ? ['folder', src.folder, src.file] : src.kind === 'userFile' ? ['userFile', owner.workspace, src.file] : ['setting', owner.workspace, src.scope];
   const digest = createHash('sha256').update(JSON.stringify([...where, owner.server, id])).digest('hex');
   return `${INPUT_KEY_PREFIX}${digest}`;
 }
