@@ -292,6 +292,30 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await hideNotifications(page);
   });
 
+  it('a [label](command:…) link in a server message is plain text in the prompt and the set-aside notification: clicking it runs nothing', async () => {
+    const { page } = wb;
+    // The link's command would hide the status bar (and write workbench.statusBar.visible).
+    const statusBar = page.locator('.part.statusbar');
+    await statusBar.waitFor();
+    await hideNotifications(page);
+    await ask('Command link', 'Click to continue', 'inject');
+    const message = qi().locator('.quick-input-message', { hasText: 'Click to continue' });
+    // The server's words are all there to read, and none of them is a link.
+    assert.match((await message.innerText()).replace(/\u200b/g, ''), /\[Click to continue\]\(command:workbench\.action\.toggleStatusbarVisibility\) before you answer\./);
+    assert.equal(await message.locator('a').count(), 0, 'no link in the prompt');
+    await message.getByText('Click to continue', { exact: false }).click();
+    await page.keyboard.press('Escape');
+    await qi().waitFor({ state: 'hidden' });
+    const item = await notification(page, 'is set aside, not answered: [Click to continue]');
+    assert.equal(await item.locator('.notification-list-item-message a').count(), 0, 'no link in the notification');
+    await item.locator('.notification-list-item-message').getByText('Click to continue', { exact: false }).click();
+    // The Cancel is handled after the clicks: had one run the command, it would have by now.
+    await item.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual(await answer('command_link', 'inject'), { action: 'cancel' });
+    assert.ok(await statusBar.isVisible(), 'the status bar is still shown: no command ran');
+    await hideNotifications(page);
+  });
+
   it('light theme: every widget kind (each closed with its Cancel button)', async () => {
     const { page } = wb;
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
