@@ -4,6 +4,7 @@ import { inputStorageKey } from './parse/inputKey';
 import { displayText } from '../elicitation/safety/displayText';
 import type { Logger } from '../util/log';
 import * as safe from '../util/safeText';
+import { asVariableText } from './parse/substitute';
 
 const KNOWN_KEY = 'mcpElicitation.inputs.known';
 
@@ -46,14 +47,16 @@ export class InputResolver {
   }
 
   private async resolveOnce(input: InputDefinition, serverName: string, k: string): Promise<string | undefined> {
+    // A command input is asked of its command each time, as VS Code does: nothing to remember.
+    if (input.type === 'command') return runCommandInput(input);
     const stored = input.password ? await this.secrets.get(k) : this.state.get<string>(k);
     if (stored !== undefined) {
       if (input.password) this.log.addSecret(stored);
       return stored;
     }
-    const value = await safe.showInputBox({
+    // The description comes from a config file, maybe the workspace's own.
+    const value = input.type === 'pickString' ? await pickInput(input, serverName) : await safe.showInputBox({
       title: safe.l10n.t('Input for MCP server “{0}”', displayText(serverName)),
-      // The description comes from a config file, maybe the workspace's own.
       prompt: displayText(input.description || input.id, 1000),
       password: input.password,
       ignoreFocusOut: true,
@@ -82,4 +85,25 @@ export class InputResolver {
     await this.state.update(KNOWN_KEY, []);
     return known.length;
   }
+}
+
+/** A `pickString` input: its options in a QuickPick, the default first and selected. */
+async function pickInput(input: InputDefinition, serverName: string): Promise<string | undefined> {
+  const options = input.options ?? [];
+  const ordered = [...options].sort((a, b) => Number(b.value === input.default) - Number(a.value === input.default));
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((o) => ({ label: o.label, ...(o.label === o.value ? {} : { description: o.value }), value: o.value })),
+    { title: vscode.l10n.t('Input for MCP server “{0}”', serverName), placeHolder: input.description || input.id, ignoreFocusOut: true },
+  );
+  return picked?.value;
+}
+
+/**
+ * A `command` input: runs the command with its `args` and takes its result as text. A command
+ * that throws or returns nothing leaves the input unanswered, with the reason in the error.
+ */
+async function runCommandInput(input: InputDefinition): Promise<string | undefined> {
+  if (!input.command) return undefined;
+  const result = await vscode.commands.executeCommand<unknown>(input.command, ...(input.args === undefined ? [] : [input.args]));
+  return asVariableText(result);
 }
