@@ -4,7 +4,7 @@
 // external). `--watch` rebuilds on change, `--production` minifies without source maps (used by
 // `npm run package`), `--analyze` prints what each shipped file holds (scripts/lib/bundleReport.mjs).
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './hostPaths.mjs';
 import { bundleReport } from './lib/bundleReport.mjs';
@@ -206,6 +206,8 @@ if (watch) {
   process.stdout.write('[build] watching for changes\n');
 } else {
   const t0 = Date.now();
+  // A package ships dist/*.js (.vscodeignore): a file left from an older LAZY list must not go with it.
+  if (production) rmSync(path.join(repoRoot, 'dist'), { recursive: true, force: true });
   const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
   const sizes = results.flatMap((r) =>
     Object.entries(r.metafile?.outputs ?? {})
