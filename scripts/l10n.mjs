@@ -90,7 +90,11 @@ export async function missingTranslations() {
   return missing;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Writes the bundle (or, with `--check`, only compares it) and lists missing translations.
+ * @returns {Promise<number>} the exit code
+ */
+async function main() {
   const bundlePath = path.join(repoRoot, 'l10n', 'bundle.l10n.json');
   const fresh = JSON.stringify(await extractMessages(), null, 2) + '\n';
   const check = process.argv.includes('--check');
@@ -110,5 +114,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.stdout.write(`${loc}: ${list.length} missing\n${list.map((m) => `  ${m}`).join('\n')}\n`);
     }
   }
-  process.exit(check && bad ? 1 : 0);
+  return check && bad ? 1 : 0;
+}
+
+// No top-level await: the unit tests load this module through tsx as CommonJS.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${String(err)}\n`);
+      process.exit(1);
+    },
+  );
 }
