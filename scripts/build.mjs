@@ -84,18 +84,20 @@ const EXTENSION_BUDGET_BYTES = 600 * 1024;
 
 /**
  * Files beside dist/extension.js, each built once and required by every bundle that uses it, so
- * dist/extension.js stays well under its budget and no library ships twice.
+ * dist/extension.js stays well under its budget and a library shared by two bundles ships once.
  *
  * `modules`: libraries. Every bundle that imports one of these package names gets a two-line stub
  * that requires the shared file, so one copy of the library (and of its classes, for `instanceof`)
  * serves the extension and every lazy file:
- * - the MCP client with its transports; the server side for the agent gateway takes zod and the
- *   protocol schemas from the same files as the client;
  * - ajv with ajv-formats: the form validator, Run Tool's argument check, the SDKs' output-schema
  *   check (src/servers/sdkShims.ts) and the preview checker share it;
  * - the Public Suffix List (tldts, ~130 KB), for the consent dialog's site name (urlNames.ts) and
  *   the preview checker; dotenv, for servers with an `envFile` (envFile.ts).
  * A library our code loads with `require()` on first use (tldts, dotenv) stays unread until then.
+ * A shared file holds the whole library: nothing tells it which parts its users need. That costs
+ * nothing for these (CommonJS, never tree-shaken); for zod and the MCP protocol schemas, which the
+ * client (here) and the gateway (dist/gateway.js) each keep as far as they use them, a shared file
+ * would hold all of zod (193 KB instead of 103 KB) and be loaded with the client, so they stay twins.
  *
  * `source`: our own code that only a command or a later step needs, required on first use:
  * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
