@@ -28,11 +28,16 @@ function* sources(dir) {
  * A source file as the extractor reads it. The wording modules take `vscode.l10n` as a parameter
  * named `l10n` (src/ui/wording/localize.ts), so that they run in plain Node; l10n-dev only knows
  * `l10n.t` through an import from 'vscode', so such a file is shown the import its parameter
- * stands for.
+ * stands for. A file calling `safe.l10n.t` is shown it as `vscode.l10n.t`.
  * @param {string} file
  */
 function scriptFile(file) {
-  const contents = readFileSync(file, 'utf8');
+  let contents = readFileSync(file, 'utf8');
+  // `safe.l10n.t` (src/util/safeText.ts) is `vscode.l10n.t` restricted to neutralised arguments.
+  if (/\bsafe\.l10n\.t\(/.test(contents)) {
+    contents = contents.replace(/\bsafe\.l10n\.t\(/g, 'vscode.l10n.t(');
+    if (!/^import \* as vscode from 'vscode';$/m.test(contents)) contents = `import * as vscode from 'vscode';\n${contents}`;
+  }
   const injected = /\bLocalize\b/.test(contents) && !/^import [^;]*\bfrom 'vscode';$/m.test(contents);
   return { extension: '.ts', contents: injected ? `import { l10n } from 'vscode';\n${contents}` : contents };
 }
