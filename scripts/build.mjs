@@ -96,7 +96,7 @@ const LAZY = [
   { entry: 'tldts', source: 'node_modules/tldts/dist/cjs/index.js', module: 'tldts' },
   { entry: 'dotenv', source: 'node_modules/dotenv/dist/index.cjs', module: 'dotenv' },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
-  { entry: 'routing', source: 'src/gateway/routeCommands.ts' },
+  { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
 ];

@@ -73,7 +73,9 @@ export class VscodePresenter implements Presenter {
     const useWebview = fields > 0 && (p === 'webview' || (p === 'auto' && fields > 1));
     const onBlockServer = (): void => void this.deps.policy.blockServer(prompt.asker.name);
     if (!useWebview) {
-      return showQuickForm(prompt, signal, {
+      // A native widget has no banner: a cut message ends with a visible marker instead.
+      const marked = prompt.messageTruncated ? { ...prompt, message: `${prompt.message} …` } : prompt;
+      return showQuickForm(marked, signal, {
         onBlockServer,
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
         ...(control
@@ -100,7 +102,7 @@ export class VscodePresenter implements Presenter {
       onDidShow: () => this.deps.onDidShowPrompt('webview', prompt.id),
       init: {
         requestId: prompt.id,
-        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.message, messageTruncated: prompt.message.endsWith(' …') },
+        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.messageTruncated ? `${prompt.message} …` : prompt.message, messageTruncated: prompt.messageTruncated ?? false },
         fields: prompt.form.fields,
         warnings: prompt.warnings,
         values: defaultValues(prompt.form),

@@ -210,7 +210,10 @@ class HandPresenter implements Presenter {
   }
   notifyBlocked(): void {}
   notifyRateLimited(): void {}
-  notifyServerCancelled(): void {}
+  readonly withdrawn: string[] = [];
+  notifyServerCancelled(asker: { name: string }): void {
+    this.withdrawn.push(asker.name);
+  }
   notifyServerGone(): void {}
   notifyUrlCompleted(): void {}
 }
@@ -310,6 +313,22 @@ void describe('broker and queue: the ask notification and questions set aside', 
     assert.deepEqual(await second, { action: 'cancel' });
     assert.equal(b.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
     assert.equal(b.queue.size, 0);
+  });
+
+  void it('the user is told when the server withdraws the prompt on screen, not when the user cancels it from the list', async () => {
+    const ui = new HandPresenter();
+    const b = brokerWith(ui, 'show');
+    const mine = b.handle(fixture, params('mine'), wire());
+    await until(() => ui.forms.length === 1);
+    b.queue.settle(b.queue.list()[0]?.id ?? '', 'cancel');
+    assert.deepEqual(await mine, { action: 'cancel' });
+    assert.deepEqual(ui.withdrawn, []);
+    const server = new AbortController();
+    const theirs = b.handle(fixture, params('theirs'), { signal: server.signal, requestId: 'r2' });
+    await until(() => ui.forms.length === 2);
+    server.abort();
+    assert.deepEqual(await theirs, { action: 'cancel' });
+    assert.deepEqual(ui.withdrawn, ['fixture']);
   });
 
   void it('a form without fields reaches the presenter as a confirmation and accepts with {}', async () => {
