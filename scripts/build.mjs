@@ -114,7 +114,7 @@ const LAZY = [
   { entry: 'tldts', modules: ['tldts'] },
   { entry: 'dotenv', modules: ['dotenv'] },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
-  { entry: 'routing', source: 'src/gateway/routeCommands.ts' },
+  { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
 ];
@@ -173,8 +173,6 @@ const targets = [
     format: /** @type {const} */ ('cjs'),
     target: 'node20',
     external: ['vscode'],
-    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     plugins: [zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
   })),
   {
@@ -196,6 +194,8 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // “quotes” and other non-ASCII text stay as UTF-8 instead of growing into \u escapes.
   charset: 'utf8',
 };

@@ -23,6 +23,8 @@ export interface FormPrompt {
   readonly asker: Asker;
   /** The server's text, neutralised for display (no link survives; see safety/displayText.ts). */
   readonly message: DisplayText;
+  /** Whether the length cap cut the message (each surface marks that its own way). */
+  readonly messageTruncated?: boolean;
   readonly form: FormModel;
   /** What the person answering should check: links in form text, secret-like fields, shortened text. */
   readonly warnings: readonly FormWarning[];
@@ -82,6 +84,7 @@ export interface Presenter {
   /** `block` policy: at most one notice per server per session (the presenter tracks that). */
   notifyBlocked(server: string): void;
   notifyRateLimited(server: string, count: number, seconds: number): void;
+  /** The server withdrew a request whose prompt the user was looking at (it is closed already). */
   notifyServerCancelled(asker: Asker): void;
   notifyServerGone(server: string): void;
   notifyUrlCompleted(asker: Asker): void;

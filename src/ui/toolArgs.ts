@@ -1,6 +1,6 @@
-import Ajv from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { normaliseRequestedSchema } from '../elicitation/form/schema';
+import { createAjv, withoutDialect } from '../elicitation/form/ajvFactory';
 import type { Presenter } from '../elicitation/presenter';
 import type { Connection } from '../servers/connection';
 import { displayText } from '../elicitation/safety/displayText';
@@ -26,7 +26,7 @@ export async function collectToolArgs(presenter: Presenter, conn: Connection, to
     );
     return answer.action === 'accept' ? answer.content : undefined;
   }
-  const validate = new Ajv({ strict: false, allErrors: true }).compile(tool.inputSchema);
+  const validate = createAjv().compile(withoutDialect(tool.inputSchema));
   const raw = await safe.showInputBox({
     title: safe.l10n.t('Arguments for {0} (JSON)', displayText(tool.name)),
     prompt: description,
