@@ -20,6 +20,7 @@
 import { ProtocolError, type ClientCapabilities, type Implementation, type JSONRPCMessage, type ProgressCallback, type ServerCapabilities, type Tool, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { HostClient } from './hostClient';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
@@ -102,6 +103,8 @@ export class Session {
 
   private readonly client: HostClient;
   private disposed = false;
+  /** Aborted by dispose: a connect still under way stops waiting at once. */
+  private readonly ended = new AbortController();
   private connected = false;
   private closing: Promise<void> | undefined;
   private probing = false;
@@ -162,10 +165,11 @@ export class Session {
   /**
    * `initialize`, within `timeoutMs`. A failure is the caller's to report (and may lead to the
    * SSE fallback): the SDK closes a client whose connect failed, which is not a crash, so the close
-   * watch starts only once connected.
+   * watch starts only once connected. Resolves at once when the session is disposed meanwhile
+   * (the SDK's version probe would otherwise run on to its timeout).
    */
   async connect(timeoutMs: number): Promise<void> {
-    await this.client.connect(this.prepared.transport, { timeout: timeoutMs });
+    await raceAbort(this.client.connect(this.prepared.transport, { timeout: timeoutMs }), this.ended.signal, () => undefined);
     if (this.disposed) return;
     this.connected = true;
     this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
@@ -370,6 +374,7 @@ export class Session {
   dispose(): Promise<void> {
     if (!this.closing) {
       this.disposed = true;
+      this.ended.abort();
       this._tools = [];
       this._onDidChangeTools.dispose();
       this._onDidNotify.dispose();
