@@ -38,7 +38,7 @@ export class LinkTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.severed) throw new TypeError('fetch failed');
     if (this.stalled) return;
-    await this.inner.send(message, options);
+    await this.inner.send(message, options as Parameters<InMemoryTransport['send']>[1]);
   }
   close(): Promise<void> {
     return this.inner.close();
@@ -56,18 +56,22 @@ class FailingTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   constructor(private readonly behaviour: 'http405' | 'http500' | 'exits' | 'silent') {}
+  private closed = false;
   async start(): Promise<void> {}
-  async send(): Promise<void> {
+  send(): Promise<void> {
     // The texts the SDK's Streamable HTTP transport throws.
-    if (this.behaviour === 'http405') throw new Error('Error POSTing to endpoint (HTTP 405): Method Not Allowed');
-    if (this.behaviour === 'http500') throw new Error('Error POSTing to endpoint (HTTP 500): Internal Server Error');
+    if (this.behaviour === 'http405') return Promise.reject(new Error('Error POSTing to endpoint (HTTP 405): Method Not Allowed'));
+    if (this.behaviour === 'http500') return Promise.reject(new Error('Error POSTing to endpoint (HTTP 500): Internal Server Error'));
     // A process that exits at once: its pipe closes before any answer.
     if (this.behaviour === 'exits') queueMicrotask(() => void this.close());
+    return Promise.resolve();
   }
-  async close(): Promise<void> {
-    const onclose = this.onclose;
-    this.onclose = undefined;
-    onclose?.();
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.onclose?.();
+    }
+    return Promise.resolve();
   }
 }
 
