@@ -102,8 +102,7 @@ export class Session {
   readonly onDidEnd: Event<SessionEnd> = this._onDidEnd.event;
 
   private readonly client: HostClient;
-  private disposed = false;
-  /** Aborted by dispose: a connect still under way stops waiting at once. */
+  /** Aborted by dispose: the session's disposed flag, and a connect under way stops waiting. */
   private readonly ended = new AbortController();
   private connected = false;
   private closing: Promise<void> | undefined;
@@ -134,7 +133,7 @@ export class Session {
   }
 
   get isDisposed(): boolean {
-    return this.disposed;
+    return this.ended.signal.aborted;
   }
   get kind(): TransportKind {
     return this.prepared.kind;
@@ -170,7 +169,7 @@ export class Session {
    */
   async connect(timeoutMs: number): Promise<void> {
     await raceAbort(this.client.connect(this.prepared.transport, { timeout: timeoutMs }), this.ended.signal, () => undefined);
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.connected = true;
     this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
     this.traceIncoming();
@@ -196,7 +195,7 @@ export class Session {
       }),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-      if (!this.disposed) deps.sink.complete(name, n.params.elicitationId);
+      if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
     });
 
     // Server notifications. For a server that announces tool list changes without declaring
@@ -227,12 +226,12 @@ export class Session {
   }
 
   private notify(n: RelayedMessage): void {
-    if (!this.disposed) this._onDidNotify.fire(n);
+    if (!this.isDisposed) this._onDidNotify.fire(n);
   }
 
   /** Lists every page of tools; the first listing after connect marks the session ready either way. */
   async refreshTools(): Promise<void> {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (this.serverCapabilities?.tools) {
       try {
         const tools: Tool[] = [];
@@ -244,12 +243,12 @@ export class Session {
         } while (cursor && tools.length < 10_000);
         this._tools = tools;
       } catch (err) {
-        if (this.disposed) return;
+        if (this.isDisposed) return;
         this.deps.log.warn(`[${this.deps.name}] tools/list failed: ${errorText(err)}`);
         if (this._toolsListed) return;
       }
     }
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this._toolsListed = true;
     this._onDidChangeTools.fire();
   }
@@ -261,7 +260,7 @@ export class Session {
    */
   private onTransportError(e: unknown): void {
     this.deps.log.warn(`[${this.deps.name}] transport error: ${errorText(e)}`);
-    if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.disposed) return;
+    if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
     // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
     const alive = this.client.getProtocolEra() === 'modern' ? this.client.discover({ timeout: PROBE_TIMEOUT_MS }) : this.client.ping({ timeout: PROBE_TIMEOUT_MS });
@@ -272,7 +271,7 @@ export class Session {
       (err: unknown) => {
         this.probing = false;
         // An error answer (say, a server without ping) still proves the server is there.
-        if (err instanceof ProtocolError || this.disposed) return;
+        if (err instanceof ProtocolError || this.isDisposed) return;
         this.deps.log.warn(`[${this.deps.name}] the server stopped answering: ${errorText(err)}`);
         this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
       },
@@ -280,7 +279,7 @@ export class Session {
   }
 
   private end(end: SessionEnd): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this._onDidEnd.fire(end);
     // The listener (the Connection) disposes the session; whoever did not, it ends here anyway.
     void this.dispose();
@@ -373,7 +372,6 @@ export class Session {
    */
   dispose(): Promise<void> {
     if (!this.closing) {
-      this.disposed = true;
       this.ended.abort();
       this._tools = [];
       this._onDidChangeTools.dispose();
