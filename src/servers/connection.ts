@@ -154,32 +154,34 @@ export class Connection extends Disposable {
    */
   private async connect(attempt: number): Promise<void> {
     this.setState({ kind: 'starting', attempt });
-    let session = this.beginSession(undefined);
-    let failure = await this.initialize(session);
-    if (failure !== undefined && !session.isDisposed && shouldFallBackToSse(this.definition, failure.err)) {
-      this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(failure.err)}); trying legacy SSE`);
+    let launch = await this.launch(undefined);
+    if (launch.failed && !launch.session?.isDisposed && shouldFallBackToSse(this.definition, launch.err)) {
+      this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
       void this.endSession();
-      session = this.beginSession('sse');
-      failure = await this.initialize(session);
+      launch = await this.launch('sse');
     }
-    if (session.isDisposed) return;
-    if (failure !== undefined) {
+    if (launch.session?.isDisposed) return;
+    if (launch.failed) {
       void this.endSession();
-      this.onFailure(errorText(failure.err));
+      this.onFailure(errorText(launch.err));
       return;
     }
+    const session = launch.session;
     this.setState({ kind: 'running', transport: session.kind, serverInfo: session.serverInfo, pid: session.pid, protocolVersion: session.protocolVersion });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
     // The view and readiness hear the first listing through onDidChangeTools.
     await session.refreshTools();
   }
 
-  private async initialize(session: Session): Promise<{ err: unknown } | undefined> {
+  /** A new session, connected; a transport that cannot even be made (a bad URL) fails like a connect. */
+  private async launch(kind: TransportKind | undefined): Promise<{ failed: false; session: Session } | { failed: true; session: Session | undefined; err: unknown }> {
+    let session: Session | undefined;
     try {
+      session = this.beginSession(kind);
       await session.connect(this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS);
-      return undefined;
+      return { failed: false, session };
     } catch (err) {
-      return { err };
+      return { failed: true, session, err };
     }
   }
 

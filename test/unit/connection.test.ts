@@ -96,6 +96,16 @@ void describe('Connection', () => {
     conn.dispose();
   });
 
+  void it('a transport that cannot be made fails the attempt like a refused connect, and the policy retries', async () => {
+    const { conn, launches, timers } = harness(httpDef());
+    launches.next('badUrl');
+    await conn.start();
+    assert.match(conn.state.kind === 'error' ? conn.state.reason : '', /Invalid URL; restarting/);
+    timers.fire(10);
+    await stateWhere(conn, running);
+    conn.dispose();
+  });
+
   void it('a Streamable HTTP server answering 405 to initialize is tried again over legacy SSE', async () => {
     const { conn, launches } = harness(httpDef());
     launches.next('http405', 'serve');

@@ -15,7 +15,7 @@ import type { ServerState } from '../../../src/servers/serverState';
 import type { PreparedTransport, TransportKind, TransportLog } from '../../../src/servers/transports';
 
 /** How the server of one launch behaves. */
-export type Behaviour = 'serve' | 'http405' | 'http500' | 'exits' | 'silent';
+export type Behaviour = 'serve' | 'http405' | 'http500' | 'exits' | 'silent' | 'badUrl';
 
 /** The client end of a launch; `sever()` makes it behave like an HTTP stream that broke. */
 export class LinkTransport implements Transport {
@@ -128,6 +128,8 @@ export class FakeLaunches {
     const kind = kindOverride ?? def.type;
     const behaviour = this.plan.shift() ?? 'serve';
     const pid = 1000 + this.launches.length;
+    // What `new URL` throws for a malformed url: the transport cannot even be made.
+    if (behaviour === 'badUrl') throw new TypeError('Invalid URL');
     if (behaviour !== 'serve') {
       const transport = new FailingTransport(behaviour);
       this.launches.push({ kind, pid, link: undefined, server: undefined, held: new Promise(() => undefined), crash: () => transport.close() });
