@@ -156,10 +156,15 @@ function tempDir(prefix) {
   return d;
 }
 
-/** @param {string[]} args */
-function runNode(args, cwd = repoRoot) {
+/**
+ * @param {string[]} args
+ * @param {string} [cwd]
+ * @param {(stderr: string) => boolean} [tolerate]  a failure to go on from (its stderr is logged)
+ */
+function runNode(args, cwd = repoRoot, tolerate = () => false) {
   const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0 && !tolerate(r.stderr)) throw new Error(`node ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0) log(`going on after: ${r.stderr.trim()}`);
   return r.stdout;
 }
 
@@ -181,7 +186,11 @@ function productionCopy() {
     },
   });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production'], dir).trim();
+  // The build refuses a dist/extension.js over its size budget, after a successful build that wrote
+  // it. The bundle row measures that same budget: over it is a result (✗), not a reason to measure
+  // nothing else.
+  const overBudgetOnly = (/** @type {string} */ stderr) => /over its budget/.test(stderr) && existsSync(path.join(dir, 'dist', 'extension.js'));
+  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production'], dir, overBudgetOnly).trim();
   const size = (/** @type {string} */ rel) => {
     const buf = readFileSync(path.join(dir, rel));
     return { bytes: buf.length, gzipBytes: gzipSync(buf).length };
