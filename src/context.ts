@@ -6,6 +6,7 @@ import type { PendingView } from './elicitation/queue/elicitationQueue';
 import { Gatekeeper } from './elicitation/policy/policy';
 import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
+import { DevWatch } from './servers/devWatch';
 import { CONNECT_TIMEOUT_MS } from './servers/connection';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
@@ -137,6 +138,7 @@ export class Services extends Disposable {
         connectTimeoutMs,
       }),
     );
+    this._register(new DevWatch(this.manager, this.log));
     this.gateway = this._register(new Gateway({ manager: this.manager, broker: this.broker, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
     this._register(registerGatewayProvider(this.gateway));
     this._register(onDidChangeAgentSettings(() => {
