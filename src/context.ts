@@ -22,7 +22,7 @@ import { PublicApi } from './api/api';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
-import { Disposable, toDisposable } from './util/disposable';
+import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
@@ -115,17 +115,17 @@ export class Services extends Disposable {
       },
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
-    this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
+    this._register(this.broker.queue.onDidFinish((f) => {
       // Kept only while the url elicitation awaits completion, for "Open Again".
       if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
       this.audit.write(f);
-    })));
-    this._register(toDisposable(this.broker.queue.onDidEndCompletion((entry, outcome) => {
+    }));
+    this._register(this.broker.queue.onDidEndCompletion(({ entry, outcome }) => {
       this.urls.delete(entry.id);
       if (outcome === 'expired') {
         void vscode.window.showInformationMessage(vscode.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', entry.server));
       }
-    })));
+    }));
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
     this.manager = this._register(
       new ServerManager(this.loader, {
