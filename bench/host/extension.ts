@@ -64,10 +64,7 @@ export async function extensionUnderTest(): Promise<ExtensionUnderTest> {
       return s.hooks.activationMs;
     },
     onDidShowPrompt: (listener) => s.hooks.onDidShowPrompt((e) => listener({ id: e.id, at: e.at })),
-    onDidFinish: (listener) => {
-      const unsubscribe = s.broker.queue.onDidFinish((f) => listener({ id: f.id }));
-      return { dispose: unsubscribe };
-    },
+    onDidFinish: (listener) => s.broker.queue.onDidFinish((f) => listener({ id: f.id })),
     cancel: (id) => s.broker.queue.settle(id, 'cancel'),
     allowMore: (server) => s.gatekeeper.allowMore(server),
     forgetRateLimit: (server) => s.limiter.forget(server),
