@@ -10,8 +10,8 @@ import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSe
 import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
 import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
-import { displayText } from '../elicitation/safety/displayText';
-import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
+import { displayText } from '../shared/displayText';
+import { MAX_MESSAGE_CHARS } from '../shared/displayText';
 import * as safe from '../util/safeText';
 import { envSecrets } from '../util/redact';
 import { readServerFiles, watchServerFiles } from './serverFiles';

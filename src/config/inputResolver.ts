@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { InputDefinition, ServerSource } from './parse/definitions';
 import { inputStorageKey } from './parse/inputKey';
-import { displayText } from '../elicitation/safety/displayText';
+import { displayText } from '../shared/displayText';
 import type { Logger } from '../util/log';
 import * as safe from '../util/safeText';
 import { asVariableText } from './parse/substitute';

@@ -4,7 +4,7 @@
  * that names a credential (by the form's own secret rule, plus header and OAuth names), and the
  * query string and fragment of every URL. Pure, so the rules are unit-tested.
  */
-import { looksSecret } from '../elicitation/safety/text';
+import { looksSecret } from '../shared/secretNames';
 
 export const REDACTED = '[redacted]';
 

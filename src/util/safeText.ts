@@ -1,12 +1,12 @@
 /**
  * The only way text reaches VS Code's notifications, status bar messages, input boxes and
- * Markdown tooltips: each takes a `DisplayText` (see src/elicitation/safety/displayText.ts), so
+ * Markdown tooltips: each takes a `DisplayText` (see src/shared/displayText.ts), so
  * a server name, a server's message or a config error cannot arrive with a live
  * `[label](command:…)` link. A lint rule keeps the raw `vscode.window` calls out of the rest of
  * the code.
  */
 import * as vscode from 'vscode';
-import { markdownLiteral, sentence, type DisplayText } from '../elicitation/safety/displayText';
+import { markdownLiteral, sentence, type DisplayText } from '../shared/displayText';
 
 /**
  * `vscode.l10n.t` for sentences shown on those surfaces: arguments must be neutralised text.

@@ -4,21 +4,12 @@
  * bidi spoofing and control characters.
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
+import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS, sanitiseForDisplay } from '../../shared/displayText';
 
-declare const displayTextBrand: unique symbol;
-
-/**
- * A string that renders as the text it says on every VS Code surface: no link, no command. Made
- * only by {@link sanitiseForDisplay} and the helpers in displayText.ts.
- */
-export type DisplayText = string & { readonly [displayTextBrand]: true };
-
-/** Display limit for the request's `message`, in UTF-16 code units of the source text. */
-export const MAX_MESSAGE_CHARS = 4000;
-/** Display limit for a field's `description`. */
-export const MAX_DESCRIPTION_CHARS = 1000;
-/** Display limit for a field title or an option label. */
-export const MAX_LABEL_CHARS = 200;
+// The neutraliser and the secret-name rule live in shared/ so that config/ and util/ (below
+// elicitation/ in the layers) use the very same rules; re-exported for the form code.
+export { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS, sanitiseForDisplay, type DisplayText } from '../../shared/displayText';
+export { looksSecret } from '../../shared/secretNames';
 
 // Shapes, tried in order: anything with `scheme://` (`https`, `file`, `vscode`…), the scheme-only
 // `javascript:`/`data:`/`mailto:`/`command:`/`vscode:` forms, `www.`, then bare hosts. Every repetition that can start
@@ -68,134 +59,6 @@ export function findUrls(text: string): string[] {
     if (url.length > 0) found.add(url);
   }
   return [...found];
-}
-
-// Whole words that on their own mean a secret. `token` is handled separately (see below).
-const SECRET_WORDS = new Set([
-  'password', 'passwords', 'passwd', 'passphrase', 'passcode', 'pwd', 'secret', 'secrets',
-  'credential', 'credentials', 'cvv', 'cvc', 'cvv2', 'ssn', 'otp', 'apikey', 'iban', 'mnemonic',
-]);
-// Adjacent word pairs, checked after splitting camelCase, snake_case and kebab-case.
-const SECRET_PAIRS = new Set([
-  'api key', 'access key', 'private key', 'secret key', 'signing key', 'encryption key', 'ssh key',
-  'card number', 'cc number', 'credit card', 'security code', 'social security', 'seed phrase',
-  'recovery phrase', 'client secret', 'bearer token', 'pin code', 'pin number',
-]);
-// Squashed forms that show up as one lower-case word (`userpassword`, `x_apikey`, `privatekey`).
-const SECRET_SUBSTRINGS = [
-  'password', 'passwd', 'apikey', 'privatekey', 'secretkey', 'accesskey', 'accesstoken', 'authtoken',
-  'refreshtoken', 'clientsecret', 'creditcard', 'cardnumber',
-];
-// `max_tokens`, `token count`, `tokenizer`: token words about quantities, not credentials.
-const TOKEN_QUANTITY_WORDS = new Set(['max', 'min', 'num', 'number', 'count', 'limit', 'budget', 'usage', 'total', 'per']);
-
-function words(text: string): { lower: string[]; original: string[] } {
-  const original = text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
-  return { lower: original.map((w) => w.toLowerCase()), original };
-}
-
-function textLooksSecret(text: string): boolean {
-  const { lower, original } = words(text);
-  for (let i = 0; i < lower.length; i++) {
-    const w = lower[i] ?? '';
-    const next = lower[i + 1];
-    const prev = lower[i - 1];
-    if (SECRET_WORDS.has(w)) return true;
-    if (next !== undefined && SECRET_PAIRS.has(`${w} ${next}`)) return true;
-    if (SECRET_SUBSTRINGS.some((s) => w.includes(s)) && !w.includes('passwordless')) return true;
-    if (w === 'token' || w === 'tokens') {
-      const aboutQuantity =
-        (prev !== undefined && TOKEN_QUANTITY_WORDS.has(prev)) || (next !== undefined && TOKEN_QUANTITY_WORDS.has(next));
-      if (!aboutQuantity) return true;
-    }
-    // "pin" is also a verb ("Pin this note"): only the upper-case acronym or a bare `pin` key counts.
-    if (w === 'pin' && (original[i] === 'PIN' || lower.length === 1)) return true;
-  }
-  return false;
-}
-
-/**
- * True when a field's key, title or description suggests it asks for a secret (password, token,
- * API/access/private key, credential, card number, CVV, SSN, PIN…). Word-based, so `tokenizer`,
- * `max_tokens` or `secretary` do not match.
- */
-export function looksSecret(key: string, title?: string, description?: string): boolean {
-  return [key, title, description].some((t) => t !== undefined && textLooksSecret(t));
-}
-
-function isMarked(code: number): boolean {
-  return (
-    (code < 0x20 && code !== 0x0a && code !== 0x09) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069) ||
-    code === 0x200e ||
-    code === 0x200f ||
-    code === 0x061c
-  );
-}
-
-function marker(code: number): string {
-  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-}
-
-// VS Code turns `[label](command:…)`, `[label](https://…)` and `[label](file:…)` into links in an
-// InputBox's prompt and validation message and in notifications, and runs or opens them on click.
-// Every such link needs `](` side by side. A zero-width space between them (and after a `]` that
-// ends the text, and before a `(` that starts a line, so no link forms where the text meets other
-// text) keeps the text as it reads, minus the link. `[A-Z]{3}` and the like stay untouched, and
-// sanitising twice adds nothing.
-const ZWSP = '\u200b';
-const LINK_BREAK_AFTER = `]${ZWSP}`;
-const LINK_BREAK_BEFORE = `${ZWSP}(`;
-
-/**
- * Makes server text safe to show as plain text: no `[label](target)` link survives (a zero-width
- * space goes between `]` and `(`), bidi controls (U+202A–U+202E, U+2066–U+2069,
- * U+200E/F, U+061C), C0/C1 controls other than `\n` and `\t`, and lone surrogates become visible
- * markers such as `⟨U+202E⟩`; CRLF becomes LF. The result is at most `maxChars` long and never
- * ends inside a marker or a surrogate pair; `truncated` says whether anything was dropped.
- */
-export function sanitiseForDisplay(text: string, maxChars: number): { text: DisplayText; truncated: boolean } {
-  const limit = Math.max(0, Math.floor(maxChars));
-  // Only look at what can possibly be shown, so a 1 MB message costs no more than a short one.
-  // Twice the limit (plus the next unit) because CRLF folding consumes two units for one shown.
-  const raw = text.slice(0, 2 * limit + 2);
-  let out = '';
-  let i = 0;
-  while (i < raw.length) {
-    const code = raw.charCodeAt(i);
-    let piece: string;
-    let width = 1;
-    if (code === 0x0d && raw.charCodeAt(i + 1) === 0x0a) {
-      piece = '';
-    } else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(raw.charCodeAt(i + 1))) {
-      piece = raw.slice(i, i + 2);
-      width = 2;
-    } else if ((code >= 0xd800 && code <= 0xdfff) || isMarked(code)) {
-      piece = marker(code);
-    } else if (code === 0x5d && (i + 1 >= raw.length || raw.charCodeAt(i + 1) === 0x28)) {
-      piece = LINK_BREAK_AFTER;
-    } else if (code === 0x28 && (out.length === 0 || out.endsWith('\n'))) {
-      piece = LINK_BREAK_BEFORE;
-    } else {
-      piece = raw.charAt(i);
-    }
-    if (out.length + piece.length > limit) break;
-    out += piece;
-    i += width;
-  }
-  // Cut right after a `]`: whatever is put after the cut could start with `(`. Drop the `]`.
-  if (i < text.length && out.endsWith(']')) out = out.slice(0, -1);
-  return { text: out as DisplayText, truncated: i < text.length };
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function fieldName(field: Field): string {
