@@ -9,13 +9,18 @@ import { parseEnvFile } from './parse/envFile';
 import { formatConfigError, mergeDefinitions, parseInputsSetting, parseMcpJson, parseServersSetting } from './parse/mcpJson';
 import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
-import { isWorkspaceDefined } from './parse/trust';
+import { dependsOnWorkspace, isInside, isWorkspaceDefined, withoutCodeLoadingEnv } from './parse/trust';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
   readonly def: ServerDefinition;
   /** Defined by the workspace (its mcp.json or workspace settings): gated by workspace trust. */
   readonly workspaceDefined: boolean;
+  /**
+   * The user's server, but its launch reads the workspace (`${workspaceFolder}`, a relative
+   * `envFile` or `cwd`): gated by workspace trust like a workspace server.
+   */
+  readonly usesWorkspace: boolean;
   /** Where the user edits it ("Open Definition"). */
   readonly definitionUri: vscode.Uri | undefined;
 }
@@ -30,6 +35,12 @@ export interface LoadedConfig {
 }
 
 const MCP_JSON = '.vscode/mcp.json';
+
+/** Whether `file` lies in one of the open workspace folders. */
+function insideWorkspace(file: string): boolean {
+  const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isInside(path.resolve(file), f.uri.fsPath, path.sep, caseInsensitive));
+}
 
 /**
  * Reads server definitions from every folder's `.vscode/mcp.json` and the `mcpElicitation.servers`
@@ -65,7 +76,9 @@ export class ConfigLoader extends Disposable {
   async load(): Promise<LoadedConfig> {
     const errors: ConfigError[] = [];
     const fileDefs: ServerDefinition[] = [];
-    const inputs = new Map<string, InputDefinition>();
+    // Inputs by the file that declares them: a server resolves only its own file's inputs, so one
+    // folder's declaration cannot change how another's (or the user's) input is asked or kept.
+    const fileInputs = new Map<string, Map<string, InputDefinition>>();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
       let text: string;
@@ -77,7 +90,7 @@ export class ConfigLoader extends Disposable {
       const parsed = parseMcpJson(text, { kind: 'workspaceFile', file: uri.fsPath, folder: folder.uri.fsPath });
       fileDefs.push(...parsed.servers);
       errors.push(...parsed.errors);
-      for (const i of parsed.inputs) inputs.set(i.id, i);
+      fileInputs.set(uri.fsPath, new Map(parsed.inputs.map((i) => [i.id, i])));
     }
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('servers');
     const settingDefs: ServerDefinition[] = [];
@@ -91,9 +104,15 @@ export class ConfigLoader extends Disposable {
       settingDefs.push(...parsed.servers);
       errors.push(...parsed.errors);
     }
+    // The user's servers see the user's inputs only; the workspace's see the value in force.
+    const inputsSetting = vscode.workspace.getConfiguration(SECTION).inspect('inputs');
+    const fromUser = parseInputsSetting(inputsSetting?.globalValue);
     const fromSetting = parseInputsSetting(vscode.workspace.getConfiguration(SECTION).get('inputs'));
     errors.push(...fromSetting.errors);
-    for (const i of fromSetting.inputs) if (!inputs.has(i.id)) inputs.set(i.id, i);
+    const userInputs = new Map(fromUser.inputs.map((i) => [i.id, i]));
+    const settingInputs = new Map(fromSetting.inputs.map((i) => [i.id, i]));
+    const inputsOf = (def: ServerDefinition): ReadonlyMap<string, InputDefinition> =>
+      def.source.kind === 'workspaceFile' ? (fileInputs.get(def.source.file) ?? new Map()) : isWorkspaceDefined(def.source) ? settingInputs : userInputs;
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
@@ -103,7 +122,7 @@ export class ConfigLoader extends Disposable {
     const broken = new Map<string, ConfigError>();
     for (const def of merged.servers) {
       if (vscodeOwned.includes(def)) continue;
-      const r = await this.resolve(def, inputs);
+      const r = await this.resolve(def, inputsOf(def));
       if ('error' in r) {
         errors.push(r.error);
         broken.set(def.name, r.error);
@@ -121,6 +140,16 @@ export class ConfigLoader extends Disposable {
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
     const file = def.source.kind === 'workspaceFile' ? def.source.file : undefined;
     const at = file ? { file } : {};
+    const definitionUri = file ? vscode.Uri.file(file) : undefined;
+    const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const base = { userHome: os.homedir(), env: process.env, pathSeparator: path.sep };
+    const workspaceDefined = isWorkspaceDefined(def.source);
+    const usesWorkspace = !workspaceDefined && dependsOnWorkspace(def, base, (p) => path.isAbsolute(p));
+    if ((workspaceDefined || usesWorkspace) && !vscode.workspace.isTrusted) {
+      // Inert until the workspace is trusted: no input is asked and no envFile is read for a server
+      // that may not start. Trust reloads the configuration and resolves it then.
+      return { server: { def, workspaceDefined, usesWorkspace, definitionUri } };
+    }
     const values: Record<string, string> = {};
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
@@ -129,29 +158,28 @@ export class ConfigLoader extends Disposable {
       if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'no value was given for this input' } };
       values[id] = v;
     }
-    const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const sub = substituteDefinition(def, {
-      ...(folder ? { workspaceFolder: folder } : {}),
-      userHome: os.homedir(),
-      env: process.env,
-      pathSeparator: path.sep,
-      inputs: values,
-    });
+    const sub = substituteDefinition(def, { ...(folder ? { workspaceFolder: folder } : {}), ...base, inputs: values });
     if (!sub.ok) return { error: sub.error };
     let resolved = sub.def;
     if (resolved.type === 'stdio' && resolved.envFile) {
       const envPath = path.isAbsolute(resolved.envFile) || !folder ? resolved.envFile : path.join(folder, resolved.envFile);
+      let fromFile: Record<string, string>;
       try {
-        const fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
-        resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
+        fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
       } catch (e) {
         return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
       }
+      if (!vscode.workspace.isTrusted && insideWorkspace(envPath)) {
+        // A user's server reading a file of an untrusted repository by its absolute path: the
+        // repository must not choose what the process loads.
+        const kept = withoutCodeLoadingEnv(fromFile);
+        if (kept.dropped.length) this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
+        fromFile = kept.env;
+      }
+      resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
     }
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
-    const workspaceDefined = isWorkspaceDefined(def.source);
-    const definitionUri = file ? vscode.Uri.file(file) : undefined;
-    return { server: { def: resolved, workspaceDefined, definitionUri } };
+    return { server: { def: resolved, workspaceDefined, usesWorkspace, definitionUri } };
   }
 
   /** Shows each distinct error once, with a button that opens the file (or the settings). */
