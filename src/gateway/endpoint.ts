@@ -235,7 +235,7 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
       try {
         resolve(parseBody(Buffer.concat(chunks).toString('utf8')));
       } catch (e) {
-        reject(e as Error);
+        reject(e);
       }
     };
     const onError = (e: Error): void => {
