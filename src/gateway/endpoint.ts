@@ -235,7 +235,7 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
       try {
         resolve(parseBody(Buffer.concat(chunks).toString('utf8')));
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     };
     const onError = (e: Error): void => {
