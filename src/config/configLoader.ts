@@ -6,10 +6,12 @@ import type { Logger } from '../util/log';
 import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
-import { formatConfigError, mergeDefinitions, parseInputsSetting, parseMcpJson, parseServersSetting } from './parse/mcpJson';
-import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
-import { collectInputIds, substituteDefinition } from './parse/substitute';
+import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSetting } from './parse/mcpJson';
+import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
+import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
 import { dependsOnWorkspace, isInside, isWorkspaceDefined, withoutCodeLoadingEnv } from './parse/trust';
+import { readServerFiles, watchServerFiles } from './serverFiles';
+import { vscodeReads } from './parse/vscodeReads';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
@@ -34,8 +36,6 @@ export interface LoadedConfig {
   readonly vscodeOwned: readonly ServerDefinition[];
 }
 
-const MCP_JSON = '.vscode/mcp.json';
-
 /** Whether `file` lies in one of the open workspace folders. */
 function insideWorkspace(file: string): boolean {
   const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
@@ -43,14 +43,15 @@ function insideWorkspace(file: string): boolean {
 }
 
 /**
- * Reads server definitions from every folder's `.vscode/mcp.json` and the `mcpElicitation.servers`
- * setting, substitutes variables, and fires `onDidChange` when any source changes.
+ * Reads server definitions from every file VS Code reads (serverFiles.ts) and the
+ * `mcpElicitation.servers` setting, substitutes variables, and fires `onDidChange` when any source changes.
  */
 export class ConfigLoader extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
   readonly inputs: InputResolver;
   private readonly shownErrors = new Set<string>();
+  private readonly globalStorageUri: vscode.Uri;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -60,11 +61,9 @@ export class ConfigLoader extends Disposable {
   ) {
     super();
     this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`));
     const fire = (): void => this._onDidChange.fire();
-    this._register(watcher.onDidChange(fire));
-    this._register(watcher.onDidCreate(fire));
-    this._register(watcher.onDidDelete(fire));
+    this.globalStorageUri = context.globalStorageUri;
+    for (const d of watchServerFiles(this.globalStorageUri, fire)) this._register(d);
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(fire));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -74,24 +73,10 @@ export class ConfigLoader extends Disposable {
   }
 
   async load(): Promise<LoadedConfig> {
-    const errors: ConfigError[] = [];
-    const fileDefs: ServerDefinition[] = [];
-    // Inputs by the file that declares them: a server resolves only its own file's inputs, so one
-    // folder's declaration cannot change how another's (or the user's) input is asked or kept.
-    const fileInputs = new Map<string, Map<string, InputDefinition>>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
-      let text: string;
-      try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        continue; // no mcp.json in this folder
-      }
-      const parsed = parseMcpJson(text, { kind: 'workspaceFile', file: uri.fsPath, folder: folder.uri.fsPath });
-      fileDefs.push(...parsed.servers);
-      errors.push(...parsed.errors);
-      fileInputs.set(uri.fsPath, new Map(parsed.inputs.map((i) => [i.id, i])));
-    }
+    const files = await readServerFiles(this.globalStorageUri);
+    const errors: ConfigError[] = [...files.errors];
+    const fileDefs: ServerDefinition[] = files.servers;
+    const inputs = new Map<string, InputDefinition>(files.inputs.map((i) => [i.id, i]));
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('servers');
     const settingDefs: ServerDefinition[] = [];
     for (const [scope, value] of [
@@ -112,11 +97,11 @@ export class ConfigLoader extends Disposable {
     const userInputs = new Map(fromUser.inputs.map((i) => [i.id, i]));
     const settingInputs = new Map(fromSetting.inputs.map((i) => [i.id, i]));
     const inputsOf = (def: ServerDefinition): ReadonlyMap<string, InputDefinition> =>
-      def.source.kind === 'workspaceFile' ? (fileInputs.get(def.source.file) ?? new Map()) : isWorkspaceDefined(def.source) ? settingInputs : userInputs;
+      def.source.kind !== 'setting' ? inputs : isWorkspaceDefined(def.source) ? settingInputs : userInputs;
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
-    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => d.source.kind === 'workspaceFile') : [];
+    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => vscodeReads(d.source, vscode.version)) : [];
 
     const servers: ResolvedServer[] = [];
     const broken = new Map<string, ConfigError>();
@@ -137,8 +122,13 @@ export class ConfigLoader extends Disposable {
     return { servers, broken, errors, vscodeOwned };
   }
 
+  /** A command a workspace file names runs only in a trusted workspace; the user's own definitions always may. */
+  private mayRunCommands(def: ServerDefinition): boolean {
+    return vscode.workspace.isTrusted || !isWorkspaceDefined(def.source);
+  }
+
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
-    const file = def.source.kind === 'workspaceFile' ? def.source.file : undefined;
+    const file = sourceFile(def.source);
     const at = file ? { file } : {};
     const definitionUri = file ? vscode.Uri.file(file) : undefined;
     const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -154,11 +144,38 @@ export class ConfigLoader extends Disposable {
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
-      const v = await this.inputs.resolve(input, def.name);
-      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'no value was given for this input' } };
+      if (input.type === 'command' && !this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'a command input of the workspace runs only once the workspace is trusted' } };
+      let v: string | undefined;
+      try {
+        v = await this.inputs.resolve(input, def.name);
+      } catch (e) {
+        return { error: { ...at, server: def.name, key: `input:${id}`, message: `the command ${input.command ?? ''} failed: ${e instanceof Error ? e.message : String(e)}` } };
+      }
+      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: input.type === 'command' ? `the command ${input.command ?? ''} returned no value` : 'no value was given for this input' } };
       values[id] = v;
     }
-    const sub = substituteDefinition(def, { ...(folder ? { workspaceFolder: folder } : {}), ...base, inputs: values });
+    // `${command:id}`: run each once, before substituting (VS Code resolves them the same way).
+    const commands: Record<string, string> = {};
+    for (const id of collectCommandIds(def)) {
+      if (!this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `command:${id}`, message: 'a command variable of the workspace runs only once the workspace is trusted' } };
+      try {
+        const r = await vscode.commands.executeCommand<unknown>(id);
+        if (r === undefined || r === null) return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} returned no value` } };
+        commands[id] = asVariableText(r) ?? '';
+      } catch (e) {
+        return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} failed: ${e instanceof Error ? e.message : String(e)}` } };
+      }
+    }
+    const folderUri = folder ? vscode.Uri.file(folder) : undefined;
+    const sub = substituteDefinition(def, {
+      folders: Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath])),
+      cwd: process.cwd(),
+      config: (key) => vscode.workspace.getConfiguration(undefined, folderUri).get(key),
+      commands,
+      ...(folder ? { workspaceFolder: folder } : {}),
+      ...base,
+      inputs: values,
+    });
     if (!sub.ok) return { error: sub.error };
     let resolved = sub.def;
     if (resolved.type === 'stdio' && resolved.envFile) {
@@ -176,8 +193,12 @@ export class ConfigLoader extends Disposable {
         if (kept.dropped.length) this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
         fromFile = kept.env;
       }
-      resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
+      // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
+      resolved = { ...resolved, envFileValues: fromFile };
     }
+    // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
+    const launchFolder = def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
+    if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
     return { server: { def: resolved, workspaceDefined, usesWorkspace, definitionUri } };
   }

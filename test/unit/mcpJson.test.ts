@@ -157,8 +157,9 @@ void describe('parseMcpJson: errors', () => {
     ['unparsable url', { type: 'http', url: 'not a url' }, 'url', /http:\/\/ or https:\/\//],
     ['args not an array', { command: 'x', args: '--flag' }, 'args', /array of strings/],
     ['non-string arg', { command: 'x', args: ['ok', 3] }, 'args[1]', /"args\[1\]" must be a string/],
-    ['env not an object', { command: 'x', env: ['A=1'] }, 'env', /object of string values/],
-    ['non-string env value', { command: 'x', env: { PORT: 8080 } }, 'env.PORT', /"env.PORT" must be a string/],
+    ['env not an object', { command: 'x', env: ['A=1'] }, 'env', /object of string, number or null values/],
+    ['boolean env value', { command: 'x', env: { DEBUG: true } }, 'env.DEBUG', /"env.DEBUG" must be a string, a number or null/],
+    ['object env value', { command: 'x', env: { CFG: { a: 1 } } }, 'env.CFG', /"env.CFG" must be a string, a number or null/],
     ['non-string header', { type: 'http', url: 'https://x', headers: { 'X-N': true } }, 'headers.X-N', /must be a string/],
     ['non-string cwd', { command: 'x', cwd: 1 }, 'cwd', /"cwd" must be a string/],
     ['non-string envFile', { command: 'x', envFile: null }, 'envFile', /"envFile" must be a string/],
@@ -186,8 +187,21 @@ void describe('parseMcpJson: errors', () => {
   });
 
   void it('reports every problem of one server', () => {
-    const r = parseServer({ command: 1, args: [1], env: { A: 2 } });
+    const r = parseServer({ command: 1, args: [1], env: { A: false } });
     assert.deepEqual(r.errors.map((e) => e.key), ['command', 'args[0]', 'env.A']);
+  });
+
+  void it('takes env values as VS Code does: a number becomes its string, null (remove the variable) stays null', () => {
+    const r = parseServer({ command: 'x', env: { PORT: 8080, RATIO: 0.5, UNSET_ME: null, NAME: 'n' } });
+    assert.deepEqual(r.errors, []);
+    const def = only(r.servers);
+    assert.ok(def.type === 'stdio');
+    assert.deepEqual(def.env, { PORT: '8080', RATIO: '0.5', UNSET_ME: null, NAME: 'n' });
+  });
+
+  void it('headers stay strings only: a number or null header is an error naming it', () => {
+    const r = parseServer({ type: 'http', url: 'https://x', headers: { 'X-A': 1, 'X-B': null } });
+    assert.deepEqual(r.errors.map((e) => e.key), ['headers.X-A', 'headers.X-B']);
   });
 
   void it('ignores unknown keys', () => {
@@ -223,8 +237,44 @@ void describe('parseMcpJson: errors', () => {
       FILE,
     );
     assert.deepEqual(r.inputs.map((i) => i.id), ['a']);
-    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[1].type', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]']);
+    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[1].options', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]']);
     assert.ok(r.errors.every((e) => e.file === FILE.file && e.line !== undefined));
+  });
+
+  void it('reads all three input types VS Code has: promptString, pickString (strings or label/value) and command', () => {
+    const r = parseMcpJson(
+      JSON.stringify({
+        inputs: [
+          { type: 'promptString', id: 'p', description: 'Token', password: true },
+          { type: 'pickString', id: 'k', description: 'Region', options: ['eu', { label: 'United States', value: 'us' }], default: 'us' },
+          { type: 'command', id: 'c', command: 'ext.pickPort', args: { min: 1024 } },
+        ],
+      }),
+      FILE,
+    );
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.inputs, [
+      { id: 'p', description: 'Token', password: true },
+      { id: 'k', type: 'pickString', description: 'Region', password: false, default: 'us', options: [{ label: 'eu', value: 'eu' }, { label: 'United States', value: 'us' }] },
+      { id: 'c', type: 'command', description: '', password: false, command: 'ext.pickPort', args: { min: 1024 } },
+    ]);
+  });
+
+  void it('bad pickString and command inputs are errors naming the key', () => {
+    const r = parseMcpJson(
+      JSON.stringify({
+        inputs: [
+          { type: 'pickString', id: 'a', options: [] },
+          { type: 'pickString', id: 'b', options: ['x', 3] },
+          { type: 'pickString', id: 'c', options: ['x'], default: 'y' },
+          { type: 'command', id: 'd' },
+          { type: 'shell', id: 'e' },
+        ],
+      }),
+      FILE,
+    );
+    assert.deepEqual(r.inputs, []);
+    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[0].options', 'inputs[1].options[1]', 'inputs[2].default', 'inputs[3].command', 'inputs[4].type']);
   });
 
   void it('reports a servers value that is not an object', () => {

@@ -26,6 +26,8 @@ void describe('a user server that depends on the workspace', () => {
     ['absolute command and args', { command: '/usr/bin/node', args: ['/opt/srv.js'] }, false],
     ['${workspaceFolder} in args', { command: 'node', args: ['${workspaceFolder}/srv.js'] }, true],
     ['${workspaceFolderBasename} in env', { command: 'node', env: { P: '${workspaceFolderBasename}' } }, true],
+    ['${config:…} in args (a workspace setting could choose it)', { command: 'node', args: ['${config:my.path}'] }, true],
+    ['${workspaceFolder:Name} in args', { command: 'node', args: ['${workspaceFolder:repo}/x.js'] }, true],
     ['relative envFile', { command: 'node', envFile: '.env' }, true],
     ['envFile under the home folder', { command: 'node', envFile: '${userHome}/.mcp.env' }, false],
     ['envFile from an unset variable (empty, so relative)', { command: 'node', envFile: '${env:EMPTY}.env' }, true],

@@ -20,15 +20,17 @@ export function mayStart(server: TrustGated, workspaceTrusted: boolean): boolean
 }
 
 /** Whether a definition's source is the workspace's rather than the user's. */
-export function isWorkspaceDefined(source: { readonly kind: 'workspaceFile' } | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' }): boolean {
-  return source.kind === 'workspaceFile' || source.scope !== 'user';
+export function isWorkspaceDefined(source: { readonly kind: 'workspaceFile' } | { readonly kind: 'userFile' } | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' }): boolean {
+  if (source.kind === 'setting') return source.scope !== 'user';
+  return source.kind === 'workspaceFile';
 }
 
-const WORKSPACE_VARIABLE = /\$\{workspaceFolder[^}]*\}/;
+// `${config:…}` counts too: a workspace's settings.json would choose its value.
+const WORKSPACE_VARIABLE = /\$\{(?:workspaceFolder[^}]*|workspaceRoot[^}]*|cwd|config:[^}]*)\}/;
 
 /**
- * Whether launching `def` reads something the open workspace controls: a `${workspaceFolder…}`
- * variable in any launch field, or an `envFile` or `cwd` that is not absolute (both resolve
+ * Whether launching `def` reads something the open workspace controls: a `${workspaceFolder…}`,
+ * `${workspaceRoot…}`, `${cwd}` or `${config:…}` variable in any launch field, or an `envFile` or `cwd` that is not absolute (both resolve
  * against the workspace). Paths are judged after substituting the other variables; an
  * `${input:…}` counts as relative, since its value is not known yet.
  */
