@@ -3,7 +3,7 @@ import type { McpElicitationHostApi, ElicitParams, ElicitResult, ServerInfo, Pen
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import { describeState } from '../servers/serverState';
-import { Disposable, toDisposable } from '../util/disposable';
+import { Disposable } from '../util/disposable';
 import { EXTENSION_NAME_PREFIX } from '../config/parse/definitions';
 import { callingExtension, callStackFiles, type InstalledExtension } from './caller';
 
@@ -21,7 +21,7 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
   ) {
     super();
     this.onDidChangeServers = manager.onDidChange;
-    this._register(toDisposable(broker.queue.onDidChange(() => this._onDidChangePending.fire())));
+    this._register(broker.queue.onDidChange(() => this._onDidChangePending.fire()));
   }
 
   elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
