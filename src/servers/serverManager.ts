@@ -8,7 +8,7 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Connection } from './connection';
 import { mayStart } from '../config/parse/trust';
-import { displayText } from '../elicitation/safety/displayText';
+import { displayText } from '../shared/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 
@@ -72,7 +72,7 @@ export class ServerManager extends Disposable {
     const stops: Promise<void>[] = [];
     for (const [name, entry] of this.connections) {
       const next = wanted.get(name);
-      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined) {
+      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined || next.usesWorkspace !== entry.resolved.usesWorkspace) {
         this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
         this.connections.delete(name);
         entry.sub.dispose();
@@ -159,8 +159,12 @@ export class ServerManager extends Disposable {
   private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
     if (mayStart(entry.resolved, vscode.workspace.isTrusted)) return true;
     const manage = vscode.l10n.t('Manage Workspace Trust');
+    const name = displayText(entry.conn.name);
+    const why = entry.resolved.workspaceDefined
+      ? safe.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', name)
+      : safe.l10n.t('“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.', name);
     void safe
-      .showWarningMessage(safe.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', displayText(entry.conn.name)), manage)
+      .showWarningMessage(why, manage)
       .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
     return false;
   }
