@@ -1,5 +1,5 @@
 /**
- * Activation time. Cold: what `activate()` measured around `new Services(context)` when the host
+ * Activation time. Cold: what `activate()` measured around `new TestServices(context)` when the host
  * started the extension (one figure per code-server start). Warm: the same `activate()` called
  * again in this host after `deactivate()`, on the same ExtensionContext, `reps` times. Warm runs
  * do the same work (every service, view, command and watcher is built again) but with modules
@@ -8,12 +8,12 @@
 import * as vscode from 'vscode';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../../test/host/testServices';
 import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
 import { waitUntil } from './wait';
 
 interface ExtensionModule {
-  activate(context: vscode.ExtensionContext): McpElicitationHostApi & { readonly __testing?: Services };
+  activate(context: vscode.ExtensionContext): McpElicitationHostApi & { readonly __testing?: TestServices };
   deactivate(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export interface ActivationResult {
   readonly warmNote?: string;
 }
 
-export async function measureActivation(s: Services, reps: number, log: (m: string) => void): Promise<ActivationResult> {
+export async function measureActivation(s: TestServices, reps: number, log: (m: string) => void): Promise<ActivationResult> {
   const coldMs = s.hooks.activationMs;
   if (reps <= 0) return { coldMs, warmMs: [], warmOuterMs: [] };
   const main = path.join(s.context.extensionUri.fsPath, 'dist', 'extension.js');

@@ -12,7 +12,7 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../../test/host/testServices';
 import { waitUntil } from './wait';
 import { canceller, collectPageGarbage } from './control';
 
@@ -114,7 +114,7 @@ export interface BurstsResult {
   readonly heapLastAfterBytes: number;
 }
 
-export async function measureBursts(s: Services, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
+export async function measureBursts(s: TestServices, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
   const idle = await idleLoopDelay(3_000);
   log(`[bench] idle event-loop delay p99 ${idle.p99.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms`);
   const bursts: BurstResult[] = [];
@@ -137,7 +137,7 @@ export async function measureBursts(s: Services, servers: readonly string[], per
   return { idle, bursts, pages, heapFirstBeforeBytes: bursts[0]?.heap.beforeBytes ?? 0, heapLastAfterBytes: bursts[bursts.length - 1]?.heap.afterBytes ?? 0 };
 }
 
-export async function measureBurst(s: Services, servers: readonly string[], perServer: number, profileFile?: string): Promise<BurstResult> {
+export async function measureBurst(s: TestServices, servers: readonly string[], perServer: number, profileFile?: string): Promise<BurstResult> {
   const gc = collector();
   const beforeBytes = await settledHeap(gc);
 

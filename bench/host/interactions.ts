@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { acceptDefaults } from './control';
 import { waitUntil } from './wait';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../../test/host/testServices';
 
 export interface InteractionRun {
   readonly method: 'click' | 'ctrlEnter';
@@ -18,7 +18,7 @@ export interface InteractionRun {
   readonly toolText: string;
 }
 
-export async function measureInteractions(s: Services, server: string): Promise<InteractionRun[]> {
+export async function measureInteractions(s: TestServices, server: string): Promise<InteractionRun[]> {
   const runs: InteractionRun[] = [];
   for (const method of ['click', 'ctrlEnter'] as const) {
     const call = Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'everything', {}));

@@ -7,7 +7,7 @@
  * the baseline extension, or ours asked by a 2025 server and ours asked through MRTR.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../../test/host/testServices';
 import { arm, seen, type PromptKind } from './control';
 import { waitUntil } from './wait';
 
@@ -73,7 +73,7 @@ function parseTool(result: unknown): WireOutcome {
 }
 
 /** Ours, through `server`: a 2025 one that pushes (`ours`) or a 2026-07-28 one that answers `input_required` (`mrtr`). */
-export function ours(s: Services, server: string, name: 'ours' | 'mrtr' = 'ours'): Impl {
+export function ours(s: TestServices, server: string, name: 'ours' | 'mrtr' = 'ours'): Impl {
   let lastShown: number | undefined;
   // Disposed with the host; the benchmark never outlives it.
   s.hooks.onDidShowPrompt((e) => (lastShown = e.at));

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
-import { repoRoot } from '../hostPaths.mjs';
+import { repoRoot, testExtensionDir } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
@@ -137,7 +137,8 @@ async function runHost({ ws, logName, codeServer }) {
     });
     await page.goto(
       workbenchUrl(cs, ws.dir, {
-        extensionDevelopmentPath: repoRoot,
+        // The test build of the extension (scripts/build.mjs made it), which lets the suite reach its services.
+        extensionDevelopmentPath: testExtensionDir,
         extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
       }),
     );

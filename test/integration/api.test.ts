@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, nextPrompt, services, waitFor } from './helpers';
 
 interface ApiState {
@@ -13,7 +13,7 @@ interface ApiState {
 const form = { message: 'Which environment?', requestedSchema: { type: 'object', properties: { env: { type: 'string', enum: ['dev', 'prod'] } }, required: ['env'] } };
 
 suite('Public API used from a second extension', () => {
-  let s: Services;
+  let s: TestServices;
   suiteSetup(async () => {
     s = await services();
     // tools/list follows the handshake: wait for both, or a slow host sees a running server with no tools yet.

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitForRunning } from './helpers';
 
 // Runs only in the second host that scripts/lib/inHost.mjs starts with workspace trust on and
 // the workspace untrusted. There the workspace's .vscode/settings.json tries to loosen every
 // restricted setting and the user settings are stricter (see runUntrusted() in inHost.mjs).
 suite('Untrusted workspace: workspace servers do not start, workspace settings cannot loosen handling', () => {
-  let s: Services;
+  let s: TestServices;
   const shown: string[] = [];
 
   suiteSetup(async function () {
