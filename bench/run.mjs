@@ -122,36 +122,40 @@ function runNode(args, cwd = repoRoot) {
 /**
  * The production bundle, built by the project's own build script in a private copy of the tree.
  * Building in place would swap dist/ under other engineers' running tests; the copy also pins
- * the code the benchmark measures to one moment. The copy is a complete extension folder, and it
- * is what the host runs, so latency is measured on the minified bundle users get.
+ * the code the benchmark measures to one moment. The host runs the copy's test build
+ * (`extensionDir`: out/testExtension, the same activation and bundles, minified, over the test
+ * factory that lets the in-host benchmark observe prompts), so latency is measured on the
+ * minified code users get; `sizes` are those of the production bundle itself.
  */
 function productionCopy() {
   const dir = tempDir('mcp-eh-bench-ext-');
-  const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'test-results', 'test', 'demo', 'bench', 'docs']);
+  const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'test-results', 'demo', 'bench', 'docs']);
   cpSync(repoRoot, dir, {
     recursive: true,
     filter: (src) => {
       const rel = path.relative(repoRoot, src);
-      const top = rel.split(path.sep)[0] ?? '';
+      const [top = '', second] = rel.split(path.sep);
+      // Of the tests, only the test build's entry and factory (test/host/).
+      if (top === 'test' && second !== undefined && second !== 'host') return false;
       return !skip.has(top) && !rel.endsWith('.vsix') && rel !== path.join('media', 'webview.js') && rel !== path.join('media', 'webview.js.map');
     },
   });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production'], dir).trim();
+  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production', '--test-entry'], dir).trim();
   const size = (/** @type {string} */ rel) => {
     const buf = readFileSync(path.join(dir, rel));
     return { bytes: buf.length, gzipBytes: gzipSync(buf).length };
   };
   const sizes = { extension: size('dist/extension.js'), webview: size('media/webview.js') };
-  return { dir, buildOutput: out, sizes };
+  return { dir, extensionDir: path.join(dir, 'out', 'testExtension'), buildOutput: out, sizes };
 }
 
 /**
- * A CPU profile needs function names: for one, the host runs an unminified bundle instead.
+ * A CPU profile needs function names: for one, the host runs an unminified test build instead.
  * @param {string} dir
  */
 async function unminifiedExtension(dir) {
-  await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
+  await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'test/host/extension.ts' }, outdir: 'out/testExtension/dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
 }
 
 /** The in-host benchmark (into out/bench) and the baseline extension (into an extensions folder). */
@@ -249,7 +253,7 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       quiet: true,
       // The form is what is measured; an empty secondary side bar only costs layout time.
       settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...settings },
-      env: { MCP_TEST_REPO_ROOT: repoRoot, MCP_BENCH_MODE: mode, MCP_BENCH_CONTROL: control.url, ...env },
+      env: { MCP_BENCH_MODE: mode, MCP_BENCH_CONTROL: control.url, ...env },
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -493,7 +497,7 @@ async function main() {
   log(`${prod.buildOutput.replace(/^\[build\] /, '')}`);
   if (PROFILE) await unminifiedExtension(prod.dir);
   const { extensionsDir } = await bundles();
-  if (GATEWAY_ONLY) return gatewayOnly(prod.dir);
+  if (GATEWAY_ONLY) return gatewayOnly(prod.extensionDir);
   const defaults = await everythingDefaults();
   const browser = await launchBrowser();
   /** @type {ActivationResult[]} */
@@ -514,7 +518,7 @@ async function main() {
         servers: { bench: benchEntry('bench', actDir) },
         env: { MCP_BENCH_WARM_REPS: String(i === 0 ? WARM_REPS : 0) },
         extensionsDir: tempDir('mcp-eh-bench-noexts-'),
-        extensionDir: prod.dir,
+        extensionDir: prod.extensionDir,
         timeoutMs: 4 * 60_000,
       });
       if (run.code !== 0 || !run.results?.results) throw hostFailure(`activation run ${i + 1}`, run);
@@ -543,7 +547,7 @@ async function main() {
         MCP_BENCH_BASELINE_SERVER: JSON.stringify({ command: 'node', args: [BENCH_SERVER, 'baseline'], env: { BENCH_RECORD: path.join(recordDir, 'baseline.jsonl') } }),
       },
       extensionsDir,
-      extensionDir: prod.dir,
+      extensionDir: prod.extensionDir,
       demoRecord,
       timeoutMs: 15 * 60_000,
     });
@@ -552,7 +556,7 @@ async function main() {
 
     // 5. The agent gateway, in a host of its own (see gatewayRun).
     log(`gateway run: ${GATEWAY_CALLS} echo calls (+${WARMUP} warm-up) × 3 paths, then ${GATEWAY_LIST_RUNS} list_changed × 2 paths`);
-    gatewayResult = await gatewayRun(browser, prod.dir);
+    gatewayResult = await gatewayRun(browser, prod.extensionDir);
   } finally {
     await browser.close().catch(() => undefined);
   }

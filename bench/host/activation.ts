@@ -1,5 +1,5 @@
 /**
- * Activation time. Cold: what `activate()` measured around `new TestServices(context)` when the host
+ * Activation time. Cold: what the test build's `activate()` measured around building its services when the host
  * started the extension (one figure per code-server start). Warm: the same `activate()` called
  * again in this host after `deactivate()`, on the same ExtensionContext, `reps` times. Warm runs
  * do the same work (every service, view, command and watcher is built again) but with modules
@@ -9,11 +9,12 @@ import * as vscode from 'vscode';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TestServices } from '../../test/host/testServices';
-import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
+import { testServices } from '../../test/host/access';
 import { waitUntil } from './wait';
 
+/** The test build of the extension (test/host/extension.ts), as the host loaded it. */
 interface ExtensionModule {
-  activate(context: vscode.ExtensionContext): McpElicitationHostApi & { readonly __testing?: TestServices };
+  activate(context: vscode.ExtensionContext): unknown;
   deactivate(): Promise<void>;
 }
 
@@ -30,7 +31,7 @@ export interface ActivationResult {
 export async function measureActivation(s: TestServices, reps: number, log: (m: string) => void): Promise<ActivationResult> {
   const coldMs = s.hooks.activationMs;
   if (reps <= 0) return { coldMs, warmMs: [], warmOuterMs: [] };
-  const main = path.join(s.context.extensionUri.fsPath, 'dist', 'extension.js');
+  const main = path.join(s.context.extensionUri.fsPath, (s.context.extension.packageJSON as { main: string }).main);
   // The host loaded the extension with Node's require: the module cache gives this same instance.
   const mod = createRequire(__filename)(main) as ExtensionModule;
   const ctx = s.context;
@@ -44,13 +45,14 @@ export async function measureActivation(s: TestServices, reps: number, log: (m: 
   const warmOuterMs: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
-    const api = mod.activate(ctx);
+    mod.activate(ctx);
     warmOuterMs.push(performance.now() - t0);
-    const inner = api.__testing?.hooks.activationMs;
+    // The services the new activation built, through the test build's own way in.
+    const t = await testServices();
+    const inner = t.hooks.activationMs;
     if (inner !== undefined) warmMs.push(inner);
     // Let the servers it starts come up, so the next deactivate() tears down a normal session.
-    const t = api.__testing;
-    if (t) await waitUntil(() => t.manager.list().every((e) => e.connection?.state.kind === 'running'), 'servers running after re-activation', 20_000);
+    await waitUntil(() => t.manager.list().every((e) => e.connection?.state.kind === 'running'), 'servers running after re-activation', 20_000);
     await mod.deactivate();
   }
   log(`[bench] warm activation: ${warmMs.length} runs`);

@@ -51,6 +51,14 @@ suite('Public API used from a second extension', () => {
     assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'policy');
   });
 
+  test('the second extension is handed the public API and nothing that leads inside: no services, broker, manager or gateway key', async () => {
+    const got = await vscode.commands.executeCommand<{ keys: string[]; frozen: boolean; plain: boolean; reachable: string[] }>('mcpApiClient.surface');
+    assert.deepEqual(got.keys, ['elicit', 'onDidChangePending', 'onDidChangeServers', 'pending', 'servers', 'version']);
+    assert.ok(got.frozen && got.plain, 'a frozen plain object');
+    const inside = ['broker', 'manager', 'gateway', 'services', 'testServices', '__testing', 'hooks', 'queue', 'secret', 'key'];
+    assert.deepEqual(got.reachable.filter((n) => inside.includes(n)), []);
+  });
+
   test('a malformed request from the API is rejected with the reason', async () => {
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('mcpApiClient.elicit', { message: 'x', requestedSchema: { type: 'object', properties: { a: { $ref: '#/x' } } } })),
