@@ -6,10 +6,12 @@ import type { Logger } from '../util/log';
 import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
-import { formatConfigError, mergeDefinitions, parseInputsSetting, parseMcpJson, parseServersSetting } from './parse/mcpJson';
-import type { ConfigError, InputDefinition, ServerDefinition } from './parse/definitions';
+import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSetting } from './parse/mcpJson';
+import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
 import { collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
+import { readServerFiles, watchServerFiles } from './serverFiles';
+import { vscodeReads } from './parse/vscodeReads';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
 export interface ResolvedServer {
@@ -29,17 +31,16 @@ export interface LoadedConfig {
   readonly vscodeOwned: readonly ServerDefinition[];
 }
 
-const MCP_JSON = '.vscode/mcp.json';
-
 /**
- * Reads server definitions from every folder's `.vscode/mcp.json` and the `mcpElicitation.servers`
- * setting, substitutes variables, and fires `onDidChange` when any source changes.
+ * Reads server definitions from every file VS Code reads (serverFiles.ts) and the
+ * `mcpElicitation.servers` setting, substitutes variables, and fires `onDidChange` when any source changes.
  */
 export class ConfigLoader extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
   readonly inputs: InputResolver;
   private readonly shownErrors = new Set<string>();
+  private readonly globalStorageUri: vscode.Uri;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -49,11 +50,9 @@ export class ConfigLoader extends Disposable {
   ) {
     super();
     this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`));
     const fire = (): void => this._onDidChange.fire();
-    this._register(watcher.onDidChange(fire));
-    this._register(watcher.onDidCreate(fire));
-    this._register(watcher.onDidDelete(fire));
+    this.globalStorageUri = context.globalStorageUri;
+    for (const d of watchServerFiles(this.globalStorageUri, fire)) this._register(d);
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(fire));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -63,22 +62,10 @@ export class ConfigLoader extends Disposable {
   }
 
   async load(): Promise<LoadedConfig> {
-    const errors: ConfigError[] = [];
-    const fileDefs: ServerDefinition[] = [];
-    const inputs = new Map<string, InputDefinition>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
-      let text: string;
-      try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        continue; // no mcp.json in this folder
-      }
-      const parsed = parseMcpJson(text, { kind: 'workspaceFile', file: uri.fsPath, folder: folder.uri.fsPath });
-      fileDefs.push(...parsed.servers);
-      errors.push(...parsed.errors);
-      for (const i of parsed.inputs) inputs.set(i.id, i);
-    }
+    const files = await readServerFiles(this.globalStorageUri);
+    const errors: ConfigError[] = [...files.errors];
+    const fileDefs: ServerDefinition[] = files.servers;
+    const inputs = new Map<string, InputDefinition>(files.inputs.map((i) => [i.id, i]));
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('servers');
     const settingDefs: ServerDefinition[] = [];
     for (const [scope, value] of [
@@ -97,7 +84,7 @@ export class ConfigLoader extends Disposable {
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
-    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => d.source.kind === 'workspaceFile') : [];
+    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => vscodeReads(d.source, vscode.version)) : [];
 
     const servers: ResolvedServer[] = [];
     const broken = new Map<string, ConfigError>();
@@ -119,7 +106,7 @@ export class ConfigLoader extends Disposable {
   }
 
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
-    const file = def.source.kind === 'workspaceFile' ? def.source.file : undefined;
+    const file = sourceFile(def.source);
     const at = file ? { file } : {};
     const values: Record<string, string> = {};
     for (const id of collectInputIds(def)) {
@@ -143,11 +130,15 @@ export class ConfigLoader extends Disposable {
       const envPath = path.isAbsolute(resolved.envFile) || !folder ? resolved.envFile : path.join(folder, resolved.envFile);
       try {
         const fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
-        resolved = { ...resolved, env: { ...fromFile, ...resolved.env } };
+        // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
+        resolved = { ...resolved, envFileValues: fromFile };
       } catch (e) {
         return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
       }
     }
+    // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
+    const launchFolder = def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
+    if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
     const workspaceDefined = isWorkspaceDefined(def.source);
     const definitionUri = file ? vscode.Uri.file(file) : undefined;

@@ -96,7 +96,7 @@ export class Gateway extends Disposable {
   private offerable(): Map<string, Connection> {
     const out = new Map<string, Connection>();
     for (const e of this.deps.manager.list()) {
-      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source) && e.connection.state.kind !== 'untrusted') out.set(e.name, e.connection);
+      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source, vscode.version) && e.connection.state.kind !== 'untrusted') out.set(e.name, e.connection);
     }
     return out;
   }

@@ -9,6 +9,9 @@
  *
  * `mcpElicitation.workspaceMcpJson` overrides the automatic choice. No `vscode` import.
  */
+import { vscodeReads } from '../config/parse/vscodeReads';
+
+export { vscodeReads };
 
 export type McpJsonMode = 'auto' | 'vscode' | 'ours';
 
@@ -28,10 +31,11 @@ export function mcpJsonOwner(mode: McpJsonMode, agentOn: boolean): 'vscode' | 'u
 }
 
 /**
- * Whether the gateway offers a server to VS Code's agent: only servers from our setting. A server
- * from mcp.json that we run (agent off, or `ours`) is not offered, since VS Code reads that file
- * itself and would list its tools a second time.
+ * Whether the gateway offers a server to VS Code's agent: only servers VS Code does not read
+ * itself (our setting; Copilot Global before 1.140). A server from mcp.json that we run (agent
+ * off, or `ours`) is not offered, since VS Code reads that file itself and would list its tools a
+ * second time.
  */
-export function offeredToAgent(source: { readonly kind: string }): boolean {
-  return source.kind === 'setting';
+export function offeredToAgent(source: { readonly kind: string; readonly origin?: string }, vscodeVersion: string): boolean {
+  return !vscodeReads(source, vscodeVersion);
 }

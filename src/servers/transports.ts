@@ -1,8 +1,10 @@
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import * as os from 'node:os';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport, SSEClientTransport, SdkHttpError, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 import { answeringFetch } from './answeringFetch';
+import { stdioLaunch } from './launch';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -18,6 +20,8 @@ export interface PreparedTransport {
 export interface TransportLog {
   stderr(line: string): void;
   warn(message: string): void;
+  /** The command line and working directory a stdio server is started with (VS Code logs it at Debug too). */
+  debug?(message: string): void;
 }
 
 /**
@@ -36,15 +40,10 @@ export function installAnsweringReadBuffer(transport: StdioClientTransport): boo
 export function createTransport(def: ServerDefinition, log: TransportLog, kindOverride?: TransportKind): PreparedTransport {
   const onStderr = (line: string): void => log.stderr(line);
   if (def.type === 'stdio') {
-    const transport = new StdioClientTransport({
-      command: def.command,
-      args: [...def.args],
-      // Only the SDK's safe default variables plus what the user configured: never our whole
-      // environment, which may carry tokens for unrelated tools.
-      env: { ...getDefaultEnvironment(), ...def.env },
-      ...(def.cwd ? { cwd: def.cwd } : {}),
-      stderr: 'pipe',
-    });
+    // Started as VS Code starts it (launch.ts): a server routed here sees what it saw there.
+    const launch = stdioLaunch(def, { hostEnv: process.env, platform: process.platform, home: os.homedir(), folder: def.launchFolder });
+    log.debug?.(`command line: ${launch.command} ${launch.args.join(' ')} (in ${launch.cwd})`);
+    const transport = new StdioClientTransport({ command: launch.command, args: [...launch.args], env: { ...launch.env }, cwd: launch.cwd, stderr: 'pipe' });
     if (!installAnsweringReadBuffer(transport)) {
       log.warn('this MCP SDK version changed its stdio framing: malformed requests from this server may go unanswered');
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { admit, type AdmissionRequest } from '../../src/gateway/admission';
-import { agentCanRunServers, mcpJsonOwner, offeredToAgent, parseMcpJsonMode } from '../../src/gateway/ownership';
+import { agentCanRunServers, mcpJsonOwner, offeredToAgent, parseMcpJsonMode, vscodeReads } from '../../src/gateway/ownership';
 import { relayedCapabilities } from '../../src/gateway/upstream';
 
 const expected = { port: 41234, secret: 'k3y-from-activation' };
@@ -57,9 +57,16 @@ void describe('who runs which server', () => {
     assert.equal(agentCanRunServers({ mcpAccess: 'none' }), false);
   });
 
-  void it('only servers of our setting are offered to the agent, so none appears twice', () => {
-    assert.equal(offeredToAgent({ kind: 'setting' }), true);
-    assert.equal(offeredToAgent({ kind: 'workspaceFile' }), false);
+  void it('only servers VS Code does not read itself are offered to the agent, so none appears twice', () => {
+    assert.equal(offeredToAgent({ kind: 'setting' }, '1.139.1'), true);
+    assert.equal(offeredToAgent({ kind: 'workspaceFile' }, '1.139.1'), false);
+    assert.equal(offeredToAgent({ kind: 'workspaceFile', format: 'portable' } as { kind: string }, '1.139.1'), false, '.mcp.json: VS Code 1.139 reads it');
+    assert.equal(offeredToAgent({ kind: 'userFile', origin: 'profile' }, '1.139.1'), false, 'the profile mcp.json');
+    // Copilot Global: read by VS Code from 1.140 on; before that only we can bring it to the agent.
+    assert.equal(offeredToAgent({ kind: 'userFile', origin: 'copilot' }, '1.139.1'), true);
+    assert.equal(offeredToAgent({ kind: 'userFile', origin: 'copilot' }, '1.140.0'), false);
+    assert.equal(offeredToAgent({ kind: 'userFile', origin: 'copilot' }, '2.0.0'), false);
+    assert.equal(vscodeReads({ kind: 'userFile', origin: 'copilot' }, '1.139.9-insider'), false);
   });
 
   void it('the gateway declares what upstream declared, without elicitation or tasks', () => {

@@ -157,8 +157,9 @@ void describe('parseMcpJson: errors', () => {
     ['unparsable url', { type: 'http', url: 'not a url' }, 'url', /http:\/\/ or https:\/\//],
     ['args not an array', { command: 'x', args: '--flag' }, 'args', /array of strings/],
     ['non-string arg', { command: 'x', args: ['ok', 3] }, 'args[1]', /"args\[1\]" must be a string/],
-    ['env not an object', { command: 'x', env: ['A=1'] }, 'env', /object of string values/],
-    ['non-string env value', { command: 'x', env: { PORT: 8080 } }, 'env.PORT', /"env.PORT" must be a string/],
+    ['env not an object', { command: 'x', env: ['A=1'] }, 'env', /object of string, number or null values/],
+    ['boolean env value', { command: 'x', env: { DEBUG: true } }, 'env.DEBUG', /"env.DEBUG" must be a string, a number or null/],
+    ['object env value', { command: 'x', env: { CFG: { a: 1 } } }, 'env.CFG', /"env.CFG" must be a string, a number or null/],
     ['non-string header', { type: 'http', url: 'https://x', headers: { 'X-N': true } }, 'headers.X-N', /must be a string/],
     ['non-string cwd', { command: 'x', cwd: 1 }, 'cwd', /"cwd" must be a string/],
     ['non-string envFile', { command: 'x', envFile: null }, 'envFile', /"envFile" must be a string/],
@@ -186,8 +187,21 @@ void describe('parseMcpJson: errors', () => {
   });
 
   void it('reports every problem of one server', () => {
-    const r = parseServer({ command: 1, args: [1], env: { A: 2 } });
+    const r = parseServer({ command: 1, args: [1], env: { A: false } });
     assert.deepEqual(r.errors.map((e) => e.key), ['command', 'args[0]', 'env.A']);
+  });
+
+  void it('takes env values as VS Code does: a number becomes its string, null (remove the variable) stays null', () => {
+    const r = parseServer({ command: 'x', env: { PORT: 8080, RATIO: 0.5, UNSET_ME: null, NAME: 'n' } });
+    assert.deepEqual(r.errors, []);
+    const def = only(r.servers);
+    assert.ok(def.type === 'stdio');
+    assert.deepEqual(def.env, { PORT: '8080', RATIO: '0.5', UNSET_ME: null, NAME: 'n' });
+  });
+
+  void it('headers stay strings only: a number or null header is an error naming it', () => {
+    const r = parseServer({ type: 'http', url: 'https://x', headers: { 'X-A': 1, 'X-B': null } });
+    assert.deepEqual(r.errors.map((e) => e.key), ['headers.X-A', 'headers.X-B']);
   });
 
   void it('ignores unknown keys', () => {

@@ -1,13 +1,25 @@
 /**
  * The configuration model: server definitions, inputs and configuration errors, as read from
- * `mcp.json` and the `mcpElicitation.servers` setting. Types only, so every parser and consumer
- * can share them without depending on each other.
+ * every file VS Code reads and the `mcpElicitation.servers` setting. Types (and one accessor) only,
+ * so every parser and consumer can share them without depending on each other.
  */
 
 /** Where a definition came from; decides precedence on name clashes and how errors are shown. */
 export type ServerSource =
-  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string }
+  /**
+   * A file of the workspace VS Code reads: a folder's `.vscode/mcp.json` (`format` absent), its
+   * root `.mcp.json` (`portable`: `mcpServers`, no inputs), or a `.code-workspace` file's
+   * `settings.mcp` (`workspaceSettings`; `folder` is then the first folder).
+   */
+  | { readonly kind: 'workspaceFile'; readonly file: string; readonly folder: string; readonly format?: 'portable' | 'workspaceSettings' }
+  /** A file of the user's VS Code reads: the profile's `mcp.json`, or Copilot Global's `mcp-config.json` (`portable`). */
+  | { readonly kind: 'userFile'; readonly file: string; readonly origin: 'profile' | 'copilot' }
   | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' };
+
+/** The file a definition was read from, for error messages and "Open Definition"; undefined for settings. */
+export function sourceFile(source: ServerSource): string | undefined {
+  return source.kind === 'setting' ? undefined : source.file;
+}
 
 /**
  * Which MCP revision to speak: `auto` probes with `server/discover` and falls back to the 2025
@@ -29,10 +41,17 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   readonly type: 'stdio';
   readonly command: string;
   readonly args: readonly string[];
-  /** Extra variables for the child; the caller decides what of its own environment to pass. */
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * Variables for the child on top of the host's environment and the envFile (see
+   * servers/launch.ts): `null` removes one, a `PATH` is appended. Numbers were made strings by the parser.
+   */
+  readonly env: Readonly<Record<string, string | null>>;
   readonly envFile?: string;
   readonly cwd?: string;
+  /** Set by the loader: the entries read from `envFile`, kept apart from `env` because they apply before it. */
+  readonly envFileValues?: Readonly<Record<string, string>>;
+  /** Set by the loader: the folder a relative `cwd` (or none) starts from; absent for a user-level server. */
+  readonly launchFolder?: string;
 }
 
 /** A server reached over Streamable HTTP (`http`) or the legacy SSE transport (`sse`). */

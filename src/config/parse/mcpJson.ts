@@ -5,7 +5,7 @@
  */
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
-import { PROTOCOL_VERSION_CHOICES, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
+import { PROTOCOL_VERSION_CHOICES, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
@@ -14,10 +14,10 @@ export interface McpJsonResult {
   readonly errors: ConfigError[];
 }
 
-type Locate = (container: object, key: string | number) => JsoncPosition | undefined;
-type Report = (error: { server?: string; key?: string; message: string; at?: JsoncPosition | undefined }) => void;
+export type Locate = (container: object, key: string | number) => JsoncPosition | undefined;
+export type Report = (error: { server?: string; key?: string; message: string; at?: JsoncPosition | undefined }) => void;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 /**
@@ -25,7 +25,7 @@ const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o
  * otherwise every valid server and input is returned alongside errors for the rest.
  */
 export function parseMcpJson(text: string, source: ServerSource): McpJsonResult {
-  const file = source.kind === 'workspaceFile' ? source.file : undefined;
+  const file = sourceFile(source);
   const errors: ConfigError[] = [];
   const report: Report = ({ server, key, message, at }) =>
     errors.push({
@@ -95,7 +95,7 @@ export function parseInputsSetting(value: unknown): { inputs: InputDefinition[];
   return { inputs: parseInputs(value, {}, () => undefined, report), errors };
 }
 
-function parseServers(
+export function parseServers(
   value: unknown,
   source: ServerSource,
   report: Report,
@@ -138,20 +138,26 @@ function parseServer(
     if (v === undefined || typeof v === 'string') return v;
     return fail(key, `"${key}" must be a string`, raw, key);
   };
-  const stringMap = (key: string): Record<string, string> => {
+  /**
+   * `headers` take strings only; `env` also takes numbers (made strings) and `null` (removes the
+   * variable), as VS Code's launcher does.
+   */
+  const valueMap = ((key: 'env' | 'headers'): Record<string, string | null> => {
     const v = own(raw, key);
-    const out: Record<string, string> = {};
+    const out: Record<string, string | null> = {};
     if (v === undefined) return out;
+    const expected = key === 'env' ? 'string, number or null values' : 'string values';
     if (!isRecord(v)) {
-      fail(key, `"${key}" must be an object of string values`, raw, key);
+      fail(key, `"${key}" must be an object of ${expected}`, raw, key);
       return out;
     }
     for (const [k, item] of Object.entries(v)) {
-      if (typeof item === 'string') Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
-      else fail(`${key}.${k}`, `"${key}.${k}" must be a string`, v, k);
+      const value = typeof item === 'string' ? item : key === 'env' && typeof item === 'number' && Number.isFinite(item) ? String(item) : key === 'env' && item === null ? null : undefined;
+      if (value !== undefined) Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+      else fail(`${key}.${k}`, `"${key}.${k}" must be a ${key === 'env' ? 'string, a number or null' : 'string'}`, v, k);
     }
     return out;
-  };
+  }) as { (key: 'headers'): Record<string, string>; (key: 'env'): Record<string, string | null> };
 
   const rawVersion = own(raw, 'protocolVersion');
   const protocolVersion = PROTOCOL_VERSION_CHOICES.find((v) => v === rawVersion);
@@ -177,7 +183,7 @@ function parseServer(
       fail('command', `"command" is required for stdio servers and must be a non-empty string`, raw, 'command');
     }
     const args = parseArgs(own(raw, 'args'), raw, fail);
-    const env = stringMap('env');
+    const env = valueMap('env');
     const envFile = optionalString('envFile');
     const cwd = optionalString('cwd');
     if (failed || typeof command !== 'string') return undefined;
@@ -201,7 +207,7 @@ function parseServer(
     // A url built from variables can only be checked once substituted; substitute.ts does that.
     fail('url', `"url" must be an http:// or https:// URL`, raw, 'url');
   }
-  const headers = stringMap('headers');
+  const headers = valueMap('headers');
   if (failed || typeof url !== 'string') return undefined;
   return { name, source, type, url, headers, ...version };
 }
@@ -282,7 +288,7 @@ const SCOPE_RANK: Readonly<Record<'workspaceFolder' | 'workspace' | 'user', numb
 
 /** Human wording for a source, used in clash messages. */
 export function describeSource(source: ServerSource): string {
-  return source.kind === 'workspaceFile' ? source.file : `${source.scope} settings`;
+  return source.kind === 'setting' ? `${source.scope} settings` : source.file;
 }
 
 /**

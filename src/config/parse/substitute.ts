@@ -3,7 +3,7 @@
  * variable expands to is never scanned again, so an environment variable or input value that
  * happens to contain `${...}` cannot pull in other values.
  */
-import type { ConfigError, ServerDefinition } from './definitions';
+import { sourceFile, type ConfigError, type ServerDefinition } from './definitions';
 
 /** What variables resolve against; built once per server start by the caller. */
 export interface SubstitutionContext {
@@ -96,7 +96,7 @@ export function substitutableFields(def: ServerDefinition): Array<[key: string, 
   }
   const fields: Array<[string, string]> = [['command', def.command]];
   def.args.forEach((a, i) => fields.push([`args[${i}]`, a]));
-  for (const [k, v] of Object.entries(def.env)) fields.push([`env.${k}`, v]);
+  for (const [k, v] of Object.entries(def.env)) if (v !== null) fields.push([`env.${k}`, v]);
   if (def.envFile !== undefined) fields.push(['envFile', def.envFile]);
   if (def.cwd !== undefined) fields.push(['cwd', def.cwd]);
   return fields;
@@ -136,10 +136,11 @@ export function substituteDefinition<D extends ServerDefinition>(def: D, ctx: Su
     error = errorFor(def, key, r.error);
     return value;
   };
-  const subMap = (prefix: string, map: Readonly<Record<string, string>>): Record<string, string> => {
-    const out: Record<string, string> = {};
+  // `null` (an env variable to remove) has nothing to substitute and stays null.
+  const subMap = <V extends string | null>(prefix: string, map: Readonly<Record<string, V>>): Record<string, V> => {
+    const out: Record<string, V> = {};
     for (const [k, v] of Object.entries(map)) {
-      Object.defineProperty(out, k, { value: sub(`${prefix}.${k}`, v), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, { value: v === null ? v : sub(`${prefix}.${k}`, v), enumerable: true, writable: true, configurable: true });
     }
     return out;
   };
@@ -167,7 +168,8 @@ export function substituteDefinition<D extends ServerDefinition>(def: D, ctx: Su
 }
 
 function errorFor(def: ServerDefinition, key: string, message: string): ConfigError {
-  return { ...(def.source.kind === 'workspaceFile' && { file: def.source.file }), server: def.name, key, message };
+  const file = sourceFile(def.source);
+  return { ...(file !== undefined && { file }), server: def.name, key, message };
 }
 
 /** True when `value` parses as an absolute http: or https: URL. */

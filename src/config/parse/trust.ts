@@ -8,6 +8,7 @@ export function mayStart(server: { readonly workspaceDefined: boolean }, workspa
 }
 
 /** Whether a definition's source is the workspace's rather than the user's. */
-export function isWorkspaceDefined(source: { readonly kind: 'workspaceFile' } | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' }): boolean {
-  return source.kind === 'workspaceFile' || source.scope !== 'user';
+export function isWorkspaceDefined(source: { readonly kind: 'workspaceFile' } | { readonly kind: 'userFile' } | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' }): boolean {
+  if (source.kind === 'setting') return source.scope !== 'user';
+  return source.kind === 'workspaceFile';
 }
