@@ -203,7 +203,7 @@ const common = {
 };
 
 // Made afresh each time: nothing of an older test build stays in it.
-rmSync(testExtensionDir, { recursive: true, force: true });
+if (testEntry) rmSync(testExtensionDir, { recursive: true, force: true });
 if (watch) {
   for (const t of targets) {
     const ctx = await esbuild.context({ ...common, ...t, logLevel: 'info' });

@@ -44,7 +44,7 @@ describe('VSIX: install the packaged extension into code-server', () => {
     const lazy = [...readFileSync(path.join(repoRoot, 'dist', 'extension.js'), 'utf8').matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)].map((m) => `dist/${m[1]}`);
     assert.ok(lazy.length >= 5, `lazily loaded files found: ${lazy.join(', ')}`);
     for (const f of lazy) assert.ok(files.includes(f), `${f} is loaded by dist/extension.js and must ship`);
-    for (const f of files) assert.ok(!/^(src|test|scripts|node_modules|webview|\.vscode-test)\//.test(f), `${f} must not ship`);
+    for (const f of files) assert.ok(!/^(src|test|scripts|node_modules|webview|out|\.vscode-test)\//.test(f), `${f} must not ship`);
     assert.ok(statSync(vsix).size < 5 * 1024 * 1024, 'VSIX under 5 MB');
   });
 
