@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// One esbuild call per target: the extension (CJS, vscode external), the webview (browser IIFE),
-// and the in-host test suite (CJS, vscode and mocha external). `--watch` rebuilds on change,
-// `--production` minifies without source maps (used by `npm run package`). Builds other than
-// `--production` also make the extension's test build (see writeTestExtension); `--production
-// --test-entry` makes it minified, for the benchmark.
+// One esbuild call per target: the extension (CJS, vscode external) and the files it loads apart
+// (LAZY below), the webview (browser IIFE), and the in-host test suite (CJS, vscode and mocha
+// external). `--watch` rebuilds on change, `--production` minifies without source maps (used by
+// `npm run package`), `--analyze` prints what each shipped file holds (scripts/lib/bundleReport.mjs).
+// Builds other than `--production` also make the extension's test build (see writeTestExtension);
+// `--production --test-entry` makes it minified, for the benchmark.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, testExtensionDir } from './hostPaths.mjs';
+import { bundleReport } from './lib/bundleReport.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -57,14 +59,15 @@ const zodEnglishOnly = {
 };
 
 /**
- * The MCP client's Node shim exists to hand the SDK a JSON Schema validator, and brings a second
- * copy of ajv for it; src/servers/sdkShims.ts provides the same on the ajv we already bundle.
+ * The MCP SDK's Node shims (client and server alike) exist to hand the SDK a JSON Schema validator,
+ * and each brings its own copy of ajv for it (about 150 KB minified); src/servers/sdkShims.ts
+ * provides the same on the ajv we already ship.
  */
 /** @type {esbuild.Plugin} */
-const mcpClientShims = {
-  name: 'mcp-client-shims',
+const mcpSdkShims = {
+  name: 'mcp-sdk-shims',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/(client|server)\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
   },
 };
 
@@ -76,46 +79,84 @@ const integrationSuite = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode', 'mocha'],
-  plugins: [integrationEntry(), mcpClientShims],
+  plugins: [integrationEntry(), mcpSdkShims],
 };
 
+/** 600 KB: the budget of dist/extension.js, minified (bench/run.mjs reports it too). */
+const EXTENSION_BUDGET_BYTES = 600 * 1024;
+
 /**
- * Code that activation does not need lives in files of its own, required on first use, so
- * dist/extension.js stays under its size budget (600 KB) and activation does not parse it:
- * - the Public Suffix List (tldts, ~130 KB), for the consent dialog's site name (urlNames.ts);
- * - dotenv, for servers with an `envFile` (envFile.ts);
+ * Files beside dist/extension.js, each built once and required by every bundle that uses it, so
+ * dist/extension.js stays well under its budget and a library shared by two bundles ships once.
+ *
+ * `modules`: libraries. Every bundle that imports one of these package names gets a two-line stub
+ * that requires the shared file, so one copy of the library (and of its classes, for `instanceof`)
+ * serves the extension and every lazy file:
+ * - ajv with ajv-formats: the form validator, Run Tool's argument check, the SDKs' output-schema
+ *   check (src/servers/sdkShims.ts) and the preview checker share it;
+ * - the Public Suffix List (tldts, ~130 KB), for the consent dialog's site name (urlNames.ts) and
+ *   the preview checker; dotenv, for servers with an `envFile` (envFile.ts).
+ * A library our code loads with `require()` on first use (tldts, dotenv) stays unread until then.
+ * A shared file holds the whole library: nothing tells it which parts its users need. That costs
+ * nothing for these (CommonJS, never tree-shaken); for zod and the MCP protocol schemas, which the
+ * client (here) and the gateway (dist/gateway.js) each keep as far as they use them, a shared file
+ * would hold all of zod (193 KB instead of 103 KB) and be loaded with the client, so they stay twins.
+ *
+ * `source`: our own code that only a command or a later step needs, required on first use:
  * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
  * - Route / Give Back and the comment-keeping JSON editor they use (commands.ts);
  * - Preview Elicitation Form's payload checker (previewForm.ts);
  * - the consent dialog's sentences for what the url analysis found (urlConsent.ts).
- * Only modules without state of their own belong here: a lazy file gets its own copy of whatever
- * it imports.
- * `module` is a package name; `source` alone is one of our files, matched by its resolved path.
+ * Only modules without state of their own belong under `source`: a lazy file gets its own copy of
+ * whatever of our code it imports (the libraries above it requires, like everyone else).
+ * `npm run build -- --analyze` shows what each file holds and what still ships twice.
  */
-/** 600 KB: the budget of dist/extension.js, minified (bench/run.mjs reports it too). */
-const EXTENSION_BUDGET_BYTES = 600 * 1024;
-
+/** @type {readonly ({ entry: string, modules: readonly string[], source?: undefined } | { entry: string, source: string, modules?: undefined })[]} */
 const LAZY = [
-  { entry: 'tldts', source: 'node_modules/tldts/dist/cjs/index.js', module: 'tldts' },
-  { entry: 'dotenv', source: 'node_modules/dotenv/dist/index.cjs', module: 'dotenv' },
+  { entry: 'ajv', modules: ['ajv', 'ajv-formats'] },
+  { entry: 'tldts', modules: ['tldts'] },
+  { entry: 'dotenv', modules: ['dotenv'] },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
   { entry: 'routing', source: 'src/gateway/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
 ];
 
-/** @type {esbuild.Plugin} */
-const lazyApart = {
-  name: 'lazy-apart',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) => {
-      const hit = LAZY.find((l) =>
-        l.module ? args.path === l.module : args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === path.join(repoRoot, l.source),
-      );
-      return hit ? { path: `./${hit.entry}.js`, external: true } : undefined;
-    });
-  },
-};
+/**
+ * Sends imports of a LAZY file's modules or source to that file (`./<entry>.js`, beside the
+ * bundle), except inside the file that holds them.
+ * @param {string | undefined} self the LAZY entry being built, if any
+ * @returns {esbuild.Plugin}
+ */
+function lazyApart(self) {
+  return {
+    name: 'lazy-apart',
+    setup(build) {
+      // A shared library's file: one namespace per package name, under that name.
+      build.onResolve({ filter: /^lazy-entry:/ }, (args) => ({ path: args.path.slice('lazy-entry:'.length), namespace: 'lazy-entry' }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, (args) => {
+        const modules = LAZY.find((l) => l.entry === args.path)?.modules ?? [];
+        const lines = modules.map((m, i) => `import * as m${i} from ${JSON.stringify(m)};`);
+        return { contents: `${lines.join('\n')}\nexport { ${modules.map((m, i) => `m${i} as ${JSON.stringify(m)}`).join(', ')} };\n`, resolveDir: repoRoot };
+      });
+      // Everyone else's stand-in for a package name: the namespace from the shared file.
+      build.onResolve({ filter: /.*/, namespace: 'lazy-stub' }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-stub' }, (args) => {
+        const [entry, module] = args.path.split('|');
+        return { contents: `module.exports = require(${JSON.stringify(`./${entry}.js`)})[${JSON.stringify(module)}];\n`, loader: 'js' };
+      });
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const hit = LAZY.find((l) =>
+          l.entry !== self &&
+          (l.modules ? l.modules.includes(args.path) : args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === path.join(repoRoot, l.source)),
+        );
+        if (!hit) return undefined;
+        return hit.modules ? { path: `${hit.entry}|${args.path}`, namespace: 'lazy-stub' } : { path: `./${hit.entry}.js`, external: true };
+      });
+    },
+  };
+}
 
 /**
  * out/testExtension/: the extension folder the in-host tests and the benchmark load as the
@@ -152,7 +193,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly, lazyApart, mcpClientShims],
+    plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
   },
   // The extension as the in-host tests and the benchmark load it (see writeTestExtension).
   ...(testEntry
@@ -164,12 +205,12 @@ const targets = [
           format: /** @type {const} */ ('cjs'),
           target: 'node20',
           external: ['vscode'],
-          plugins: [zodEnglishOnly, lazyApart, mcpClientShims],
+          plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
         },
       ]
     : []),
   ...LAZY.map((l) => ({
-    entryPoints: { [l.entry]: l.source },
+    entryPoints: { [l.entry]: l.modules ? `lazy-entry:${l.entry}` : l.source },
     outdir: 'dist',
     platform: /** @type {const} */ ('node'),
     format: /** @type {const} */ ('cjs'),
@@ -177,7 +218,7 @@ const targets = [
     external: ['vscode'],
     // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
   })),
   {
     entryPoints: { webview: 'webview/main.ts' },
@@ -214,6 +255,8 @@ if (watch) {
   process.stdout.write('[build] watching for changes\n');
 } else {
   const t0 = Date.now();
+  // A package ships dist/*.js (.vscodeignore): a file left from an older LAZY list must not go with it.
+  if (production) rmSync(path.join(repoRoot, 'dist'), { recursive: true, force: true });
   const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
   if (testEntry) writeTestExtension();
   const sizes = results.flatMap((r) =>
@@ -228,6 +271,6 @@ if (watch) {
     process.stderr.write(`[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`);
     process.exitCode = 1;
   }
-  // `--analyze`: what each module adds to dist/extension.js, largest first (for the size budget).
-  if (process.argv.includes('--analyze') && results[0]?.metafile) process.stdout.write(await esbuild.analyzeMetafile(results[0].metafile, { verbose: false }));
+  // `--analyze`: each shipped file's size and biggest contributors, and what still ships twice.
+  if (process.argv.includes('--analyze')) process.stdout.write(bundleReport(results.flatMap((r) => (r.metafile ? [r.metafile] : []))));
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Extracts every `vscode.l10n.t('…')` message in src/ into l10n/bundle.l10n.json (the English
-// bundle, the shape @vscode/l10n-dev produces) and reports translations that are missing.
+// bundle) with @vscode/l10n-dev, the extractor `npx @vscode/l10n-dev export` runs, and reports
+// translations that are missing.
 //   node scripts/l10n.mjs            write the bundle, list missing German strings
 //   node scripts/l10n.mjs --check    exit 1 if the bundle is stale or a translation is missing
+import { getL10nJson } from '@vscode/l10n-dev';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './hostPaths.mjs';
@@ -22,23 +24,47 @@ function* sources(dir) {
   }
 }
 
-/** The messages, in first-seen order. Only string literals: a computed message cannot be translated. */
-export function extractMessages() {
-  const re = /l10n\.t\(\s*'((?:[^'\\]|\\.)*)'/g;
-  /** @type {Map<string, string>} */
-  const out = new Map();
-  for (const file of sources(path.join(repoRoot, 'src'))) {
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(re)) {
-      const msg = /** @type {string} */ (m[1]).replace(/\\'/g, "'").replace(/\\\\/g, '\\');
-      if (!out.has(msg)) out.set(msg, msg);
-    }
-  }
-  return Object.fromEntries([...out.entries()].sort(([a], [b]) => a.localeCompare(b)));
+/**
+ * A source file as the extractor reads it. The wording modules take `vscode.l10n` as a parameter
+ * named `l10n` (src/ui/wording/localize.ts), so that they run in plain Node; l10n-dev only knows
+ * `l10n.t` through an import from 'vscode', so such a file is shown the import its parameter
+ * stands for.
+ * @param {string} file
+ */
+function scriptFile(file) {
+  const contents = readFileSync(file, 'utf8');
+  const injected = /\bLocalize\b/.test(contents) && !/^import [^;]*\bfrom 'vscode';$/m.test(contents);
+  return { extension: '.ts', contents: injected ? `import { l10n } from 'vscode';\n${contents}` : contents };
 }
 
-export function missingTranslations() {
-  const bundle = extractMessages();
+/** @type {Promise<Record<string, string>> | undefined} */
+let extracted;
+
+/**
+ * The messages, sorted, each its own English text. Only string literals: l10n-dev refuses a
+ * message built from a template with substitutions, which could not be translated. Extracted once
+ * per process (parsing every file takes seconds).
+ * @returns {Promise<Record<string, string>>}
+ */
+export function extractMessages() {
+  extracted ??= extract();
+  return extracted;
+}
+
+async function extract() {
+  const bundle = await getL10nJson([...sources(path.join(repoRoot, 'src'))].map(scriptFile));
+  /** @type {[string, string][]} */
+  const entries = [];
+  for (const [key, value] of Object.entries(bundle)) {
+    // A `{ message, comment }` entry would need the comment kept for translators; none is used yet.
+    if (typeof value !== 'string') throw new Error(`l10n message with a translator comment is not supported by scripts/l10n.mjs yet: ${key}`);
+    entries.push([key, value]);
+  }
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export async function missingTranslations() {
+  const bundle = await extractMessages();
   const nls = /** @type {Record<string, string>} */ (readJson(path.join(repoRoot, 'package.nls.json')));
   /** @type {Record<string, string[]>} */
   const missing = {};
@@ -64,9 +90,13 @@ export function missingTranslations() {
   return missing;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Writes the bundle (or, with `--check`, only compares it) and lists missing translations.
+ * @returns {Promise<number>} the exit code
+ */
+async function main() {
   const bundlePath = path.join(repoRoot, 'l10n', 'bundle.l10n.json');
-  const fresh = JSON.stringify(extractMessages(), null, 2) + '\n';
+  const fresh = JSON.stringify(await extractMessages(), null, 2) + '\n';
   const check = process.argv.includes('--check');
   let stale = false;
   try {
@@ -75,7 +105,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     stale = true;
   }
   if (!check) writeFileSync(bundlePath, fresh);
-  const missing = missingTranslations();
+  const missing = await missingTranslations();
   let bad = check && stale;
   if (check && stale) process.stdout.write('l10n/bundle.l10n.json is stale: run node scripts/l10n.mjs\n');
   for (const [loc, list] of Object.entries(missing)) {
@@ -84,5 +114,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.stdout.write(`${loc}: ${list.length} missing\n${list.map((m) => `  ${m}`).join('\n')}\n`);
     }
   }
-  process.exit(check && bad ? 1 : 0);
+  return check && bad ? 1 : 0;
+}
+
+// No top-level await: the unit tests load this module through tsx as CommonJS.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${String(err)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -8,7 +8,7 @@ import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
 import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSetting } from './parse/mcpJson';
 import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
-import { collectInputIds, substituteDefinition } from './parse/substitute';
+import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
 import { isWorkspaceDefined } from './parse/trust';
 import { readServerFiles, watchServerFiles } from './serverFiles';
 import { vscodeReads } from './parse/vscodeReads';
@@ -105,6 +105,11 @@ export class ConfigLoader extends Disposable {
     return { servers, broken, errors, vscodeOwned };
   }
 
+  /** A command a workspace file names runs only in a trusted workspace; the user's own definitions always may. */
+  private mayRunCommands(def: ServerDefinition): boolean {
+    return vscode.workspace.isTrusted || !isWorkspaceDefined(def.source);
+  }
+
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
     const file = sourceFile(def.source);
     const at = file ? { file } : {};
@@ -112,12 +117,35 @@ export class ConfigLoader extends Disposable {
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
-      const v = await this.inputs.resolve(input, def.name);
-      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'no value was given for this input' } };
+      if (input.type === 'command' && !this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'a command input of the workspace runs only once the workspace is trusted' } };
+      let v: string | undefined;
+      try {
+        v = await this.inputs.resolve(input, def.name);
+      } catch (e) {
+        return { error: { ...at, server: def.name, key: `input:${id}`, message: `the command ${input.command ?? ''} failed: ${e instanceof Error ? e.message : String(e)}` } };
+      }
+      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: input.type === 'command' ? `the command ${input.command ?? ''} returned no value` : 'no value was given for this input' } };
       values[id] = v;
     }
+    // `${command:id}`: run each once, before substituting (VS Code resolves them the same way).
+    const commands: Record<string, string> = {};
+    for (const id of collectCommandIds(def)) {
+      if (!this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `command:${id}`, message: 'a command variable of the workspace runs only once the workspace is trusted' } };
+      try {
+        const r = await vscode.commands.executeCommand<unknown>(id);
+        if (r === undefined || r === null) return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} returned no value` } };
+        commands[id] = asVariableText(r) ?? '';
+      } catch (e) {
+        return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} failed: ${e instanceof Error ? e.message : String(e)}` } };
+      }
+    }
     const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const folderUri = folder ? vscode.Uri.file(folder) : undefined;
     const sub = substituteDefinition(def, {
+      folders: Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath])),
+      cwd: process.cwd(),
+      config: (key) => vscode.workspace.getConfiguration(undefined, folderUri).get(key),
+      commands,
       ...(folder ? { workspaceFolder: folder } : {}),
       userHome: os.homedir(),
       env: process.env,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { InputDefinition } from './parse/definitions';
 import type { Logger } from '../util/log';
+import { asVariableText } from './parse/substitute';
 
 const KNOWN_KEY = 'mcpElicitation.inputs.known';
 
@@ -34,13 +35,15 @@ export class InputResolver {
   }
 
   private async resolveOnce(input: InputDefinition, serverName: string): Promise<string | undefined> {
+    // A command input is asked of its command each time, as VS Code does: nothing to remember.
+    if (input.type === 'command') return runCommandInput(input);
     const k = this.key(input);
     const stored = input.password ? await this.secrets.get(k) : this.state.get<string>(k);
     if (stored !== undefined) {
       if (input.password) this.log.addSecret(stored);
       return stored;
     }
-    const value = await vscode.window.showInputBox({
+    const value = input.type === 'pickString' ? await pickInput(input, serverName) : await vscode.window.showInputBox({
       title: vscode.l10n.t('Input for MCP server “{0}”', serverName),
       prompt: input.description || input.id,
       password: input.password,
@@ -70,4 +73,25 @@ export class InputResolver {
     await this.state.update(KNOWN_KEY, []);
     return known.length;
   }
+}
+
+/** A `pickString` input: its options in a QuickPick, the default first and selected. */
+async function pickInput(input: InputDefinition, serverName: string): Promise<string | undefined> {
+  const options = input.options ?? [];
+  const ordered = [...options].sort((a, b) => Number(b.value === input.default) - Number(a.value === input.default));
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((o) => ({ label: o.label, ...(o.label === o.value ? {} : { description: o.value }), value: o.value })),
+    { title: vscode.l10n.t('Input for MCP server “{0}”', serverName), placeHolder: input.description || input.id, ignoreFocusOut: true },
+  );
+  return picked?.value;
+}
+
+/**
+ * A `command` input: runs the command with its `args` and takes its result as text. A command
+ * that throws or returns nothing leaves the input unanswered, with the reason in the error.
+ */
+async function runCommandInput(input: InputDefinition): Promise<string | undefined> {
+  if (!input.command) return undefined;
+  const result = await vscode.commands.executeCommand<unknown>(input.command, ...(input.args === undefined ? [] : [input.args]));
+  return asVariableText(result);
 }

@@ -4,6 +4,16 @@
  * a server that sends `elicitation/create` with `"params": []`, a fractional id or an extra member
  * would wait forever for an answer. This buffer frames lines exactly as the SDK's does and, for a
  * request it cannot accept but whose id it can read, sends the JSON-RPC error itself.
+ *
+ * Works around (@modelcontextprotocol/client 2.4: `ReadBuffer.readMessage` → `deserializeMessage`
+ * throws, and `StdioClientTransport.processReadBuffer` passes that to `onerror` only):
+ * - https://github.com/modelcontextprotocol/typescript-sdk/issues/2247 "Invalid Request frames
+ *   silently dropped with no error response — client hangs waiting for id that never resolves";
+ * - https://github.com/modelcontextprotocol/typescript-sdk/issues/563 "Invalid JSON RPC requests do
+ *   not respond with an error".
+ * Both are written from the server's side; the proposed fix (pull request #2488, "fix(server): reply
+ * to invalid stdio JSON-RPC frames") answers in `StdioServerTransport` only. This file can go when
+ * `StdioClientTransport` answers such a request too.
  */
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';

@@ -1,7 +1,9 @@
 /**
- * Stands in for `@modelcontextprotocol/client/_shims` in the bundle (scripts/build.mjs). The SDK's
- * Node shim brings its own copy of ajv (about 150 KB minified) only to check tool results against
- * their `outputSchema`; this one reuses the ajv the extension already ships for forms.
+ * Stands in for `@modelcontextprotocol/client/_shims` and `@modelcontextprotocol/server/_shims` in
+ * the bundle (scripts/build.mjs). Each SDK's Node shim brings its own copy of ajv (about 150 KB
+ * minified) only to check tool results against their `outputSchema`; this one reuses the ajv the
+ * extension already ships for forms (dist/ajv.js). The server's shim also exports `process`, for its
+ * stdio transport, which the gateway does not use: the build fails if something starts to.
  */
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';

@@ -237,8 +237,44 @@ void describe('parseMcpJson: errors', () => {
       FILE,
     );
     assert.deepEqual(r.inputs.map((i) => i.id), ['a']);
-    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[1].type', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]']);
+    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[1].options', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]']);
     assert.ok(r.errors.every((e) => e.file === FILE.file && e.line !== undefined));
+  });
+
+  void it('reads all three input types VS Code has: promptString, pickString (strings or label/value) and command', () => {
+    const r = parseMcpJson(
+      JSON.stringify({
+        inputs: [
+          { type: 'promptString', id: 'p', description: 'Token', password: true },
+          { type: 'pickString', id: 'k', description: 'Region', options: ['eu', { label: 'United States', value: 'us' }], default: 'us' },
+          { type: 'command', id: 'c', command: 'ext.pickPort', args: { min: 1024 } },
+        ],
+      }),
+      FILE,
+    );
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.inputs, [
+      { id: 'p', description: 'Token', password: true },
+      { id: 'k', type: 'pickString', description: 'Region', password: false, default: 'us', options: [{ label: 'eu', value: 'eu' }, { label: 'United States', value: 'us' }] },
+      { id: 'c', type: 'command', description: '', password: false, command: 'ext.pickPort', args: { min: 1024 } },
+    ]);
+  });
+
+  void it('bad pickString and command inputs are errors naming the key', () => {
+    const r = parseMcpJson(
+      JSON.stringify({
+        inputs: [
+          { type: 'pickString', id: 'a', options: [] },
+          { type: 'pickString', id: 'b', options: ['x', 3] },
+          { type: 'pickString', id: 'c', options: ['x'], default: 'y' },
+          { type: 'command', id: 'd' },
+          { type: 'shell', id: 'e' },
+        ],
+      }),
+      FILE,
+    );
+    assert.deepEqual(r.inputs, []);
+    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[0].options', 'inputs[1].options[1]', 'inputs[2].default', 'inputs[3].command', 'inputs[4].type']);
   });
 
   void it('reports a servers value that is not an object', () => {

@@ -60,4 +60,13 @@ void describe('SDK internals the extension depends on', () => {
     const hook = (Client.prototype as unknown as { _wrapHandler?: unknown })._wrapHandler;
     assert.equal(typeof hook, 'function', 'Client has no _wrapHandler: hostClient.ts no longer receives raw elicitation requests');
   });
+
+  void it('Client still has the protected _resolveNonCompleteResult and _onresponse hooks HostClient overrides', () => {
+    // HostClient.callTool hands input_required rounds back past the output-schema check through the
+    // first; the second turns answers that mix round and result into one error (mrtr/answerShape.ts).
+    // outputSchemaRounds.test.ts exercises both against real servers.
+    const proto = Client.prototype as unknown as Record<string, unknown>;
+    assert.equal(typeof proto['_resolveNonCompleteResult'], 'function', 'Client has no _resolveNonCompleteResult: a tool with an outputSchema can no longer ask');
+    assert.equal(typeof proto['_onresponse'], 'function', 'Client has no _onresponse: mixed answers are no longer caught');
+  });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerDefinition, StdioServerDefinition } from '../../src/config/parse/definitions';
 import {
+  collectCommandIds,
   collectInputIds,
   substituteDefinition,
   substituteVariables,
@@ -68,10 +69,50 @@ void describe('substituteVariables', () => {
   });
 
   void it('names an unknown variable', () => {
-    assert.match(error('a ${config:editor.fontSize} b'), /Unknown variable \$\{config:editor\.fontSize\}/);
-    assert.match(error('${workspaceRoot}'), /Unknown variable \$\{workspaceRoot\}/);
+    assert.match(error('a ${file} b'), /Unknown variable \$\{file\}/);
     assert.match(error('${}'), /Unknown variable \$\{\}/);
-    assert.match(error('${env}'), /Unknown variable \$\{env\}/);
+    assert.match(error('${env}'), /needs a variable name/);
+  });
+
+  const multi: SubstitutionContext = {
+    ...ctx,
+    folders: { api: '/ws/api', web: '/ws/web', toString: '/ws/ts' },
+    cwd: '/host/cwd',
+    config: (key) => ({ 'editor.fontSize': 14, 'editor.wordWrap': 'on', 'files.exclude': { a: true }, 'x.flag': false })[key],
+    commands: { 'ext.pickPort': '8080', 'ext.empty': '' },
+  };
+
+  const { workspaceFolder: _wf, ...noFolder } = multi;
+
+  void it('every variable VS Code resolves for a server: ${workspaceFolder:Name}, ${workspaceFolderBasename:Name}, ${workspaceRoot}, ${cwd}, ${config:…}, ${command:…}', () => {
+    assert.equal(value('${workspaceFolder:web}/srv', multi), '/ws/web/srv');
+    assert.equal(value('${workspaceFolderBasename:api}', multi), 'api');
+    assert.equal(value('${workspaceRoot}|${workspaceRootFolderName}', multi), '/home/me/proj|proj');
+    assert.equal(value('${cwd}', multi), '/home/me/proj', 'the folder when there is one');
+    assert.equal(value('${cwd}', noFolder), '/host/cwd', 'else the host\'s working directory');
+    assert.equal(value('${cwd:api}', multi), '/ws/api');
+    assert.equal(value('--size=${config:editor.fontSize} --wrap=${config:editor.wordWrap} ${config:x.flag}', multi), '--size=14 --wrap=on false');
+    assert.equal(value('--port=${command:ext.pickPort}${command:ext.empty}', multi), '--port=8080');
+  });
+
+  void it('each unresolvable one is an error that says why', () => {
+    assert.match(error('${workspaceFolder:nope}', multi), /no open folder is named "nope"/);
+    assert.match(error('${workspaceFolder:toString}', { ...multi, folders: {} }), /no open folder is named "toString"/);
+    assert.match(error('${config:not.set}', multi), /the setting "not.set" is not set/);
+    assert.match(error('${config:files.exclude}', multi), /structured value/);
+    assert.match(error('${config:}', multi), /needs a setting name/);
+    assert.match(error('${command:never.ran}', multi), /\$\{command:never.ran\} has no value/);
+    assert.match(error('${config:editor.fontSize}'), /"editor.fontSize" is not set/, 'no settings reader: not set');
+  });
+
+  void it('a value is never scanned again: a setting or command output that contains ${…} stays literal', () => {
+    const c: SubstitutionContext = { ...multi, config: () => '${env:TOKEN}', commands: { x: '${input:apiKey}' } };
+    assert.equal(value('${config:a.b}|${command:x}', c), '${env:TOKEN}|${input:apiKey}');
+  });
+
+  void it('collectCommandIds lists each ${command:…} once, in order of first use', () => {
+    const def: StdioServerDefinition = { name: 's', source: { kind: 'setting', scope: 'user' }, type: 'stdio', command: '${command:a}', args: ['${command:b}', '${command:a}'], env: { X: '${command:c}', Y: null } };
+    assert.deepEqual(collectCommandIds(def), ['a', 'b', 'c']);
   });
 
   void it('reports an input with no value as not declared', () => {

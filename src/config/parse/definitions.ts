@@ -64,13 +64,24 @@ export interface RemoteServerDefinition extends ServerDefinitionBase {
 /** One configured MCP server, before variable substitution. */
 export type ServerDefinition = StdioServerDefinition | RemoteServerDefinition;
 
-/** A `promptString` entry of `inputs`: a value asked of the user and referenced as `${input:id}`. */
+/**
+ * An entry of `inputs`: a value obtained from the user (or a command) and referenced as
+ * `${input:id}`. `promptString` (the default) asks with an InputBox; `pickString` offers
+ * `options`; `command` runs a VS Code command with `args` and uses what it returns.
+ */
 export interface InputDefinition {
   readonly id: string;
+  /** Absent means `promptString`. */
+  readonly type?: 'promptString' | 'pickString' | 'command';
   readonly description: string;
-  /** Mask the value while typing; such values belong in SecretStorage only. */
+  /** Mask the value while typing; such values belong in SecretStorage only (promptString). */
   readonly password: boolean;
   readonly default?: string;
+  /** pickString: the choices, each a value and the label shown for it. */
+  readonly options?: readonly { readonly label: string; readonly value: string }[];
+  /** command: the command id and its arguments, passed as written. */
+  readonly command?: string;
+  readonly args?: unknown;
 }
 
 /** A problem in configuration, precise enough to show as `file:line` with the server and key. */

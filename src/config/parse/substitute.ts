@@ -16,6 +16,14 @@ export interface SubstitutionContext {
   readonly pathSeparator: string;
   /** Values already obtained for declared inputs, by input id. */
   readonly inputs: Readonly<Record<string, string>>;
+  /** Every open folder by name, for `${workspaceFolder:Name}` and its kin in a multi-root workspace. */
+  readonly folders?: Readonly<Record<string, string>>;
+  /** The extension host's working directory: what `${cwd}` is with no folder (VS Code's rule). */
+  readonly cwd?: string;
+  /** A setting's value for `${config:section.key}`, read for the definition's folder. */
+  readonly config?: (key: string) => unknown;
+  /** What each `${command:id}` returned, run beforehand by the caller (see {@link collectCommandIds}). */
+  readonly commands?: Readonly<Record<string, string>>;
 }
 
 /** The outcome of substituting one string. */
@@ -39,12 +47,6 @@ export function substituteVariables(value: string, ctx: SubstitutionContext): Su
 
 function resolveVariable(name: string, ctx: SubstitutionContext): string | { error: string } {
   switch (name) {
-    case 'workspaceFolder':
-      return ctx.workspaceFolder ?? { error: '${workspaceFolder} cannot be resolved: no workspace folder is open' };
-    case 'workspaceFolderBasename':
-      return ctx.workspaceFolder === undefined
-        ? { error: '${workspaceFolderBasename} cannot be resolved: no workspace folder is open' }
-        : basename(ctx.workspaceFolder);
     case 'userHome':
       return ctx.userHome;
     case 'pathSeparator':
@@ -53,19 +55,50 @@ function resolveVariable(name: string, ctx: SubstitutionContext): string | { err
   }
   const colon = name.indexOf(':');
   const prefix = colon === -1 ? name : name.slice(0, colon);
-  const arg = colon === -1 ? '' : name.slice(colon + 1);
-  if (prefix === 'env' && colon !== -1) {
-    if (arg === '') return { error: '${env:} needs a variable name' };
-    // VS Code expands a missing environment variable to nothing rather than failing.
-    return lookupEnv(arg, ctx) ?? '';
-  }
-  if (prefix === 'input' && colon !== -1) {
-    if (arg === '') return { error: '${input:} needs an input id' };
-    return Object.hasOwn(ctx.inputs, arg)
-      ? (ctx.inputs[arg] ?? '')
-      : { error: `\${input:${arg}} has no value: input "${arg}" is not declared in "inputs" or was not answered` };
+  const arg = colon === -1 ? undefined : name.slice(colon + 1);
+  switch (prefix) {
+    case 'workspaceFolder':
+    case 'workspaceRoot':
+      return folderFor(name, arg, ctx);
+    case 'workspaceFolderBasename':
+    case 'workspaceRootFolderName': {
+      const folder = folderFor(name, arg, ctx);
+      return typeof folder === 'string' ? basename(folder) : folder;
+    }
+    case 'cwd':
+      // VS Code: the folder when there is one (or one is named), else the host's working directory.
+      if (arg === undefined && ctx.workspaceFolder === undefined) return ctx.cwd ?? { error: '${cwd} cannot be resolved here' };
+      return folderFor(name, arg, ctx);
+    case 'env':
+      if (!arg) return { error: '${env:} needs a variable name' };
+      // VS Code expands a missing environment variable to nothing rather than failing.
+      return lookupEnv(arg, ctx) ?? '';
+    case 'input':
+      if (!arg) return { error: '${input:} needs an input id' };
+      return Object.hasOwn(ctx.inputs, arg)
+        ? (ctx.inputs[arg] ?? '')
+        : { error: `\${input:${arg}} has no value: input "${arg}" is not declared in "inputs" or was not answered` };
+    case 'config': {
+      if (!arg) return { error: '${config:} needs a setting name' };
+      const value = ctx.config?.(arg);
+      if (value === undefined || value === null) return { error: `\${config:${arg}} cannot be resolved: the setting "${arg}" is not set` };
+      if (typeof value === 'object') return { error: `\${config:${arg}} cannot be resolved: "${arg}" is a structured value, not text` };
+      return asVariableText(value) ?? '';
+    }
+    case 'command':
+      if (!arg) return { error: '${command:} needs a command id' };
+      return ctx.commands && Object.hasOwn(ctx.commands, arg) ? (ctx.commands[arg] ?? '') : { error: `\${command:${arg}} has no value: the command did not run or returned nothing` };
   }
   return { error: `Unknown variable \${${name}}` };
+}
+
+/** The definition's folder, or the folder named after the colon (`${workspaceFolder:api}`). */
+function folderFor(name: string, folderName: string | undefined, ctx: SubstitutionContext): string | { error: string } {
+  if (folderName !== undefined) {
+    const folder = ctx.folders && Object.hasOwn(ctx.folders, folderName) ? ctx.folders[folderName] : undefined;
+    return folder ?? { error: `\${${name}} cannot be resolved: no open folder is named "${folderName}"` };
+  }
+  return ctx.workspaceFolder ?? { error: `\${${name}} cannot be resolved: no workspace folder is open` };
 }
 
 function lookupEnv(name: string, ctx: SubstitutionContext): string | undefined {
@@ -112,6 +145,37 @@ export function collectInputIds(def: ServerDefinition): string[] {
     for (const m of value.matchAll(VARIABLE)) {
       const name = m[1] ?? '';
       if (name.startsWith('input:') && name.length > 'input:'.length) ids.add(name.slice('input:'.length));
+    }
+  }
+  return [...ids];
+}
+
+/**
+ * A command's result (or a setting) as the text a variable expands to: strings as they are,
+ * numbers and booleans written out, objects as JSON; nothing for `undefined` and `null`.
+ */
+export function asVariableText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'object':
+      return value === null ? undefined : JSON.stringify(value);
+    default:
+      return undefined;
+  }
+}
+
+/** The ids of all `${command:…}` references in `def`, each once: the caller runs them before substituting. */
+export function collectCommandIds(def: ServerDefinition): string[] {
+  const ids = new Set<string>();
+  for (const [, value] of substitutableFields(def)) {
+    for (const m of value.matchAll(VARIABLE)) {
+      const name = m[1] ?? '';
+      if (name.startsWith('command:') && name.length > 'command:'.length) ids.add(name.slice('command:'.length));
     }
   }
   return [...ids];

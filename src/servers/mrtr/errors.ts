@@ -1,3 +1,5 @@
+import type { AnswerFault } from './answerShape';
+
 /**
  * Why a call that speaks 2026-07-28 ended without a result. Each names the server and what the
  * user can act on; `messages.ts` gives the localised text shown in the window.
@@ -31,8 +33,21 @@ export class UndeclaredInputError extends MrtrError {
     call: string,
     readonly key: string,
     readonly method: string | undefined,
+    /** Every kind the round asked for that we do not declare, the first one included. */
+    readonly methods: readonly string[] = [method ?? 'no method'],
   ) {
-    super(server, call, `Server "${server}" asked ${call} for input this client does not offer (${method ?? 'no method'}, key "${key}"); nothing was shown.`);
+    super(server, call, `Server "${server}" asked ${call} for input this client does not offer (${methods.join(', ')}; first key "${key}"); nothing was shown.`);
+  }
+}
+
+/** The server's answer was both a round and a result, or a round that asked nothing (answerShape.ts). */
+export class MalformedAnswerError extends MrtrError {
+  constructor(
+    server: string,
+    call: string,
+    readonly fault: AnswerFault,
+  ) {
+    super(server, call, `Server "${server}" sent an answer to ${call} that cannot be used (${fault}); the call was stopped.`);
   }
 }
 

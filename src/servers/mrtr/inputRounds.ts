@@ -7,7 +7,8 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
-import { BrowserStepEndedError, CallCancelledError, RoundLimitError, UndeclaredInputError } from './errors';
+import { faultOf } from './answerShape';
+import { BrowserStepEndedError, CallCancelledError, MalformedAnswerError, RoundLimitError, UndeclaredInputError } from './errors';
 
 export type MrtrMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 
@@ -72,16 +73,25 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
   // url steps the user consented to in this call, by key: asked again, we wait instead of asking.
   const steps = new Map<string, OpenStep>();
   const callId = `${server}#${++callCount}`;
+  // An answer that mixes round and result fails its leg (hostClient.ts); the error names the call.
+  const send = (leg: Readonly<Record<string, unknown>>): Promise<unknown> =>
+    o.send(leg, signal).catch((err: unknown) => {
+      const fault = faultOf(err);
+      throw fault ? new MalformedAnswerError(server, o.label, fault) : err;
+    });
   try {
-    let answer = await o.send(params, signal);
+    let answer = await send(params);
     for (let round = 1; isInputRequired(answer); round++) {
       if (round > maxRounds) throw new RoundLimitError(server, o.label, maxRounds);
       const requests = Object.entries(answer.inputRequests ?? {});
       // Checked before anything is shown: one request we cannot fulfil ends the whole call.
-      for (const [key, request] of requests) {
+      // All of them are named, so a round that asks for roots and a sample at once says so.
+      const undeclared = requests.flatMap(([key, request]) => {
         const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
-        if (typeof method !== 'string' || !DECLARED.has(method)) throw new UndeclaredInputError(server, o.label, key, typeof method === 'string' ? method : undefined);
-      }
+        return typeof method === 'string' && DECLARED.has(method) ? [] : [{ key, method: typeof method === 'string' ? method : undefined }];
+      });
+      const first = undeclared[0];
+      if (first) throw new UndeclaredInputError(server, o.label, first.key, first.method, [...new Set(undeclared.map((u) => u.method ?? '?'))]);
       o.log?.(`[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`);
       const responses: Record<string, ElicitResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
@@ -94,7 +104,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       const retry: Record<string, unknown> = { ...params };
       if (requests.length > 0) retry['inputResponses'] = responses;
       if (answer.requestState !== undefined) retry['requestState'] = answer.requestState;
-      answer = await o.send(retry, signal);
+      answer = await send(retry);
     }
     return answer;
   } finally {
