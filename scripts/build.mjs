@@ -117,7 +117,7 @@ const LAZY = [
   { entry: 'tldts', modules: ['tldts'] },
   { entry: 'dotenv', modules: ['dotenv'] },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
-  { entry: 'routing', source: 'src/gateway/routeCommands.ts' },
+  { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
 ];

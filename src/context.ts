@@ -7,6 +7,7 @@ import type { PendingView } from './elicitation/queue/elicitationQueue';
 import { Gatekeeper } from './elicitation/policy/policy';
 import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
+import { DevWatch } from './servers/devWatch';
 import { CONNECT_TIMEOUT_MS } from './servers/connection';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
@@ -22,7 +23,7 @@ import { PublicApi } from './api/api';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
-import { Disposable, toDisposable } from './util/disposable';
+import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
@@ -128,17 +129,17 @@ export class Services extends Disposable {
       },
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
-    this._register(toDisposable(this.broker.queue.onDidFinish((f) => {
+    this._register(this.broker.queue.onDidFinish((f) => {
       // Kept only while the url elicitation awaits completion, for "Open Again".
       if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
       this.audit.write(f);
-    })));
-    this._register(toDisposable(this.broker.queue.onDidEndCompletion((entry, outcome) => {
+    }));
+    this._register(this.broker.queue.onDidEndCompletion(({ entry, outcome }) => {
       this.urls.delete(entry.id);
       if (outcome === 'expired') {
         void vscode.window.showInformationMessage(vscode.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', entry.server));
       }
-    })));
+    }));
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
     this.manager = this._register(
       new ServerManager(this.loader, {
@@ -150,6 +151,7 @@ export class Services extends Disposable {
         connectTimeoutMs,
       }),
     );
+    this._register(new DevWatch(this.manager, this.log));
     this.gateway = this._register(new Gateway({ manager: this.manager, broker: this.broker, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
     this._register(registerGatewayProvider(this.gateway));
     this._register(onDidChangeAgentSettings(() => {

@@ -212,7 +212,7 @@ export async function measureBurst(s: TestServices, servers: readonly string[], 
     clearInterval(watchdog);
     clearInterval(stallProbe);
     sub.dispose();
-    finished();
+    finished.dispose();
     if (session && profileFile) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));

@@ -3,7 +3,7 @@ import type { McpElicitationHostApi, ElicitParams, ElicitResult, ServerInfo, Pen
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import { describeState } from '../servers/serverState';
-import { Disposable, toDisposable } from '../util/disposable';
+import { Disposable } from '../util/disposable';
 
 /** Builds the versioned public API over the broker and server manager. */
 export class PublicApi extends Disposable implements McpElicitationHostApi {
@@ -19,7 +19,7 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
   ) {
     super();
     this.onDidChangeServers = manager.onDidChange;
-    this._register(toDisposable(broker.queue.onDidChange(() => this._onDidChangePending.fire())));
+    this._register(broker.queue.onDidChange(() => this._onDidChangePending.fire()));
   }
 
   async elicit(params: ElicitParams, options: { source: string; signal?: AbortSignal }): Promise<ElicitResult> {

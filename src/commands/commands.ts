@@ -9,7 +9,7 @@ import { runTool } from './runTool';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
-import type * as RouteCommands from '../gateway/routeCommands';
+import type * as RouteCommands from './routeCommands';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
 
@@ -17,7 +17,7 @@ let routeCommands: typeof RouteCommands | undefined;
 /** Route / Give Back and their JSON editor load on first use (dist/routing.js, scripts/build.mjs). */
 function routing(): typeof RouteCommands {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
-  routeCommands ??= require('../gateway/routeCommands') as typeof RouteCommands;
+  routeCommands ??= require('./routeCommands') as typeof RouteCommands;
   return routeCommands;
 }
 

@@ -46,7 +46,7 @@ export function showPending(queue: ElicitationQueue, actions: { reveal(entry: Pe
     if (list.length === 0) qp.placeholder = vscode.l10n.t('Nothing is pending');
   };
   refresh();
-  d.push({ dispose: queue.onDidChange(refresh) });
+  d.push(queue.onDidChange(refresh));
   d.push(
     qp.onDidTriggerItemButton(({ item, button }) => {
       if (!item.entry) return;

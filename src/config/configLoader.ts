@@ -167,10 +167,28 @@ export class ConfigLoader extends Disposable {
     // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
     const launchFolder = def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
     if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
+    this.warnIgnoredKeys(def);
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
     const workspaceDefined = isWorkspaceDefined(def.source);
     const definitionUri = file ? vscode.Uri.file(file) : undefined;
     return { server: { def: resolved, workspaceDefined, definitionUri } };
+  }
+
+  /**
+   * Keys we do not act on (`dev.debug`, sandbox settings, typos) are named, never dropped silently:
+   * in the log on every load, and once per server and key set as a warning. Key names come from a
+   * file the workspace may have written, so only plain ones are shown.
+   */
+  private warnIgnoredKeys(def: ServerDefinition): void {
+    if (!def.ignoredKeys?.length) return;
+    const plain = def.ignoredKeys.filter((k) => /^[\w.$-]{1,40}$/.test(k));
+    const others = def.ignoredKeys.length - plain.length;
+    const list = [...plain, ...(others > 0 ? [`${others} other`] : [])].join(', ');
+    this.log.warn(`[${def.name}] not supported by MCP Elicitation Host, ignored: ${list}`);
+    const once = `ignored:${def.name}:${list}`;
+    if (this.shownErrors.has(once)) return;
+    this.shownErrors.add(once);
+    void vscode.window.showWarningMessage(vscode.l10n.t('MCP server {0} runs here without these settings, which only VS Code supports: {1}', JSON.stringify(def.name.slice(0, 60)), list));
   }
 
   /** Shows each distinct error once, with a button that opens the file (or the settings). */

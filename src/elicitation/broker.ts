@@ -218,7 +218,7 @@ export class ElicitationBroker implements ElicitationSink {
   private async askPermission(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult | undefined> {
     const answer: AskAnswer = await this.deps.presenter.askPermission({ id: req.id, asker: req.asker, message: req.message.text }, ticket.controller.signal);
     // The server cancelled, or the user settled it from the pending list, while the notification waited.
-    const settled = this.settledFromOutside(req, ticket, extra);
+    const settled = this.settledFromOutside(req, ticket, extra, false);
     if (settled) return settled;
     if (answer === 'answer') return undefined;
     const action = answer === 'dismissed' ? 'cancel' : 'decline';
@@ -245,14 +245,15 @@ export class ElicitationBroker implements ElicitationSink {
       {
         id: req.id,
         asker: req.asker,
-        message: req.message.text + (req.message.truncated ? ' …' : ''),
+        message: req.message.text,
+        messageTruncated: req.message.truncated,
         form: display.form,
         warnings: [...display.notes, ...formWarnings(req.rawMessage, form)],
       },
       ticket.controller.signal,
       { setAside: (aside) => this.queue.setAside(ticket, aside) },
     );
-    const settled = this.settledFromOutside(req, ticket, extra);
+    const settled = this.settledFromOutside(req, ticket, extra, true);
     if (settled) return settled;
     if (answer.action !== 'accept') {
       this.finish(req, answer.action, 'user');
@@ -274,7 +275,7 @@ export class ElicitationBroker implements ElicitationSink {
   private async presentUrl(req: CheckedRequest, prepared: PreparedUrl, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
     const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
     const answer: UrlAnswer = await this.deps.presenter.presentUrl({ id: req.id, asker: req.asker, message: req.message.text, url: prepared.url, analysis }, ticket.controller.signal);
-    const settled = this.settledFromOutside(req, ticket, extra);
+    const settled = this.settledFromOutside(req, ticket, extra, true);
     if (settled) return settled;
     const browser = answer.action === 'decline' ? undefined : answer.browser;
     if (answer.action === 'accept' && analysis.verdict !== 'block') {
@@ -287,10 +288,15 @@ export class ElicitationBroker implements ElicitationSink {
     return { action };
   }
 
-  /** The reply when the server cancelled, or the request was settled from the list, while the prompt was open. */
-  private settledFromOutside(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): ElicitResult | undefined {
+  /**
+   * The reply when the server cancelled, or the request was settled from the list, while the prompt
+   * was open. A prompt the user was looking at (`shown`) closed because the server withdrew it:
+   * the user is told, or it would look as if it vanished (a disconnect has its own notice).
+   */
+  private settledFromOutside(req: CheckedRequest, ticket: Ticket, extra: HandleExtra, shown: boolean): ElicitResult | undefined {
     const cancelled = this.cancelledOutcome(ticket, extra);
     if (!cancelled) return undefined;
+    if (shown && ticket.decidedBy === 'serverCancel') this.deps.presenter.notifyServerCancelled(req.asker);
     this.finish(req, cancelled, ticket.decidedBy ?? 'user');
     return { action: cancelled };
   }

@@ -20,7 +20,9 @@ export interface Asker {
 export interface FormPrompt {
   readonly id: string;
   readonly asker: Asker;
+  /** Sanitised and length-capped; `messageTruncated` says whether the cap cut it (each surface marks that its own way). */
   readonly message: string;
+  readonly messageTruncated?: boolean;
   readonly form: FormModel;
   /** What the person answering should check: links in form text, secret-like fields, shortened text. */
   readonly warnings: readonly FormWarning[];
@@ -78,6 +80,7 @@ export interface Presenter {
   /** `block` policy: at most one notice per server per session (the presenter tracks that). */
   notifyBlocked(server: string): void;
   notifyRateLimited(server: string, count: number, seconds: number): void;
+  /** The server withdrew a request whose prompt the user was looking at (it is closed already). */
   notifyServerCancelled(asker: Asker): void;
   notifyServerGone(server: string): void;
   notifyUrlCompleted(asker: Asker): void;

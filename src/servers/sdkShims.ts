@@ -2,11 +2,11 @@
  * Stands in for `@modelcontextprotocol/client/_shims` and `@modelcontextprotocol/server/_shims` in
  * the bundle (scripts/build.mjs). Each SDK's Node shim brings its own copy of ajv (about 150 KB
  * minified) only to check tool results against their `outputSchema`; this one reuses the ajv the
- * extension already ships for forms (dist/ajv.js). The server's shim also exports `process`, for its
- * stdio transport, which the gateway does not use: the build fails if something starts to.
+ * extension already ships for forms (dist/ajv.js), built by the one factory (ajvFactory.ts). The
+ * server's shim also exports `process`, for its stdio transport, which the gateway does not use:
+ * the build fails if something starts to.
  */
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { createAjv, withoutDialect, type Ajv } from '../elicitation/form/ajvFactory';
 
 /** Node's `fetch` never fails for CORS reasons (the SDK's own Node shim says the same). */
 export const CORS_IS_POSSIBLE = false;
@@ -21,12 +21,11 @@ export class DefaultJsonSchemaValidator {
   private engine: Ajv | undefined;
 
   getValidator(schema: Record<string, unknown>): (input: unknown) => ValidatorResult {
-    this.engine ??= addFormats(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
+    this.engine ??= createAjv();
     const engine = this.engine;
     let check: ((v: unknown) => boolean) & { errors?: unknown };
     try {
-      const { $schema: _dialect, ...rest } = schema;
-      check = engine.compile(rest);
+      check = engine.compile(withoutDialect(schema));
     } catch {
       // A schema this draft-07 engine cannot compile: the output check is the client's courtesy to
       // its caller, not a safety boundary, so the result passes unchecked rather than failing.

@@ -1,9 +1,9 @@
 import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CallToolResult, type ProgressCallback } from '@modelcontextprotocol/client';
 import type { ElicitationBroker } from '../elicitation/broker';
-import type { CompletionOutcome } from '../elicitation/queue/elicitationQueue';
 import type { Connection } from './connection';
 import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
 import { localised } from './mrtr/messages';
+import { raceAbort } from '../util/async';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
 const DRAFT_ELICITATION_REQUIRED = -32604;
@@ -46,20 +46,6 @@ export class UrlElicitationDeclinedError extends Error {
     this.code = original instanceof McpError ? original.code : undefined;
     this.data = original instanceof McpError ? original.data : undefined;
   }
-}
-
-/** Waits for the browser step, unless the tool call is cancelled first (Cancel on its progress). */
-function completionOrAbort(wait: Promise<CompletionOutcome>, signal: AbortSignal | undefined): Promise<CompletionOutcome | 'cancelled'> {
-  if (!signal) return wait;
-  if (signal.aborted) return Promise.resolve('cancelled');
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve('cancelled');
-    signal.addEventListener('abort', onAbort, { once: true });
-    void wait.then((o) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(o);
-    });
-  });
 }
 
 /** The broker as one call's rounds see it: a browser step left open ends silently. */
@@ -131,7 +117,8 @@ export async function callToolWithElicitation(conn: Connection, broker: Elicitat
         { signal: signal ?? new AbortController().signal, requestId: `tool:${name}:${e.elicitationId}` },
       );
       if (result.action !== 'accept') throw new UrlElicitationDeclinedError(err, `the user chose ${result.action} for ${e.url}`);
-      const outcome = await completionOrAbort(broker.waitForCompletion(conn.name, e.elicitationId), signal);
+      // Unless the tool call is cancelled first (Cancel on its progress).
+      const outcome = await raceAbort(broker.waitForCompletion(conn.name, e.elicitationId), signal, () => 'cancelled' as const);
       if (outcome === 'cancelled') throw new UrlElicitationDeclinedError(err, 'the tool call was cancelled while it waited for the browser step');
       if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
     }

@@ -102,8 +102,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
     super();
     // One refresh for all the changes of one synchronous run (a burst enlists a hundred at once).
     const fire = this._register(coalesced(() => this._onDidChangeTreeData.fire(undefined)));
-    this._register(toDisposable(queue.onDidChange(fire)));
-    this._register(toDisposable(queue.history.onDidChange(fire)));
+    this._register(queue.onDidChange(fire));
+    this._register(queue.history.onDidChange(fire));
   }
 
   getChildren(node?: PendingNode): PendingNode[] {
@@ -169,9 +169,9 @@ export function bindPendingBadge(view: vscode.TreeView<PendingNode>, queue: Elic
   update();
   // Each badge update is a message to the workbench: one per synchronous run of queue changes.
   const changed = coalesced(update);
-  const unsubscribe = queue.onDidChange(changed);
+  const sub = queue.onDidChange(changed);
   return toDisposable(() => {
-    unsubscribe();
+    sub.dispose();
     changed.dispose();
   });
 }

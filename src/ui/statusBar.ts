@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerManager } from '../servers/serverManager';
 import type { ElicitationQueue } from '../elicitation/queue/elicitationQueue';
-import { Disposable, toDisposable } from '../util/disposable';
+import { Disposable } from '../util/disposable';
 import { coalesced } from '../util/coalesce';
 
 /**
@@ -24,7 +24,7 @@ export class StatusBar extends Disposable {
     this.pending.name = vscode.l10n.t('MCP Pending Elicitations');
     this.pending.command = 'mcpElicitation.showPending';
     this._register(manager.onDidChange(() => this.update()));
-    this._register(toDisposable(queue.onDidChange(this.queueChanged)));
+    this._register(queue.onDidChange(this.queueChanged));
     this.update();
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import Ajv from 'ajv';
 import type { Tool } from '@modelcontextprotocol/client';
 import { normaliseRequestedSchema } from '../elicitation/form/schema';
+import { createAjv, withoutDialect } from '../elicitation/form/ajvFactory';
 import type { Presenter } from '../elicitation/presenter';
 import type { Connection } from '../servers/connection';
 
@@ -21,7 +21,7 @@ export async function collectToolArgs(presenter: Presenter, conn: Connection, to
     );
     return answer.action === 'accept' ? answer.content : undefined;
   }
-  const validate = new Ajv({ strict: false, allErrors: true }).compile(tool.inputSchema);
+  const validate = createAjv().compile(withoutDialect(tool.inputSchema));
   const raw = await vscode.window.showInputBox({
     title: vscode.l10n.t('Arguments for {0} (JSON)', tool.name),
     prompt: tool.description ?? '',

@@ -3,6 +3,7 @@ import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
 import type * as UrlReasons from './wording/urlReasons';
 import { positionText } from './quickInput/quickInputParts';
+import { raceAbort } from '../util/async';
 
 export interface UrlConsentHooks {
   /** Gets the server's URL string itself (see `exactTarget`): pass it to `vscode.env.openExternal` unchanged. */
@@ -100,7 +101,7 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   // VS Code makes the first button primary, so Enter presses it. For a link with warnings
   // (look-alike host, user-info, odd port) the safe answer is the default; opening takes a click.
   const buttons = a.verdict === 'warn' ? [decline, open, copy, blockServer] : [open, copy, decline, blockServer];
-  const choice = await raceAbort(show(title, { modal: true, detail }, ...buttons), signal);
+  const choice = await modalUnlessWithdrawn(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return { action: 'cancel' };
   switch (choice) {
     case open:
@@ -122,7 +123,7 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
 async function copyAndConfirm(prompt: UrlPrompt, signal: AbortSignal): Promise<boolean> {
   await vscode.env.clipboard.writeText(prompt.url);
   const yes = vscode.l10n.t('Yes, I will open it');
-  const r = await raceAbort(
+  const r = await modalUnlessWithdrawn(
     vscode.window.showInformationMessage(vscode.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
     signal,
   );
@@ -147,23 +148,15 @@ async function browserDidNotOpen(prompt: UrlPrompt, signal: AbortSignal, hooks: 
     vscode.l10n.t('Full address:'),
     prompt.url,
   ].join('\n');
-  const choice = await raceAbort(vscode.window.showWarningMessage(vscode.l10n.t('The page on {0} did not open', site(prompt)), { modal: true, detail }, copy), signal);
+  const choice = await modalUnlessWithdrawn(vscode.window.showWarningMessage(vscode.l10n.t('The page on {0} did not open', site(prompt)), { modal: true, detail }, copy), signal);
   if (signal.aborted) return { action: 'cancel' };
   if (choice === copy && (await copyAndConfirm(prompt, signal)) && !signal.aborted) return { action: 'accept', browser: 'notOpened' };
   return { action: 'cancel', browser: 'notOpened' };
 }
 
-/** A modal cannot be closed from code; if the request is withdrawn, stop waiting for it. */
-function raceAbort<T>(p: Thenable<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void Promise.resolve(p).then((v) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(v);
-    });
-  });
+/** A modal cannot be closed from code; if the request is withdrawn, stop waiting for it (as if closed). */
+function modalUnlessWithdrawn<T>(modal: Thenable<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
+  return raceAbort(Promise.resolve(modal), signal, () => undefined);
 }
 
 let reasons: typeof UrlReasons | undefined;

@@ -3,6 +3,7 @@ import type { AskAnswer, AskPrompt, Asker, FormAnswer, FormPrompt, Presenter, Pr
 import { defaultValues } from '../elicitation/form/validator';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
+import { onAbort, settleOnce } from '../util/async';
 import { showFormPanel } from './form/formPanel';
 import { showQuickForm } from './quickInput/quickForm';
 import { positionText } from './quickInput/quickInputParts';
@@ -72,7 +73,9 @@ export class VscodePresenter implements Presenter {
     const useWebview = fields > 0 && (p === 'webview' || (p === 'auto' && fields > 1));
     const onBlockServer = (): void => void this.deps.policy.blockServer(prompt.asker.name);
     if (!useWebview) {
-      return showQuickForm(prompt, signal, {
+      // A native widget has no banner: a cut message ends with a visible marker instead.
+      const marked = prompt.messageTruncated ? { ...prompt, message: `${prompt.message} …` } : prompt;
+      return showQuickForm(marked, signal, {
         onBlockServer,
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
         ...(control
@@ -99,7 +102,7 @@ export class VscodePresenter implements Presenter {
       onDidShow: () => this.deps.onDidShowPrompt('webview', prompt.id),
       init: {
         requestId: prompt.id,
-        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.message, messageTruncated: prompt.message.endsWith(' …') },
+        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.messageTruncated ? `${prompt.message} …` : prompt.message, messageTruncated: prompt.messageTruncated ?? false },
         fields: prompt.form.fields,
         warnings: prompt.warnings,
         values: defaultValues(prompt.form),
@@ -129,18 +132,17 @@ export class VscodePresenter implements Presenter {
     const answer = vscode.l10n.t('Answer');
     const cancel = vscode.l10n.t('Cancel');
     return new Promise((resolve) => {
-      let done = false;
-      const finish = (r: 'resume' | 'cancel'): void => {
-        if (done) return;
-        done = true;
-        this.resumers.delete(prompt.id);
-        signal.removeEventListener('abort', onAbort);
-        if (r === 'resume') control.setAside(false);
-        resolve(r);
-      };
-      const onAbort = (): void => finish('cancel');
-      if (signal.aborted) return finish('cancel');
-      signal.addEventListener('abort', onAbort, { once: true });
+      const once = settleOnce();
+      const subs: { dispose(): void }[] = [];
+      const finish = (r: 'resume' | 'cancel'): void =>
+        void once(() => {
+          this.resumers.delete(prompt.id);
+          for (const s of subs) s.dispose();
+          if (r === 'resume') control.setAside(false);
+          resolve(r);
+        });
+      subs.push(onAbort(signal, () => finish('cancel')));
+      if (once.settled) return;
       this.resumers.set(prompt.id, () => finish('resume'));
       const firstLine = prompt.message.split('\n')[0] ?? '';
       // Closed without a choice, the question stays pending: the status bar and the list still offer it.
@@ -168,21 +170,20 @@ export class VscodePresenter implements Presenter {
     // from here, so a server cancel or a policy change settles the promise and a late click on the
     // stale notification does nothing.
     const choice = await new Promise<AskAnswer>((resolve) => {
-      let done = false;
+      const once = settleOnce();
+      const subs: { dispose(): void }[] = [];
       const pending: PendingAsk = {
         server: asker.name,
-        settle: (a) => {
-          if (done) return;
-          done = true;
-          this.asks.delete(pending);
-          this.resumers.delete(prompt.id);
-          signal.removeEventListener('abort', onAbort);
-          resolve(a);
-        },
+        settle: (a) =>
+          void once(() => {
+            this.asks.delete(pending);
+            this.resumers.delete(prompt.id);
+            for (const s of subs) s.dispose();
+            resolve(a);
+          }),
       };
-      const onAbort = (): void => pending.settle('dismissed');
-      if (signal.aborted) return pending.settle('dismissed');
-      signal.addEventListener('abort', onAbort, { once: true });
+      subs.push(onAbort(signal, () => pending.settle('dismissed')));
+      if (once.settled) return;
       this.asks.add(pending);
       this.resumers.set(prompt.id, () => pending.settle('answer'));
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} wants your input: {1}', asker.name, firstLine), answer, decline, block).then(async (c) => {

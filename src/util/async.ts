@@ -58,3 +58,16 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   return raceAbort(elapsed, signal, () => clearTimeout(timer));
 }
+
+/**
+ * Runs `fn` once when the signal aborts (at once if it already has); the disposable removes the
+ * listener, so a prompt that settles another way leaves nothing on a long-lived signal.
+ */
+export function onAbort(signal: AbortSignal, fn: () => void): { dispose(): void } {
+  if (signal.aborted) {
+    fn();
+    return { dispose: () => undefined };
+  }
+  signal.addEventListener('abort', fn, { once: true });
+  return { dispose: () => signal.removeEventListener('abort', fn) };
+}

@@ -1,7 +1,8 @@
 /**
  * The layering rules of the source tree, checked on the real import graph: no import cycles (type
  * imports included: a type-only cycle still hides which layer is lower), pure modules free of
- * `vscode`, the webview reaching only `src/shared/`, and the elicitation folders depending one way.
+ * `vscode`, the webview reaching only `src/shared/`, the folders of src/ stacking one way (no loop
+ * between folders, no arrow back up), and the elicitation folders depending one way.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -64,6 +65,44 @@ const fileSet = new Set(files);
 const imports = new Map(files.map((f) => [f, importsOf(readFileSync(path.join(root, f), 'utf8'))]));
 const graph: Graph = new Map(files.map((f) => [f, (imports.get(f) ?? []).flatMap((s) => resolve(f, s, fileSet) ?? [])]));
 
+/**
+ * The folders of src/ from the top down (README, "Architecture"): a module may import its own
+ * folder and any folder of a lower rank, never one of the same rank or higher. Folders of one
+ * rank are siblings and do not import each other.
+ */
+const FOLDER_RANK: Readonly<Record<string, number>> = {
+  'extension.ts': 8,
+  commands: 7,
+  'context.ts': 6,
+  ui: 5,
+  api: 5,
+  audit: 5,
+  gateway: 4,
+  servers: 3,
+  elicitation: 2,
+  config: 1,
+  shared: 0,
+  util: 0,
+};
+
+/** `ui` for src/ui/…, `context.ts` for src/context.ts; undefined outside src/. */
+export function folderOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts[0] === 'src' ? parts[1] : undefined;
+}
+
+/** Each import that crosses from one folder of src/ to another, as `from → to` folder pairs with the file. */
+export function folderArrows(g: Graph): { from: string; to: string; file: string; dep: string }[] {
+  return [...g].flatMap(([file, deps]) => {
+    const from = folderOf(file);
+    if (from === undefined) return [];
+    return deps.flatMap((dep) => {
+      const to = folderOf(dep);
+      return to === undefined || to === from ? [] : [{ from, to, file, dep }];
+    });
+  });
+}
+
 /** Modules that must run in plain Node (the same list the lint rule enforces). */
 const PURE = [/^src\/elicitation\//, /^src\/config\/parse\//, /^src\/shared\//, /^webview\//];
 
@@ -103,6 +142,32 @@ void describe('architecture', () => {
     assert.deepEqual(offenders, []);
   });
 
+  void it('the folder check finds a loop between folders and an arrow back up', () => {
+    const g: Graph = new Map([
+      ['src/ui/a.ts', ['src/gateway/b.ts']],
+      ['src/gateway/b.ts', ['src/ui/c.ts']],
+    ]);
+    const arrows = folderArrows(g).map((a) => `${a.from} → ${a.to}`);
+    assert.deepEqual(arrows, ['ui → gateway', 'gateway → ui']);
+    const folderGraph = new Map([['ui', ['gateway']], ['gateway', ['ui']]]);
+    assert.deepEqual(findCycles(folderGraph), [['gateway', 'ui', 'gateway']]);
+    assert.deepEqual(
+      folderArrows(g).filter((a) => (FOLDER_RANK[a.to] ?? 0) >= (FOLDER_RANK[a.from] ?? 0)).map((a) => `${a.file} → ${a.dep}`),
+      ['src/gateway/b.ts → src/ui/c.ts'],
+    );
+  });
+
+  void it('the folders of src/ (gateway/ included) have no loop and no arrow back up', () => {
+    const arrows = folderArrows(graph);
+    const unranked = [...new Set(arrows.flatMap((a) => [a.from, a.to]))].filter((f) => FOLDER_RANK[f] === undefined);
+    assert.deepEqual(unranked, [], 'every folder of src/ has a rank');
+    const folderGraph = new Map<string, string[]>();
+    for (const a of arrows) folderGraph.set(a.from, [...new Set([...(folderGraph.get(a.from) ?? []), a.to])]);
+    assert.deepEqual(findCycles(folderGraph).map((c) => c.join(' → ')), []);
+    const upward = arrows.filter((a) => (FOLDER_RANK[a.to] ?? 0) >= (FOLDER_RANK[a.from] ?? 0)).map((a) => `${a.file} → ${a.dep}`);
+    assert.deepEqual(upward, []);
+  });
+
   void it('elicitation layers depend one way: safety → form → queue/policy → broker', () => {
     const rank = (f: string): number | undefined => {
       if (f.startsWith('src/shared/')) return 0;
@@ -123,7 +188,7 @@ void describe('architecture', () => {
     });
     assert.deepEqual(upward, []);
     // Nothing below the UI reaches up into it.
-    const intoUi = [...graph].filter(([f]) => /^src\/(elicitation|config|servers|shared|audit|util)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => /^src\/(ui|commands)\//.test(d) || d === 'src/context.ts').map((d) => `${f} → ${d}`));
+    const intoUi = [...graph].filter(([f]) => /^src\/(elicitation|config|servers|gateway|shared|audit|util)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => /^src\/(ui|commands)\//.test(d) || d === 'src/context.ts').map((d) => `${f} → ${d}`));
     assert.deepEqual(intoUi, []);
   });
 

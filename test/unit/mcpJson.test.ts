@@ -112,7 +112,7 @@ void describe('parseMcpJson: valid servers', () => {
     assert.deepEqual(r.inputs, [{ id: 'token', description: 'API token', password: true }]);
     assert.deepEqual(r.servers, [
       { name: 'local', source: FILE, type: 'stdio', command: 'node', args: ['server.js', '--port', '1'], env: { A: '1' }, envFile: '.env', cwd: '/tmp' },
-      { name: 'implicit', source: FILE, type: 'stdio', command: 'uvx', args: [], env: {} },
+      { name: 'implicit', source: FILE, type: 'stdio', command: 'uvx', args: [], env: {}, ignoredKeys: ['somethingNew'] },
       { name: 'remote', source: FILE, type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
       { name: 'legacy', source: FILE, type: 'sse', url: 'http://localhost:3000/sse', headers: {} },
       { name: 'inferred', source: FILE, type: 'http', url: 'https://example.com/inferred', headers: {} },
@@ -202,6 +202,17 @@ void describe('parseMcpJson: errors', () => {
   void it('headers stay strings only: a number or null header is an error naming it', () => {
     const r = parseServer({ type: 'http', url: 'https://x', headers: { 'X-A': 1, 'X-B': null } });
     assert.deepEqual(r.errors.map((e) => e.key), ['headers.X-A', 'headers.X-B']);
+  });
+
+  void it('reads dev.watch (a glob or a list) and names every key it does not act on, dev.debug and sandbox included', () => {
+    const r = parseServer({ command: 'x', dev: { watch: 'src/**/*.ts', debug: { type: 'node' } }, sandboxEnabled: true, agrs: ['typo'] });
+    assert.deepEqual(r.errors, []);
+    const def = only(r.servers);
+    assert.deepEqual(def.devWatch, ['src/**/*.ts']);
+    assert.deepEqual(def.ignoredKeys, ['sandboxEnabled', 'agrs', 'dev.debug']);
+    assert.deepEqual(only(parseServer({ url: 'https://x', dev: { watch: ['a/**', 'b.json'] } }).servers).devWatch, ['a/**', 'b.json']);
+    assert.deepEqual(parseServer({ command: 'x', dev: { watch: 3 } }).errors.map((e) => e.key), ['dev.watch']);
+    assert.deepEqual(parseServer({ command: 'x', dev: 'watch' }).errors.map((e) => e.key), ['dev']);
   });
 
   void it('ignores unknown keys', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Emitter } from '../../src/util/emitter';
-import { pause, raceAbort, settleOnce } from '../../src/util/async';
+import { onAbort, pause, raceAbort, settleOnce } from '../../src/util/async';
 
 /** How many 'abort' listeners a signal holds: Node keeps them on the EventTarget's symbol table. */
 function abortListeners(signal: AbortSignal): number {
@@ -112,5 +112,25 @@ void describe('pause', () => {
     const long = pause(60_000, ctl.signal);
     ctl.abort();
     await long;
+  });
+});
+
+void describe('onAbort', () => {
+  void it('runs on abort, at once for a signal already aborted, and not at all once disposed', () => {
+    const live = new AbortController();
+    let runs = 0;
+    const sub = onAbort(live.signal, () => runs++);
+    assert.equal(abortListeners(live.signal), 1);
+    sub.dispose();
+    assert.equal(abortListeners(live.signal), 0);
+    live.abort();
+    assert.equal(runs, 0, 'a disposed subscription does not run');
+    onAbort(live.signal, () => runs++);
+    assert.equal(runs, 1, 'an aborted signal runs the callback at once');
+    const later = new AbortController();
+    onAbort(later.signal, () => runs++);
+    later.abort();
+    later.abort();
+    assert.equal(runs, 2);
   });
 });

@@ -34,6 +34,13 @@ export interface ServerDefinitionBase {
   readonly source: ServerSource;
   /** Absent means `auto`. */
   readonly protocolVersion?: ProtocolVersionChoice;
+  /** `dev.watch`: globs (relative to the definition's folder) whose changes restart the server. */
+  readonly devWatch?: readonly string[];
+  /**
+   * Keys of the entry this extension does not act on (`dev.debug`, sandbox settings, typos), named
+   * in a warning so nothing is dropped silently.
+   */
+  readonly ignoredKeys?: readonly string[];
 }
 
 /** A server launched as a child process speaking MCP over stdin/stdout. */

@@ -165,6 +165,9 @@ function parseServer(
     fail('protocolVersion', `"protocolVersion" must be one of ${PROTOCOL_VERSION_CHOICES.map((v) => JSON.stringify(v)).join(', ')}`, raw, 'protocolVersion');
   }
   const version = protocolVersion !== undefined && protocolVersion !== 'auto' ? { protocolVersion } : {};
+  const dev = parseDev(own(raw, 'dev'), (key, message) => fail(key, message, raw, 'dev'));
+  const ignored = [...Object.keys(raw).filter((k) => !KNOWN_SERVER_KEYS.has(k)), ...dev.ignored];
+  const extras = { ...version, ...(dev.watch.length > 0 && { devWatch: dev.watch }), ...(ignored.length > 0 && { ignoredKeys: ignored }) };
 
   const rawType = own(raw, 'type');
   let type: ServerDefinition['type'];
@@ -196,7 +199,7 @@ function parseServer(
       env,
       ...(envFile !== undefined && { envFile }),
       ...(cwd !== undefined && { cwd }),
-      ...version,
+      ...extras,
     };
   }
 
@@ -209,7 +212,7 @@ function parseServer(
   }
   const headers = valueMap('headers');
   if (failed || typeof url !== 'string') return undefined;
-  return { name, source, type, url, headers, ...version };
+  return { name, source, type, url, headers, ...extras };
 }
 
 function parseArgs(
@@ -228,6 +231,24 @@ function parseArgs(
     else fail(`args[${i}]`, `"args[${i}]" must be a string`, value, i);
   });
   return args;
+}
+
+/** Every key of a server entry VS Code defines and this extension acts on. */
+const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'protocolVersion']);
+
+/** `dev`: `watch` (a glob or a list of them) restarts the server; `debug` is VS Code's alone. */
+function parseDev(value: unknown, fail: (key: string, message: string) => void): { watch: string[]; ignored: string[] } {
+  if (value === undefined) return { watch: [], ignored: [] };
+  if (!isRecord(value)) {
+    fail('dev', '"dev" must be an object');
+    return { watch: [], ignored: [] };
+  }
+  const raw = own(value, 'watch');
+  const list = raw === undefined ? [] : typeof raw === 'string' ? [raw] : raw;
+  const watch: string[] = [];
+  if (!Array.isArray(list) || list.some((g) => typeof g !== 'string' || g.trim() === '')) fail('dev.watch', '"dev.watch" must be a glob or an array of globs');
+  else watch.push(...(list as string[]));
+  return { watch, ignored: Object.keys(value).filter((k) => k !== 'watch').map((k) => `dev.${k}`) };
 }
 
 function parseInputs(value: unknown, root: object, locate: Locate, report: Report): InputDefinition[] {

@@ -5,7 +5,7 @@
  */
 import type { Field, FieldOption, StringFormat } from '../../shared/fieldModel';
 import { looksSecret } from '../safety/text';
-import { compilePattern } from './validator';
+import { compilePattern } from './ajvFactory';
 
 /** Most options one single- or multi-select may offer. */
 export const MAX_OPTIONS = 1000;

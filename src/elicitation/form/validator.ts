@@ -1,41 +1,23 @@
 /**
  * The one answer validator. The InputBox `validateInput`, the webview and the final check before
  * replying all call these functions, so a value is judged the same way everywhere. Built on ajv with
- * ajv-formats; compiled validators are cached.
+ * ajv-formats (the engine comes from ajvFactory.ts); compiled validators are cached.
  */
-import Ajv from 'ajv';
-import type { CodeOptions, ErrorObject, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv, type Ajv } from './ajvFactory';
 import { Script, createContext } from 'node:vm';
 import type { AnswerContent, AnswerValue, Field, FieldOption, FormModel } from '../../shared/fieldModel';
 import { sanitiseForDisplay } from '../safety/text';
 import type { ExpectedType, ValidationIssue } from './issues';
 
 export type { ValidationIssue } from './issues';
+export { compilePattern } from './ajvFactory';
 
 /** How many compiled validators are kept, keyed by their schema (least recently used goes first). */
 export const VALIDATOR_CACHE_SIZE = 64;
 // Ajv keeps every compiled schema's constants in its instance scope; starting a fresh instance
 // now and then bounds that growth. Validators compiled earlier keep working.
 const COMPILES_PER_AJV = 200;
-
-/**
- * Compiles a server `pattern` the way the validator runs it: with the `u` flag when the pattern
- * allows it, otherwise without, because servers often send escapes such as `\_` or `\:` that only
- * legacy (non-unicode) syntax accepts. Throws `SyntaxError` when neither works.
- */
-export function compilePattern(source: string, flags = 'u'): RegExp {
-  try {
-    return new RegExp(source, flags);
-  } catch (err) {
-    if (!flags.includes('u')) throw err;
-    return new RegExp(source, flags.replace('u', ''));
-  }
-}
-
-const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: string, flags: string) => compilePattern(source, flags), {
-  code: 'compilePattern',
-});
 
 let ajv: Ajv | undefined;
 let compilesOnAjv = 0;
@@ -44,10 +26,7 @@ const bySchema = new Map<string, ValidateFunction>();
 
 function compile(schema: Record<string, unknown>): ValidateFunction {
   if (ajv === undefined || compilesOnAjv >= COMPILES_PER_AJV) {
-    // ownProperties: answers arrive as plain objects, and a field named `toString` must not be
-    // satisfied by Object.prototype. strictNumbers: NaN and Infinity are not JSON numbers.
-    ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, ownProperties: true, code: { regExp: regExpEngine } });
-    addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+    ajv = createAjv();
     compilesOnAjv = 0;
   }
   compilesOnAjv++;

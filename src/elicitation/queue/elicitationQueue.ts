@@ -6,6 +6,8 @@
  */
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
 import type { CallRound, DecidedBy, FinishedElicitation } from '../outcome';
+import { Emitter, type Event } from '../../util/emitter';
+import { onAbort } from '../../util/async';
 
 export type CompletionOutcome = 'completed' | 'markedDone' | 'dismissed' | 'expired' | 'disconnected';
 
@@ -31,29 +33,31 @@ interface Payload {
 
 export type PendingView = PendingEntry<Payload>;
 
+/** An accepted url elicitation that left the list, and how. */
+export interface EndedCompletion {
+  readonly entry: PendingView;
+  readonly outcome: CompletionOutcome;
+}
+
 export class ElicitationQueue {
   private readonly pending = new PendingQueue<Payload>();
   readonly history = new History<FinishedElicitation>(50);
   private readonly waiters = new Map<string, Waiter>();
-  private readonly finishedListeners = new Set<(f: FinishedElicitation) => void>();
-  private readonly completionListeners = new Set<(entry: PendingView, outcome: CompletionOutcome) => void>();
+  private readonly finished = new Emitter<FinishedElicitation>();
+  private readonly endedCompletion = new Emitter<EndedCompletion>();
 
   constructor(private readonly now: () => number) {}
 
-  onDidChange(listener: () => void): () => void {
-    return this.pending.onDidChange(listener);
+  /** The pending list changed. */
+  get onDidChange(): Event<void> {
+    return this.pending.onDidChange;
   }
 
   /** An accepted url elicitation left the list: completed, marked done, dismissed, expired or disconnected. */
-  onDidEndCompletion(listener: (entry: PendingView, outcome: CompletionOutcome) => void): () => void {
-    this.completionListeners.add(listener);
-    return () => this.completionListeners.delete(listener);
-  }
+  readonly onDidEndCompletion = this.endedCompletion.event;
 
-  onDidFinish(listener: (f: FinishedElicitation) => void): () => void {
-    this.finishedListeners.add(listener);
-    return () => this.finishedListeners.delete(listener);
-  }
+  /** A request was answered or settled, and went into the history. */
+  readonly onDidFinish = this.finished.event;
 
   list(): readonly PendingView[] {
     return this.pending.list();
@@ -69,12 +73,11 @@ export class ElicitationQueue {
    */
   enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string; round?: CallRound; asking?: boolean }): Ticket {
     const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
-    const onAbort = (): void => {
+    // The request's signal (the server request's, or its call's) ends with it: no removal needed.
+    onAbort(e.signal, () => {
       ticket.decidedBy ??= 'serverCancel';
       this.abortTicket(ticket, 'cancel');
-    };
-    if (e.signal.aborted) onAbort();
-    else e.signal.addEventListener('abort', onAbort, { once: true });
+    });
     this.pending.enqueue({
       id: e.id,
       server: e.server,
@@ -202,13 +205,13 @@ export class ElicitationQueue {
     const c = entry.payload.completion;
     clearTimeout(c?.timer);
     this.pending.remove(entry.id);
-    for (const l of this.completionListeners) l(entry, outcome);
+    this.endedCompletion.fire({ entry, outcome });
     for (const w of c?.waiters.splice(0) ?? []) w(outcome);
   }
 
   recordFinished(f: FinishedElicitation): void {
     this.history.push(f);
-    for (const l of this.finishedListeners) l(f);
+    this.finished.fire(f);
   }
 
   /** Deactivation: cancel everything still open. */

@@ -1,8 +1,9 @@
 /**
  * Elicitations waiting for the user, across all servers, and a short history of finished ones.
  * Requests are shown one at a time, oldest first, so a busy server cannot jump the queue or
- * stack dialogs on top of each other. Listeners are plain callbacks.
+ * stack dialogs on top of each other. Change events use the one `Emitter` of util/.
  */
+import { Emitter, type Event } from '../../util/emitter';
 
 /** The lifecycle of a pending elicitation. */
 import type { CallRound } from '../outcome';
@@ -51,34 +52,6 @@ function holdsTurn(state: PendingState): boolean {
   return state === 'onScreen' || state === 'aside';
 }
 
-/** Removes the listener it was returned for. */
-export type Unsubscribe = () => void;
-
-/** A set of change listeners; every listener runs even if an earlier one throws. */
-class Listeners {
-  private readonly set = new Set<() => void>();
-
-  add(listener: () => void): Unsubscribe {
-    // Wrapped so the same function can subscribe twice and unsubscribe each independently.
-    const wrapped = () => listener();
-    this.set.add(wrapped);
-    return () => this.set.delete(wrapped);
-  }
-
-  fire(): void {
-    const errors: unknown[] = [];
-    for (const l of [...this.set]) {
-      try {
-        l();
-      } catch (e) {
-        errors.push(e);
-      }
-    }
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, 'Several pending-queue listeners failed');
-  }
-}
-
 /**
  * The queue of pending elicitations. Entries keep arrival order; {@link next} moves the oldest
  * queued entry on screen, and only when nothing else is on screen.
@@ -86,7 +59,17 @@ class Listeners {
 export class PendingQueue<T> {
   // A Map keeps insertion order, and replacing a value keeps the key's place.
   private readonly entries = new Map<string, PendingEntry<T>>();
-  private readonly listeners = new Listeners();
+  private readonly listeners: Emitter<void>;
+
+  /** `onListenerError` hears a listener that threw; the other listeners still run. */
+  constructor(onListenerError?: (err: unknown) => void) {
+    this.listeners = new Emitter<void>(onListenerError);
+  }
+
+  /** Fires after every change. */
+  get onDidChange(): Event<void> {
+    return this.listeners.event;
+  }
 
   /** Number of entries in any state. */
   get size(): number {
@@ -186,11 +169,6 @@ export class PendingQueue<T> {
     return [...this.entries.values()];
   }
 
-  /** Calls `listener` after every change. */
-  onDidChange(listener: () => void): Unsubscribe {
-    return this.listeners.add(listener);
-  }
-
   private replace(old: PendingEntry<T>, updated: PendingEntry<T>): PendingEntry<T> {
     this.entries.set(old.id, updated);
     this.listeners.fire();
@@ -206,9 +184,13 @@ export class History<T> {
   private readonly items: (T | undefined)[];
   private start = 0;
   private count = 0;
-  private readonly listeners = new Listeners();
+  private readonly listeners: Emitter<void>;
 
-  constructor(readonly capacity: number = DEFAULT_HISTORY_CAPACITY) {
+  constructor(
+    readonly capacity: number = DEFAULT_HISTORY_CAPACITY,
+    onListenerError?: (err: unknown) => void,
+  ) {
+    this.listeners = new Emitter<void>(onListenerError);
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`History capacity must be a positive integer (got ${capacity})`);
     this.items = new Array<T | undefined>(capacity);
   }
@@ -245,8 +227,8 @@ export class History<T> {
     this.listeners.fire();
   }
 
-  /** Calls `listener` after every change. */
-  onDidChange(listener: () => void): Unsubscribe {
-    return this.listeners.add(listener);
+  /** Fires after every change. */
+  get onDidChange(): Event<void> {
+    return this.listeners.event;
   }
 }

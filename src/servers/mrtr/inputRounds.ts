@@ -7,6 +7,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
+import { pause, raceAbort } from '../../util/async';
 import { faultOf } from './answerShape';
 import { BrowserStepEndedError, CallCancelledError, MalformedAnswerError, RoundLimitError, UndeclaredInputError } from './errors';
 
@@ -132,7 +133,7 @@ async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps
       // The server still waits on the browser step the user already opened: no second consent.
       // The pending list offers Retry now (mark done) and Cancel (dismiss) meanwhile.
       o.log?.(`[${identity.name}] ${o.label}: still waiting on the browser step for ${slot.key}`);
-      const outcome = await waitOrAbort(o.broker.waitForCompletion(identity.name, open.id), signal);
+      const outcome = await raceAbort(o.broker.waitForCompletion(identity.name, open.id), signal, () => 'aborted' as const);
       steps.delete(slot.key);
       if (outcome === 'aborted') return { action: 'cancel' };
       if (outcome !== 'markedDone' && outcome !== 'completed') throw new BrowserStepEndedError(identity.name, o.label, outcome);
@@ -161,28 +162,4 @@ async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps
     steps.set(slot.key, { id: p.elicitationId, url: p.url });
   }
   return result;
-}
-
-function waitOrAbort(wait: Promise<CompletionOutcome>, signal: AbortSignal): Promise<CompletionOutcome | 'aborted'> {
-  if (signal.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve('aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
-    void wait.then((o) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(o);
-    });
-  });
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

@@ -10,7 +10,8 @@ import { buildReply } from '../../elicitation/form/validator';
 import type { FormWarning } from '../../elicitation/safety/text';
 import type { FormInit, ToWebview } from '../../shared/webviewMessages';
 import { parseFromWebview } from '../../shared/webviewMessages';
-import { Disposable, toDisposable } from '../../util/disposable';
+import { Disposable } from '../../util/disposable';
+import { onAbort, settleOnce } from '../../util/async';
 import { formWarningText, issueTexts } from '../wording/formText';
 import { renderFormHtml } from './formHtml';
 import { formStrings } from './formStrings';
@@ -67,7 +68,8 @@ class FormPanel extends Disposable {
   private readonly strings = formStrings();
   /** The latest values the page reported, so a reloaded page starts from them. */
   private values: Values;
-  private settled = false;
+  /** Answer, tab closed, or withdrawn: whichever comes first settles the request. */
+  private readonly once = settleOnce();
   private shown = false;
 
   constructor(
@@ -101,12 +103,10 @@ class FormPanel extends Disposable {
       this.panel.onDidChangeViewState(() => {
         // A hidden page is discarded (no retained context). Rendering now, with the latest values,
         // means the page that comes back starts from them even if its own setState was lost.
-        if (!this.panel.visible && !this.settled) this.render();
+        if (!this.panel.visible && !this.once.settled) this.render();
       }),
     );
-    const onAbort = (): void => this.withdraw();
-    opts.signal.addEventListener('abort', onAbort, { once: true });
-    this._register(toDisposable(() => opts.signal.removeEventListener('abort', onAbort)));
+    this._register(onAbort(opts.signal, () => this.withdraw()));
     this.render();
   }
 
@@ -127,7 +127,7 @@ class FormPanel extends Disposable {
 
   private onMessage(raw: unknown): void {
     const msg = parseFromWebview(raw);
-    if (msg === undefined || this.settled) return;
+    if (msg === undefined || this.once.settled) return;
     switch (msg.type) {
       case 'ready':
         if (!this.shown) {
@@ -176,7 +176,7 @@ class FormPanel extends Disposable {
   }
 
   private withdraw(): void {
-    if (this.settled) return;
+    if (this.once.settled) return;
     // Tell the page first so it goes inert even if disposal of the panel is delayed.
     this.post({ type: 'closed', reason: vscode.l10n.t('The server withdrew the request.') });
     this.settle({ action: 'cancel', by: 'server' });
@@ -197,9 +197,9 @@ class FormPanel extends Disposable {
 
   /** Settles exactly once, then closes the panel and drops every listener. */
   private settle(outcome: FormOutcome): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve(outcome);
-    this.dispose();
+    this.once(() => {
+      this.resolve(outcome);
+      this.dispose();
+    });
   }
 }

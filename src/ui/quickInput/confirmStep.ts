@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { attributionTitle, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
-import { settleOnce, titleButtons, type StepContext, type StepResult } from './fieldStep';
+import { runStep, titleButtons, type StepContext, type StepResult } from './fieldStep';
 
 interface ConfirmItem extends vscode.QuickPickItem {
   readonly action: 'accept' | 'decline' | 'cancel';
@@ -28,7 +28,7 @@ export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promis
     { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('close without answering'), action: 'cancel' },
   ];
   qp.activeItems = [accept];
-  return settleOnce(qp, ctx, (settle, d) => {
+  return runStep(qp, ctx, (settle, d) => {
     d.push(
       qp.onDidAccept(() => {
         const picked = qp.activeItems[0];

@@ -4,6 +4,7 @@ import { parseFieldInput, validateField } from '../../elicitation/form/validator
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
 import type { Asker } from '../../elicitation/presenter';
 import { issueText } from '../wording/formText';
+import { onAbort, settleOnce } from '../../util/async';
 import { declineButton, cancelButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
@@ -50,25 +51,23 @@ export function askField(field: Field, current: AnswerValue | undefined, ctx: St
   }
 }
 
-export function settleOnce<I extends vscode.QuickPickItem>(
+export function runStep<I extends vscode.QuickPickItem>(
   input: vscode.InputBox | vscode.QuickPick<I>,
   ctx: Pick<StepContext, 'signal' | 'onShow'>,
   run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void,
 ): Promise<StepResult> {
   return new Promise<StepResult>((resolve) => {
     const disposables: vscode.Disposable[] = [];
-    let done = false;
-    const settle = (r: StepResult): void => {
-      if (done) return;
-      done = true;
-      for (const d of disposables) d.dispose();
-      ctx.signal.removeEventListener('abort', onAbort);
-      input.dispose();
-      resolve(r);
-    };
-    const onAbort = (): void => settle({ kind: 'cancel' });
-    if (ctx.signal.aborted) return settle({ kind: 'cancel' });
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const once = settleOnce();
+    const settle = (r: StepResult): void =>
+      void once(() => {
+        for (const d of disposables) d.dispose();
+        input.dispose();
+        resolve(r);
+      });
+    disposables.push(onAbort(ctx.signal, () => settle({ kind: 'cancel' })));
+    // Withdrawn before it was shown: nothing to show.
+    if (once.settled) return;
     // VS Code gives no reason: Escape and another quick input opening (F1, Show Pending) look alike.
     disposables.push(input.onDidHide(() => settle({ kind: 'hidden', ...('password' in input && input.value !== '' ? { draft: input.value } : {}) })));
     disposables.push(
@@ -123,7 +122,7 @@ function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }
     const issue = validateField(ctx.form, field.key, parsed.value);
     return issue ? { ok: false, message: issueText(issue, vscode.l10n) } : parsed;
   };
-  return settleOnce(input, ctx, (settle, d) => {
+  return runStep(input, ctx, (settle, d) => {
     const live = (raw: string): void => {
       const r = check(raw);
       // Do not shout "Required" before the user typed anything.
@@ -177,7 +176,7 @@ function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }
     const active = items.find((i) => i.value === current);
     if (active) qp.activeItems = [active];
   }
-  return settleOnce(qp, ctx, (settle, d) => {
+  return runStep(qp, ctx, (settle, d) => {
     d.push(
       qp.onDidAccept(() => {
         if (field.kind === 'multiSelect') {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AnswerValue, Field } from '../../shared/fieldModel';
 import type { FormAnswer, FormPrompt } from '../../elicitation/presenter';
 import { buildReply, defaultValues } from '../../elicitation/form/validator';
+import { onAbort, settleOnce } from '../../util/async';
 import { askField, titleButtons, type StepContext } from './fieldStep';
 import { askConfirmation } from './confirmStep';
 import { formWarningText, issueText } from '../wording/formText';
@@ -157,17 +158,15 @@ function reviewStep(
   qp.activeItems = [accept];
   return new Promise((resolve) => {
     const d: vscode.Disposable[] = [];
-    let done = false;
-    const settle = (r: ReviewResult | number): void => {
-      if (done) return;
-      done = true;
-      for (const x of d) x.dispose();
-      signal.removeEventListener('abort', onAbort);
-      qp.dispose();
-      resolve(r);
-    };
-    const onAbort = (): void => settle('cancel');
-    signal.addEventListener('abort', onAbort, { once: true });
+    const once = settleOnce();
+    const settle = (r: ReviewResult | number): void =>
+      void once(() => {
+        for (const x of d) x.dispose();
+        qp.dispose();
+        resolve(r);
+      });
+    d.push(onAbort(signal, () => settle('cancel')));
+    if (once.settled) return;
     d.push(qp.onDidHide(() => settle('hidden')));
     d.push(
       qp.onDidTriggerButton((b) => {
