@@ -72,6 +72,8 @@ const graph: Graph = new Map(files.map((f) => [f, (imports.get(f) ?? []).flatMap
  */
 const FOLDER_RANK: Readonly<Record<string, number>> = {
   'extension.ts': 8,
+  // What activation does with the services, for the extension's entry and the test build's.
+  'boot.ts': 7.5,
   commands: 7,
   'context.ts': 6,
   ui: 5,
