@@ -216,8 +216,6 @@ const targets = [
     format: /** @type {const} */ ('cjs'),
     target: 'node20',
     external: ['vscode'],
-    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     plugins: [zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
   })),
   {
@@ -239,6 +237,8 @@ const common = {
   logLevel: 'warning',
   metafile: true,
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // “quotes” and other non-ASCII text stay as UTF-8 instead of growing into \u escapes.
   charset: 'utf8',
 };

@@ -12,7 +12,7 @@ import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { TestServices } from '../../test/host/testServices';
+import type { ExtensionUnderTest } from './extension';
 import { waitUntil } from './wait';
 import { canceller, collectPageGarbage } from './control';
 
@@ -114,19 +114,19 @@ export interface BurstsResult {
   readonly heapLastAfterBytes: number;
 }
 
-export async function measureBursts(s: TestServices, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
+export async function measureBursts(ext: ExtensionUnderTest, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
   const idle = await idleLoopDelay(3_000);
   log(`[bench] idle event-loop delay p99 ${idle.p99.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms`);
   const bursts: BurstResult[] = [];
   /** The page (after a GC) before each burst and after the last one. */
   const pages: { domNodes: number; jsHeapBytes: number }[] = [];
   for (let i = 0; i < repeats; i++) {
-    if (i > 0) for (const name of servers) s.limiter.forget(name);
+    if (i > 0) for (const name of servers) ext.forgetRateLimit(name);
     // Diagnosis only (MCP_BENCH_PROFILE names a file): a CPU profile of the first burst. The
     // profiler slows the host, so figures from such a run are not results.
     const profile = i === 0 ? process.env['MCP_BENCH_PROFILE'] : undefined;
     pages.push(await collectPageGarbage());
-    const b = await measureBurst(s, servers, perServer, profile);
+    const b = await measureBurst(ext, servers, perServer, profile);
     log(
       `[bench] burst ${i + 1}/${repeats}: drained in ${b.drainMs} ms, ${b.promptsShown} prompts, ${b.clicks} Cancel clicks, ${b.hostCancelled} cancelled by the host (shown → answered ${b.cycle.showToAnswerMs} ms, answered → next shown ${b.cycle.answerToNextShowMs} ms), ` +
         `loop p99 ${b.eventLoop.p99.toFixed(1)} ms, heap ${(b.heap.growthBytes / 2 ** 20).toFixed(1)} MB`,
@@ -137,7 +137,7 @@ export async function measureBursts(s: TestServices, servers: readonly string[],
   return { idle, bursts, pages, heapFirstBeforeBytes: bursts[0]?.heap.beforeBytes ?? 0, heapLastAfterBytes: bursts[bursts.length - 1]?.heap.afterBytes ?? 0 };
 }
 
-export async function measureBurst(s: TestServices, servers: readonly string[], perServer: number, profileFile?: string): Promise<BurstResult> {
+export async function measureBurst(ext: ExtensionUnderTest, servers: readonly string[], perServer: number, profileFile?: string): Promise<BurstResult> {
   const gc = collector();
   const beforeBytes = await settledHeap(gc);
 
@@ -150,13 +150,13 @@ export async function measureBurst(s: TestServices, servers: readonly string[], 
   const showToAnswer: number[] = [];
   const answerToNextShow: number[] = [];
   let lastAnswerAt: number | undefined;
-  const sub = s.hooks.onDidShowPrompt((e) => {
+  const sub = ext.onDidShowPrompt((e) => {
     promptsShown++;
     const now = Date.now();
     onScreen = { id: e.id, shownAt: now };
     if (lastAnswerAt !== undefined) answerToNextShow.push(now - lastAnswerAt);
   });
-  const finished = s.broker.queue.onDidFinish((f) => {
+  const finished = ext.onDidFinish((f) => {
     if (f.id !== onScreen?.id) return;
     lastAnswerAt = Date.now();
     showToAnswer.push(lastAnswerAt - onScreen.shownAt);
@@ -167,7 +167,7 @@ export async function measureBurst(s: TestServices, servers: readonly string[], 
   const watchdog = setInterval(() => {
     if (onScreen && Date.now() - onScreen.shownAt > CLICK_GRACE_MS) {
       hostCancelled++;
-      s.broker.queue.settle(onScreen.id, 'cancel');
+      ext.cancel(onScreen.id);
     }
   }, 500);
   await canceller(true);
@@ -203,9 +203,9 @@ export async function measureBurst(s: TestServices, servers: readonly string[], 
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(calls),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`burst tool calls did not return within 180 s (queue ${s.broker.queue.size})`)), 180_000))),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`burst tool calls did not return within 180 s (queue ${ext.api.pending().length})`)), 180_000))),
     ]).finally(() => clearTimeout(timer));
-    await waitUntil(() => s.broker.queue.size === 0, 'the queue to drain after the burst', 60_000);
+    await waitUntil(() => ext.idle(), 'the queue to drain after the burst', 60_000);
   } finally {
     h.disable();
     clicks = (await canceller(false)).clicks;
@@ -221,7 +221,7 @@ export async function measureBurst(s: TestServices, servers: readonly string[], 
   }
   const drainMs = Date.now() - t0;
   // Audit lines are written asynchronously; they are part of the work a burst causes.
-  await s.audit.flush();
+  await ext.flushAudit();
   const afterBytes = await settledHeap(gc);
   return {
     servers: servers.length,

@@ -10,7 +10,7 @@
  * upstream writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on
  * the stdio copy and the gateway's.
  */
-import type { TestServices } from '../../test/host/testServices';
+import type { ExtensionUnderTest } from './extension';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
 import type { HttpProbeResult } from './httpProbe';
 import { waitUntil } from './wait';
@@ -69,9 +69,9 @@ async function listChangedOnce(server: AgentServer, k: number): Promise<number> 
   return (await listed) - sentAt;
 }
 
-export async function measureGateway(s: TestServices, servers: readonly AgentServer[], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
+export async function measureGateway(ext: ExtensionUnderTest, servers: readonly AgentServer[], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
   for (const ours of servers.filter((x) => x.path === 'gateway' || x.path === 'gatewayHttp')) {
-    await waitUntil(() => s.manager.get(ours.name)?.state.kind === 'running' && s.gateway.has(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
+    await waitUntil(() => ext.allRunning([ours.name]) && ext.offeredToAgent(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
   }
   // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
   for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});

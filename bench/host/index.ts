@@ -1,12 +1,13 @@
 /**
  * Entry of the in-host benchmark, loaded by the workbench like the in-host test suite (the
  * `extensionTestsPath` of the payload) and bundled by bench/run.mjs into out/bench/index.js.
- * MCP_BENCH_MODE picks the work: `main` (latency, interactions, burst) or `activation`. Results go
- * to the harness over its control channel; a rejected run() makes the harness fail. `gateway`
- * (the agent gateway's overhead) runs in a host of its own, with VS Code's chat on.
+ * MCP_BENCH_MODE picks the work, one mode per code-server: `latency` (ours against the baseline,
+ * then MRTR against pushed; the harness runs several such hosts), `main` (interactions and the
+ * burst), `activation` (this host's cold activation figure) or `gateway` (the agent gateway's
+ * overhead, with VS Code's chat on). Results go to the harness over its control channel; a
+ * rejected run() makes the harness fail.
  */
 import * as vscode from 'vscode';
-import { services } from '../../test/integration/helpers';
 import { postResults } from './control';
 import { baseline, measureLatency, ours, type LatencyResult } from './latency';
 import { measureBursts, type BurstsResult } from './burst';
@@ -16,6 +17,7 @@ import { waitUntil } from './wait';
 import { measureGateway, type GatewayResult } from './gateway';
 import { probeHttp } from './httpProbe';
 import { checkClocks, describeSkews, type Skew } from './clock';
+import { extensionUnderTest } from './extension';
 
 const log = (m: string): void => console.log(m);
 
@@ -24,56 +26,65 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
-/** What a `main` run hands the harness. */
-export interface MainResults {
+/** What a `latency` run hands the harness. */
+export interface LatencyRunResults {
   readonly latency: LatencyResult;
   /** The same InputBox form, ours both times: pushed by a 2025 server (`ours`) or asked through MRTR (`mrtr`). */
   readonly mrtr: LatencyResult;
-  readonly interactions: InteractionRun[];
-  readonly burst: BurstsResult;
   /** Each stamping process's clock against the host's, before the latency rows and after them. */
   readonly clock: { readonly before: Skew[]; readonly after: Skew[] };
 }
 
-/** The body of the harness's `/results` call: MainResults, ActivationResult or GatewayResult, by mode. */
+/** What a `main` run hands the harness. */
+export interface MainResults {
+  readonly interactions: InteractionRun[];
+  readonly burst: BurstsResult;
+}
+
+/** The body of the harness's `/results` call: one of the results above, by mode. */
 export interface PostedResults {
   readonly mode: string;
-  readonly results?: MainResults | ActivationResult | GatewayResult;
+  readonly results?: LatencyRunResults | MainResults | ActivationResult | GatewayResult;
   readonly error?: string;
 }
 
-async function main(): Promise<MainResults> {
-  const s = await services();
-  const burstServers = (process.env['MCP_BENCH_BURST_SERVERS'] ?? '').split(',').filter(Boolean);
-  const all = ['bench', 'benchMrtr', 'demo', ...burstServers];
-  await waitUntil(() => all.every((n) => s.manager.get(n)?.state.kind === 'running'), `servers ${all.join(', ')} running`, 90_000);
+async function latency(): Promise<LatencyRunResults> {
+  const ext = await extensionUnderTest();
+  const servers = ['bench', 'benchMrtr'];
+  await waitUntil(() => ext.allRunning(servers), `servers ${servers.join(', ')} running`, 90_000);
   await vscode.commands.executeCommand('benchBaseline.connect');
-  log(`[bench] ${all.length} servers running, baseline connected`);
+  log(`[bench] ${servers.length} servers running, baseline connected`);
 
-  // The latency server is measured without the token bucket (it sends far more than 10 a minute):
-  // the user's "Allow More" for that one server. Policy, validation and queue still run.
-  s.gatekeeper.allowMore('bench');
-  s.gatekeeper.allowMore('benchMrtr');
+  // The latency servers are measured without the token bucket (they send far more than 10 a
+  // minute): the user's "Allow More" for them. Policy, validation and queue still run.
+  for (const server of servers) ext.allowMore(server);
   const samples = envNumber('MCP_BENCH_SAMPLES', 30);
   const warmup = envNumber('MCP_BENCH_WARMUP', 3);
   const before = await checkClocks();
   log(`[bench] clock skew against the extension host: ${describeSkews(before)}`);
-  const latency = await measureLatency([ours(s, 'bench'), baseline()], samples, warmup, log);
-  const negotiated = s.manager.get('benchMrtr')?.state;
-  if (negotiated?.kind !== 'running' || negotiated.protocolVersion !== '2026-07-28') throw new Error(`benchMrtr did not negotiate 2026-07-28: ${JSON.stringify(negotiated)}`);
+  const vsBaseline = await measureLatency([ours(ext, 'bench'), baseline()], samples, warmup, log);
+  // benchMrtr speaks only 2026-07-28 (it rejects `initialize`): running means it negotiated that.
   // The smallest widget: the one where a protocol's extra cost would show most.
-  const mrtr = await measureLatency([ours(s, 'bench'), ours(s, 'benchMrtr', 'mrtr')], samples, warmup, log, ['inputBox']);
+  const mrtr = await measureLatency([ours(ext, 'bench'), ours(ext, 'benchMrtr', 'mrtr')], samples, warmup, log, ['inputBox']);
   const after = await checkClocks();
   log(`[bench] clock skew after the latency rows: ${describeSkews(after)}`);
-  const interactions = await measureInteractions(s, 'demo');
+  return { latency: vsBaseline, mrtr, clock: { before, after } };
+}
+
+async function main(): Promise<MainResults> {
+  const ext = await extensionUnderTest();
+  const burstServers = (process.env['MCP_BENCH_BURST_SERVERS'] ?? '').split(',').filter(Boolean);
+  const all = ['demo', ...burstServers];
+  await waitUntil(() => ext.allRunning(all), `servers ${all.join(', ')} running`, 90_000);
+  log(`[bench] ${all.length} servers running`);
+  const interactions = await measureInteractions(ext, 'demo');
   log(`[bench] interactions: ${interactions.map((r) => `${r.method} ${r.actions}`).join(', ')}`);
-  const burst = await measureBursts(s, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
-  return { latency, mrtr, interactions, burst, clock: { before, after } };
+  const burst = await measureBursts(ext, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
+  return { interactions, burst };
 }
 
 async function activation(): Promise<ActivationResult> {
-  const s = await services();
-  return measureActivation(s, envNumber('MCP_BENCH_WARM_REPS', 0), log);
+  return measureActivation(await extensionUnderTest());
 }
 
 /**
@@ -82,7 +93,7 @@ async function activation(): Promise<ActivationResult> {
  * server that `http` reaches directly.
  */
 async function gateway(): Promise<GatewayResult> {
-  const s = await services();
+  const ext = await extensionUnderTest();
   const direct = process.env['MCP_BENCH_GATEWAY_DIRECT'] ?? 'gwdirect';
   const overHttp = process.env['MCP_BENCH_GATEWAY_HTTP'] ?? 'gwhttp';
   const relayed = process.env['MCP_BENCH_GATEWAY_RELAYED'] ?? 'gwrelay';
@@ -96,7 +107,7 @@ async function gateway(): Promise<GatewayResult> {
   ] as const;
   const calls = envNumber('MCP_BENCH_GATEWAY_CALLS', 100);
   const warmup = envNumber('MCP_BENCH_WARMUP', 3);
-  const result = await measureGateway(s, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
+  const result = await measureGateway(ext, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
   const probeUrl = process.env['MCP_BENCH_GATEWAY_PROBE_URL'];
   return probeUrl ? { ...result, probe: await probeHttp(probeUrl, calls, warmup) } : result;
 }
@@ -104,7 +115,10 @@ async function gateway(): Promise<GatewayResult> {
 export async function run(): Promise<void> {
   const mode = process.env['MCP_BENCH_MODE'] ?? 'main';
   try {
-    const results = mode === 'activation' ? await activation() : mode === 'gateway' ? await gateway() : await main();
+    const modes: Record<string, (() => Promise<NonNullable<PostedResults['results']>>) | undefined> = { latency, main, activation, gateway };
+    const run = modes[mode];
+    if (!run) throw new Error(`unknown MCP_BENCH_MODE ${mode}`);
+    const results = await run();
     await postResults({ mode, results } satisfies PostedResults);
   } catch (err) {
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);

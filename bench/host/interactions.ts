@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { acceptDefaults } from './control';
 import { waitUntil } from './wait';
-import type { TestServices } from '../../test/host/testServices';
+import type { ExtensionUnderTest } from './extension';
 
 export interface InteractionRun {
   readonly method: 'click' | 'ctrlEnter';
@@ -18,7 +18,7 @@ export interface InteractionRun {
   readonly toolText: string;
 }
 
-export async function measureInteractions(s: TestServices, server: string): Promise<InteractionRun[]> {
+export async function measureInteractions(ext: ExtensionUnderTest, server: string): Promise<InteractionRun[]> {
   const runs: InteractionRun[] = [];
   for (const method of ['click', 'ctrlEnter'] as const) {
     const call = Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'everything', {}));
@@ -26,7 +26,7 @@ export async function measureInteractions(s: TestServices, server: string): Prom
     const { actions, focusDelayMs } = await acceptDefaults(method);
     const result = (await call) as { content?: { text?: string }[] };
     runs.push({ method, actions, focusDelayMs, toolText: result.content?.[0]?.text ?? '' });
-    await waitUntil(() => s.broker.queue.size === 0, 'the queue to empty after the form', 15_000);
+    await waitUntil(() => ext.idle(), 'the queue to empty after the form', 15_000);
   }
   return runs;
 }

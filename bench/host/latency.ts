@@ -7,7 +7,7 @@
  * the baseline extension, or ours asked by a 2025 server and ours asked through MRTR.
  */
 import * as vscode from 'vscode';
-import type { TestServices } from '../../test/host/testServices';
+import type { ExtensionUnderTest } from './extension';
 import { arm, seen, type PromptKind } from './control';
 import { waitUntil } from './wait';
 
@@ -73,18 +73,18 @@ function parseTool(result: unknown): WireOutcome {
 }
 
 /** Ours, through `server`: a 2025 one that pushes (`ours`) or a 2026-07-28 one that answers `input_required` (`mrtr`). */
-export function ours(s: TestServices, server: string, name: 'ours' | 'mrtr' = 'ours'): Impl {
+export function ours(ext: ExtensionUnderTest, server: string, name: 'ours' | 'mrtr' = 'ours'): Impl {
   let lastShown: number | undefined;
   // Disposed with the host; the benchmark never outlives it.
-  s.hooks.onDidShowPrompt((e) => (lastShown = e.at));
+  ext.onDidShowPrompt((e) => (lastShown = e.at));
   return {
     name,
     start: (params, tag) => vscode.commands.executeCommand('mcpElicitation.runTool', server, 'prompt', { params, tag }),
-    idle: () => Promise.resolve(s.broker.queue.size === 0),
+    idle: () => Promise.resolve(ext.idle()),
     shownAt: () => Promise.resolve(lastShown),
     // Escape only sets our question aside; its Cancel (the prompt's or the pending list's) cancels.
     cancelQuickInput: () => {
-      for (const e of s.broker.queue.list()) if (e.state === 'onScreen' || e.state === 'aside') s.broker.queue.settle(e.id, 'cancel');
+      for (const e of ext.api.pending()) if (e.state === 'onScreen' || e.state === 'aside') ext.cancel(e.id);
       return Promise.resolve();
     },
   };

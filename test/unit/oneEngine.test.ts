@@ -1,6 +1,7 @@
 /**
  * One factory per engine (issue 20): Ajv is built in one file, so the answer validator, Run Tool
- * and the SDK shims judge JSON with the same options, and a new use cannot drift into its own.
+ * and the SDK shims judge JSON with the same options, and a new use cannot drift into its own; and
+ * JSONC has one parser, VS Code's jsonc-parser.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,6 +35,13 @@ void describe('one engine per job', () => {
       sources.filter((s) => valueImport.test(s.text)).map((s) => s.file),
       ['src/elicitation/form/ajvFactory.ts'],
     );
+  });
+
+  void it('one JSONC parser: jsonc-parser, imported only by src/config/parse/ (parseJsonc and the comment-keeping edits)', () => {
+    const importers = sources.filter((s) => /from\s+['"]jsonc-parser['"]/.test(s.text)).map((s) => s.file).sort();
+    assert.deepEqual(importers, ['src/config/parse/jsonc.ts', 'src/config/parse/serverMove.ts']);
+    const otherParsers = sources.filter((s) => /from\s+['"](json5|comment-json|strip-json-comments|jsonc-eslint-parser)['"]/.test(s.text)).map((s) => s.file);
+    assert.deepEqual(otherParsers, []);
   });
 
   void it('the factory engine ignores unknown keywords, checks formats and reads legacy-syntax patterns (\\_)', () => {

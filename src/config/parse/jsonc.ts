@@ -1,10 +1,19 @@
 /**
- * A small JSONC parser (JSON plus `//` and block comments and trailing commas), the dialect
- * VS Code uses for `mcp.json` and settings files. Written here rather than taken as a dependency
- * because the grammar is tiny and we want two things `JSON.parse` does not give portably:
- * error positions as line:column, and the position of every property so configuration errors
- * can point at the offending line.
+ * JSONC (JSON plus `//` and block comments and trailing commas), the dialect VS Code uses for
+ * `mcp.json` and settings files. The one JSONC parser of the extension is `jsonc-parser`, VS Code's
+ * own, which the comment-keeping edits of serverMove.ts need anyway; this module adds what its
+ * `parse` does not give: the first error as line:column with a sentence, the position of every
+ * property so configuration errors can point at the offending line, a nesting bound, and objects
+ * whose `__proto__` key is an ordinary property.
  */
+import { createScanner, printParseErrorCode, visit, type ParseErrorCode, type SyntaxKind } from 'jsonc-parser';
+
+// jsonc-parser declares its token kinds as a const enum, which isolated modules cannot read: the values, from its d.ts.
+const OPEN_BRACE = 1 as SyntaxKind;
+const CLOSE_BRACE = 2 as SyntaxKind;
+const OPEN_BRACKET = 3 as SyntaxKind;
+const CLOSE_BRACKET = 4 as SyntaxKind;
+const EOF = 17 as SyntaxKind;
 
 /** A 1-based line and column (the column counts UTF-16 code units, as editors do). */
 export interface JsoncPosition {
@@ -35,49 +44,129 @@ export type JsoncResult =
 /** Deep enough for any real config, shallow enough that hostile input cannot exhaust the stack. */
 const MAX_DEPTH = 200;
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
-class SyntaxFailure extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
-    super(message);
-  }
+interface Open {
+  readonly value: Record<string, unknown> | unknown[];
+  readonly offsets: Map<string | number, number>;
+  /** The property whose value comes next (objects only). */
+  key?: string;
 }
 
 /**
  * Parses JSONC text. Duplicate keys keep the last value, as `JSON.parse` does; a `__proto__`
  * key becomes an ordinary own property rather than changing the object's prototype.
  */
-export function parseJsonc(text: string): JsoncResult {
-  const parser = new Parser(text);
-  try {
-    const value = parser.parseDocument();
-    const offsets = parser.offsets;
-    const lines = new LineIndex(text);
-    return {
-      ok: true,
-      value,
-      positionOf: (container, key) => {
-        const offset = offsets.get(container)?.get(key);
-        return offset === undefined ? undefined : lines.position(offset);
+export function parseJsonc(source: string): JsoncResult {
+  // jsonc-parser does not skip a byte order mark; offsets below are into `text`, positions into `source`.
+  const bom = source.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const text = source.slice(bom);
+  const fail = (message: string, offset: number): JsoncResult => ({ ok: false, error: { message, offset: offset + bom, ...new LineIndex(source).position(offset + bom) } });
+
+  // jsonc-parser recurses once per level: bound the depth before it runs.
+  const tooDeep = deeperThan(text, MAX_DEPTH);
+  if (tooDeep !== undefined) return fail('Nesting is too deep', tooDeep);
+
+  const offsets = new WeakMap<object, Map<string | number, number>>();
+  const stack: Open[] = [];
+  let root: unknown;
+  let first: { code: ParseErrorCode; offset: number; container: '}' | ']' | undefined } | undefined;
+  const put = (value: unknown, offset: number): void => {
+    const top = stack.at(-1);
+    if (!top) {
+      root = value;
+    } else if (Array.isArray(top.value)) {
+      top.offsets.set(top.value.length, offset);
+      top.value.push(value);
+    } else if (top.key !== undefined) {
+      Object.defineProperty(top.value, top.key, { value, writable: true, enumerable: true, configurable: true });
+    }
+  };
+  const open = (value: Open['value'], offset: number): void => {
+    put(value, offset);
+    const map = new Map<string | number, number>();
+    offsets.set(value, map);
+    stack.push({ value, offsets: map });
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: (offset) => open({}, offset),
+      onArrayBegin: (offset) => open([], offset),
+      onObjectEnd: () => void stack.pop(),
+      onArrayEnd: () => void stack.pop(),
+      onObjectProperty: (name, offset) => {
+        const top = stack.at(-1);
+        if (!top) return;
+        top.key = name;
+        top.offsets.set(name, offset);
       },
-    };
-  } catch (e) {
-    if (!(e instanceof SyntaxFailure)) throw e;
-    return { ok: false, error: { message: e.message, offset: e.offset, ...new LineIndex(text).position(e.offset) } };
+      onLiteralValue: (value: unknown, offset) => put(value, offset),
+      onError: (code, offset) => {
+        const top = stack.at(-1);
+        first ??= { code, offset, container: top === undefined ? undefined : Array.isArray(top.value) ? ']' : '}' };
+      },
+    },
+    { allowTrailingComma: true, disallowComments: false },
+  );
+  if (first) return fail(sentence(first.code, first.container, text, first.offset), first.offset);
+  const lines = new LineIndex(source);
+  return {
+    ok: true,
+    value: root,
+    positionOf: (container, key) => {
+      const offset = offsets.get(container)?.get(key);
+      return offset === undefined ? undefined : lines.position(offset + bom);
+    },
+  };
+}
+
+/** The offset of the first bracket nested deeper than `max`, or undefined. Strings and comments are the scanner's. */
+function deeperThan(text: string, max: number): number | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
+      if (++depth > max) return scanner.getTokenOffset();
+    } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** The error in words, naming what was found where the parser stopped. */
+function sentence(code: ParseErrorCode, container: '}' | ']' | undefined, text: string, offset: number): string {
+  const ch = text[offset];
+  const found = ch === undefined ? 'end of input' : `character ${JSON.stringify(ch)}`;
+  switch (printParseErrorCode(code)) {
+    case 'UnexpectedEndOfString':
+      return 'Unterminated string';
+    case 'UnexpectedEndOfComment':
+      return 'Unterminated block comment';
+    case 'InvalidCharacter':
+      return 'Control characters must be escaped in strings';
+    case 'InvalidUnicode':
+      return 'Invalid \\u escape';
+    case 'InvalidEscapeCharacter':
+      return 'Invalid escape sequence';
+    case 'InvalidNumberFormat':
+    case 'UnexpectedEndOfNumber':
+      return 'Invalid number';
+    case 'PropertyNameExpected':
+      return `Expected a property name or '}' but found ${found}`;
+    case 'ColonExpected':
+      return `Expected ':' but found ${found}`;
+    case 'CommaExpected':
+      return `Expected ',' or '${container ?? '}'}' but found ${found}`;
+    case 'CloseBraceExpected':
+      return `Expected ',' or '}' but found ${found}`;
+    case 'CloseBracketExpected':
+      return `Expected ',' or ']' but found ${found}`;
+    case 'EndOfFileExpected':
+      return 'Unexpected content after the end of the document';
+    case 'ValueExpected':
+    case 'InvalidSymbol':
+    default:
+      return `Expected a value but found ${found}`;
   }
 }
 
@@ -100,193 +189,5 @@ class LineIndex {
       else hi = mid - 1;
     }
     return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
-  }
-}
-
-class Parser {
-  /** Start offset of every property name / array element, keyed by container. */
-  readonly offsets = new WeakMap<object, Map<string | number, number>>();
-  private pos = 0;
-  private depth = 0;
-
-  constructor(private readonly text: string) {
-    if (text.charCodeAt(0) === 0xfeff) this.pos = 1;
-  }
-
-  parseDocument(): unknown {
-    this.skipTrivia();
-    const value = this.parseValue();
-    this.skipTrivia();
-    if (this.pos < this.text.length) this.fail('Unexpected content after the end of the document');
-    return value;
-  }
-
-  private fail(message: string, offset = this.pos): never {
-    throw new SyntaxFailure(message, offset);
-  }
-
-  private describeHere(): string {
-    const ch = this.text[this.pos];
-    return ch === undefined ? 'end of input' : `character ${JSON.stringify(ch)}`;
-  }
-
-  private skipTrivia(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
-        this.pos++;
-      } else if (c === 0x2f && t[this.pos + 1] === '/') {
-        const end = t.indexOf('\n', this.pos);
-        this.pos = end === -1 ? t.length : end + 1;
-      } else if (c === 0x2f && t[this.pos + 1] === '*') {
-        const end = t.indexOf('*/', this.pos + 2);
-        if (end === -1) this.fail('Unterminated block comment');
-        this.pos = end + 2;
-      } else {
-        return;
-      }
-    }
-  }
-
-  private parseValue(): unknown {
-    const ch = this.text[this.pos];
-    switch (ch) {
-      case '{':
-        return this.nested(() => this.parseObject());
-      case '[':
-        return this.nested(() => this.parseArray());
-      case '"':
-        return this.parseString();
-      case 't':
-        return this.parseLiteral('true', true);
-      case 'f':
-        return this.parseLiteral('false', false);
-      case 'n':
-        return this.parseLiteral('null', null);
-      default:
-        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.parseNumber();
-        return this.fail(`Expected a value but found ${this.describeHere()}`);
-    }
-  }
-
-  private nested<T>(parse: () => T): T {
-    if (++this.depth > MAX_DEPTH) this.fail('Nesting is too deep');
-    const value = parse();
-    this.depth--;
-    return value;
-  }
-
-  private parseObject(): Record<string, unknown> {
-    const obj: Record<string, unknown> = {};
-    const offsets = new Map<string | number, number>();
-    this.offsets.set(obj, offsets);
-    this.pos++; // '{'
-    this.skipTrivia();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return obj;
-    }
-    for (;;) {
-      if (this.text[this.pos] !== '"') this.fail(`Expected a property name or '}' but found ${this.describeHere()}`);
-      const keyOffset = this.pos;
-      const key = this.parseString();
-      this.skipTrivia();
-      if (this.text[this.pos] !== ':') this.fail(`Expected ':' but found ${this.describeHere()}`);
-      this.pos++;
-      this.skipTrivia();
-      const value = this.parseValue();
-      Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-      offsets.set(key, keyOffset);
-      this.skipTrivia();
-      if (this.text[this.pos] === ',') {
-        this.pos++;
-        this.skipTrivia();
-        if (this.text[this.pos] === '}') break; // trailing comma
-      } else if (this.text[this.pos] !== '}') {
-        this.fail(`Expected ',' or '}' but found ${this.describeHere()}`);
-      } else {
-        break;
-      }
-    }
-    this.pos++; // '}'
-    return obj;
-  }
-
-  private parseArray(): unknown[] {
-    const arr: unknown[] = [];
-    const offsets = new Map<string | number, number>();
-    this.offsets.set(arr, offsets);
-    this.pos++; // '['
-    this.skipTrivia();
-    if (this.text[this.pos] === ']') {
-      this.pos++;
-      return arr;
-    }
-    for (;;) {
-      offsets.set(arr.length, this.pos);
-      arr.push(this.parseValue());
-      this.skipTrivia();
-      if (this.text[this.pos] === ',') {
-        this.pos++;
-        this.skipTrivia();
-        if (this.text[this.pos] === ']') break; // trailing comma
-      } else if (this.text[this.pos] !== ']') {
-        this.fail(`Expected ',' or ']' but found ${this.describeHere()}`);
-      } else {
-        break;
-      }
-    }
-    this.pos++; // ']'
-    return arr;
-  }
-
-  private parseString(): string {
-    const start = this.pos;
-    const t = this.text;
-    let out = '';
-    let chunkStart = ++this.pos;
-    for (;;) {
-      if (this.pos >= t.length) this.fail('Unterminated string', start);
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x22) {
-        out += t.slice(chunkStart, this.pos);
-        this.pos++;
-        return out;
-      }
-      if (c < 0x20) this.fail('Control characters must be escaped in strings');
-      if (c !== 0x5c) {
-        this.pos++;
-        continue;
-      }
-      out += t.slice(chunkStart, this.pos);
-      const esc = t[this.pos + 1];
-      if (esc === 'u') {
-        const hex = t.slice(this.pos + 2, this.pos + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Invalid \\u escape');
-        out += String.fromCharCode(parseInt(hex, 16));
-        this.pos += 6;
-      } else {
-        const decoded = esc === undefined ? undefined : ESCAPES[esc];
-        if (decoded === undefined) this.fail('Invalid escape sequence');
-        out += decoded;
-        this.pos += 2;
-      }
-      chunkStart = this.pos;
-    }
-  }
-
-  private parseNumber(): number {
-    NUMBER.lastIndex = this.pos;
-    const match = NUMBER.exec(this.text);
-    if (!match) return this.fail('Invalid number');
-    this.pos += match[0].length;
-    return Number(match[0]);
-  }
-
-  private parseLiteral<T>(word: string, value: T): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail(`Expected a value but found ${this.describeHere()}`);
-    this.pos += word.length;
-    return value;
   }
 }
