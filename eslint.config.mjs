@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Modules that must stay free of `vscode` so they run (and are unit-tested) in plain Node. */
-const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared/**/*.ts', 'webview/**/*.ts'];
+const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared/**/*.ts', 'webview/**/*.ts', 'src/servers/connection.ts', 'src/servers/session.ts'];
 
 export default tseslint.config(
   // The tooling (scripts/, bench/), the demo and the fixture servers and extensions are linted like the code.

@@ -1,18 +1,27 @@
-import * as vscode from 'vscode';
-import { ProtocolError, type ProgressCallback, type ServerCapabilities, type Tool, type Implementation, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+/**
+ * One MCP server's lifecycle: an honest state machine (stopped, starting, running, error,
+ * untrusted), start/stop/restart, and the restart policy (backoff, giving up, the SSE fallback).
+ * Everything that talks to the server for one launch lives in that launch's Session (session.ts):
+ * handlers, tools, the liveness probe, tracing, calls and their errors. No `vscode` import: tests
+ * drive this in plain Node with a fake transport and timers they control.
+ */
+import { ProtocolError, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
-import type { Logger } from '../util/log';
-import { createTransport, shouldFallBackToSse, type PreparedTransport, type TransportKind } from './transports';
-import { HostClient } from './hostClient';
-import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import { Emitter, type Event } from '../util/emitter';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { describeState, errorText, type ServerState } from './serverState';
+import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
+import { createTransport, shouldFallBackToSse, type TransportKind } from './transports';
 
+export type { LegOptions, RelayedMessage } from './session';
+
+/** A timer the connection can cancel; tests pass a scheduler they fire themselves. */
+export type SetTimer = (fn: () => void, ms: number) => { dispose(): void };
 
 export interface ConnectionDeps {
-  readonly log: Logger;
+  readonly log: SessionLog & { error(message: string, err?: unknown): void };
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
   /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
@@ -21,63 +30,45 @@ export interface ConnectionDeps {
   readonly restartDelaysMs?: readonly number[];
   /** How long `initialize` may take (read per attempt; tests shorten it). */
   readonly connectTimeoutMs?: () => number;
-}
-
-/** A request or notification as the agent gateway relays it, params untouched. */
-export interface RelayedMessage {
-  readonly method: string;
-  readonly params?: Record<string, unknown> | undefined;
-}
-
-/** How one relayed or tool-call leg is sent. */
-export interface LegOptions {
-  readonly signal?: AbortSignal | undefined;
-  /** Each `notifications/progress` the server sends about this request. */
-  readonly onprogress?: ProgressCallback | undefined;
-  readonly timeoutMs?: number;
+  /** The error text of a call to a server that is not running, in the user's language. */
+  readonly notRunningText?: (name: string) => string;
+  /** Makes the transport of each launch (tests pass one over an in-memory pair). */
+  readonly createTransport?: typeof createTransport;
+  /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
+  readonly setTimer?: SetTimer;
 }
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
-const STABLE_AFTER_MS = 60_000;
+export const STABLE_AFTER_MS = 60_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
-/** A call may wait on the user (an elicitation inside it); progress from the server extends it. */
-const CALL_TIMEOUT_MS = 15 * 60_000;
-/** A lookup the server should answer quickly. */
-const RELAY_TIMEOUT_MS = 60_000;
-/**
- * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
- * the connection pings to tell a dead server from a hiccup; no answer in this time means dead.
- */
-const PROBE_TIMEOUT_MS = 10_000;
+
+const realTimer: SetTimer = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return { dispose: () => clearTimeout(t) };
+};
 
 /**
- * One MCP server: an SDK Client over one transport, with an honest state machine and crash
- * restarts. Its lifetime is the server definition's; a changed definition gets a new Connection.
+ * One MCP server, with crash restarts. Its lifetime is the server definition's; a changed
+ * definition gets a new Connection. Each launch gets a new Session, disposed when it ends.
  */
 export class Connection extends Disposable {
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<Connection>());
-  readonly onDidChange = this._onDidChange.event;
-
-  private readonly _onDidNotify = this._register(new vscode.EventEmitter<RelayedMessage>());
-  /** Notifications the agent gateway passes on: list changes, log messages, resource updates. */
-  readonly onDidNotify = this._onDidNotify.event;
+  private readonly _onDidChange: Emitter<Connection>;
+  /** State, tools or readiness changed. */
+  readonly onDidChange: Event<Connection>;
+  private readonly _onDidNotify: Emitter<RelayedMessage>;
+  /** Notifications the agent gateway passes on, from whichever session is current. */
+  readonly onDidNotify: Event<RelayedMessage>;
 
   private _state: ServerState = { kind: 'stopped' };
-  private _tools: readonly Tool[] = [];
-  private _toolsListed = false;
-  private client: HostClient | undefined;
-  private prepared: PreparedTransport | undefined;
+  /** The current launch; undefined while stopped, between restarts, and after it failed. */
+  private session: Session | undefined;
   private wanted = false;
   private crashes = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
-  private stableTimer: NodeJS.Timeout | undefined;
-  /** Bumped on every start/stop so late callbacks from an old client are ignored. */
-  private generation = 0;
-  /** The generation a liveness ping is running for, so a burst of errors sends one ping. */
-  private probing: number | undefined;
-  /** Aborted when this connection goes away (stop, restart, deactivation): calls in flight end without a retry. */
+  private restartTimer: { dispose(): void } | undefined;
+  private stableTimer: { dispose(): void } | undefined;
+  /** Aborted when this connection is stopped, restarted or torn down: calls in flight end without a retry. */
   private calls = new AbortController();
 
   constructor(
@@ -85,6 +76,12 @@ export class Connection extends Disposable {
     private readonly deps: ConnectionDeps,
   ) {
     super();
+    // A throwing listener must not stop the others, nor the state machine that fired it.
+    const onListenerError = (err: unknown): void => deps.log.error(`[${definition.name}] a listener failed`, err);
+    this._onDidChange = this._register(new Emitter<Connection>(onListenerError));
+    this.onDidChange = this._onDidChange.event;
+    this._onDidNotify = this._register(new Emitter<RelayedMessage>(onListenerError));
+    this.onDidNotify = this._onDidNotify.event;
   }
 
   get name(): string {
@@ -94,28 +91,28 @@ export class Connection extends Disposable {
     return this._state;
   }
   get tools(): readonly Tool[] {
-    return this._tools;
+    return this.session?.tools ?? [];
   }
   /** Running, and the first tools/list since it started has answered (or failed, or it has no tools). */
   get ready(): boolean {
-    return this._state.kind === 'running' && this._toolsListed;
+    return this.isRunning && this.session?.toolsListed === true;
   }
   /** True while a session with the server is up and requests can be sent. */
   get isRunning(): boolean {
-    return this._state.kind === 'running' && this.client !== undefined;
+    return this._state.kind === 'running' && this.session !== undefined;
   }
   /** What the server declared when it connected; undefined until it runs. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.isRunning ? this.client?.getServerCapabilities() : undefined;
+    return this.isRunning ? this.session?.serverCapabilities : undefined;
   }
   get serverInfo(): Implementation | undefined {
-    return this.isRunning ? this.client?.getServerVersion() : undefined;
+    return this.isRunning ? this.session?.serverInfo : undefined;
   }
   get instructions(): string | undefined {
-    return this.isRunning ? this.client?.getInstructions() : undefined;
+    return this.isRunning ? this.session?.instructions : undefined;
   }
   get pid(): number | undefined {
-    return this._state.kind === 'running' ? this._state.pid : this.prepared?.pid();
+    return this._state.kind === 'running' ? this._state.pid : this.session?.pid;
   }
 
   private setState(s: ServerState): void {
@@ -133,16 +130,15 @@ export class Connection extends Disposable {
     if (this.isDisposed) return;
     this.wanted = true;
     this.crashes = 0;
-    clearTimeout(this.restartTimer);
+    this.restartTimer?.dispose();
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
     await this.connect(1);
   }
 
   async stop(): Promise<void> {
     this.wanted = false;
-    clearTimeout(this.restartTimer);
-    clearTimeout(this.stableTimer);
-    await this.teardown();
+    this.clearTimers();
+    await this.endSession();
     if (!this.isDisposed) this.setState({ kind: 'stopped' });
   }
 
@@ -151,188 +147,86 @@ export class Connection extends Disposable {
     await this.start();
   }
 
+  /**
+   * One attempt: a Streamable HTTP `initialize` answered with a 4xx gets a second session over
+   * legacy SSE. A session disposed meanwhile (stop, restart, dispose) means someone else owns
+   * the state now, so this attempt leaves it alone.
+   */
   private async connect(attempt: number): Promise<void> {
-    const gen = ++this.generation;
-    this._toolsListed = false;
     this.setState({ kind: 'starting', attempt });
+    let launch = await this.launch(undefined);
+    if (launch.failed && !launch.session?.isDisposed && shouldFallBackToSse(this.definition, launch.err)) {
+      this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
+      void this.endSession();
+      launch = await this.launch('sse');
+    }
+    if (launch.session?.isDisposed) return;
+    if (launch.failed) {
+      void this.endSession();
+      this.onFailure(errorText(launch.err));
+      return;
+    }
+    const session = launch.session;
+    this.setState({ kind: 'running', transport: session.kind, serverInfo: session.serverInfo, pid: session.pid, protocolVersion: session.protocolVersion });
+    this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
+    // The view and readiness hear the first listing through onDidChangeTools.
+    await session.refreshTools();
+  }
+
+  /** A new session, connected; a transport that cannot even be made (a bad URL) fails like a connect. */
+  private async launch(kind: TransportKind | undefined): Promise<{ failed: false; session: Session } | { failed: true; session: Session | undefined; err: unknown }> {
+    let session: Session | undefined;
     try {
-      await this.connectOnce(gen, undefined).catch(async (err: unknown) => {
-        if (gen !== this.generation || !shouldFallBackToSse(this.definition, err)) throw err;
-        this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(err)}); trying legacy SSE`);
-        await this.teardown(false);
-        await this.connectOnce(gen, 'sse');
-      });
+      session = this.beginSession(kind);
+      await session.connect(this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS);
+      return { failed: false, session };
     } catch (err) {
-      if (gen !== this.generation) return;
-      await this.teardown(false);
-      this.onFailure(`${errorText(err)}`);
+      return { failed: true, session, err };
     }
   }
 
-  private async connectOnce(gen: number, kind: TransportKind | undefined): Promise<void> {
-    const prepared = createTransport(
-      this.definition,
-      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
-      kind,
-    );
-    const client = new HostClient(this.deps.clientInfo, {
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
-      versionNegotiation: negotiationFor(this.definition.protocolVersion, prepared.kind),
-      // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
-      inputRequired: { autoFulfill: false },
-      // A 2026-07-28 server announces list changes only on a `subscriptions/listen` stream, which
-      // the SDK opens for these; for a 2025 server they are the usual notifications.
-      listChanged: {
-        tools: this.onListChanged(gen, 'notifications/tools/list_changed'),
-        prompts: this.onListChanged(gen, 'notifications/prompts/list_changed'),
-        resources: this.onListChanged(gen, 'notifications/resources/list_changed'),
-      },
-    });
-    this.client = client;
-    this.prepared = prepared;
-    this.installHandlers(client, gen);
-    client.onerror = (e) => {
-      this.deps.log.warn(`[${this.name}] transport error: ${errorText(e)}`);
-      if (prepared.kind !== 'stdio') this.probe(client, gen);
-    };
-    if (this.deps.log.isTracing) {
-      const t = prepared.transport;
-      const orig = t.send.bind(t);
-      t.send = (msg, opts) => {
-        this.deps.log.trace(`[${this.name}] → ${JSON.stringify(msg)}`);
-        return orig(msg, opts);
-      };
-    }
-    await client.connect(prepared.transport, { timeout: this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS });
-    if (gen !== this.generation) return;
-    // Only from here: the SDK closes a client whose connect failed, and that failure is the
-    // connect's to report (and may lead to the SSE fallback), not a crash to restart from.
-    client.onclose = () => {
-      if (gen === this.generation && this.client === client) this.onUnexpectedClose();
-    };
-    if (this.deps.log.isTracing) {
-      const t = prepared.transport;
-      const onmessage = t.onmessage;
-      t.onmessage = (msg, extra) => {
-        this.deps.log.trace(`[${this.name}] ← ${JSON.stringify(msg)}`);
-        onmessage?.(msg, extra);
-      };
-    }
-    this.setState({ kind: 'running', transport: prepared.kind, serverInfo: client.getServerVersion(), pid: prepared.pid(), protocolVersion: client.getNegotiatedProtocolVersion() });
-    this.stableTimer = setTimeout(() => (this.crashes = 0), STABLE_AFTER_MS);
-    await this.refreshTools(gen);
-    if (gen !== this.generation || this._toolsListed) return;
-    // No tools, or tools/list failed: ready all the same, and the view hears it once.
-    this._toolsListed = true;
-    this._onDidChange.fire(this);
+  /** Makes the session of a new launch current; its events reach this connection until it is disposed. */
+  private beginSession(kind: TransportKind | undefined): Session {
+    const make = this.deps.createTransport ?? createTransport;
+    const prepared = make(this.definition, { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) }, kind);
+    const session = new Session(prepared, { name: this.name, clientInfo: this.deps.clientInfo, sink: this.deps.sink, log: this.deps.log, protocolVersion: this.definition.protocolVersion });
+    // The session disposes its emitters with itself, so these listeners go with it.
+    session.onDidChangeTools(() => this._onDidChange.fire(this));
+    session.onDidNotify((n) => this._onDidNotify.fire(n));
+    session.onDidEnd((end) => this.onSessionEnd(end));
+    this.session = session;
+    return session;
   }
 
-  private installHandlers(client: HostClient, gen: number): void {
-    // Pushed requests (2025 servers) reach the broker raw: see hostClient.ts.
-    client.setElicitationHandler((request, ctx) =>
-      this.deps.sink.handle(
-        { name: this.name, serverInfo: client.getServerVersion() },
-        request.params,
-        {
-          signal: ctx.mcpReq.signal,
-          requestId: ctx.mcpReq.id,
-          sendProgress: async (progressToken, progress, message) => {
-            await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
-          },
-        },
-      ),
-    );
-    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-      this.deps.sink.complete(this.name, n.params.elicitationId);
-    });
-    // For a server that announces list changes without declaring `listChanged`; one that declares
-    // it gets the SDK's handler instead, which calls onListChanged.
-    const toolsChanged = this.onListChanged(gen, 'notifications/tools/list_changed');
-    client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
-    client.setNotificationHandler('notifications/message', (n) => {
-      this.deps.log.debug(`[${this.name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
-      if (gen === this.generation) this._onDidNotify.fire(n);
-    });
-    // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
-    client.fallbackNotificationHandler = (n) => {
-      if (gen === this.generation) this._onDidNotify.fire(n);
-      return Promise.resolve();
-    };
-  }
-
-  /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
-  private onListChanged(gen: number, method: string): { autoRefresh: false; debounceMs: 0; onChanged: () => void } {
-    return {
-      autoRefresh: false,
-      debounceMs: 0,
-      onChanged: () => {
-        if (gen !== this.generation) return;
-        this._onDidNotify.fire({ method });
-        if (method === 'notifications/tools/list_changed') void this.refreshTools(gen);
-      },
-    };
-  }
-
-  private async refreshTools(gen: number): Promise<void> {
-    const client = this.client;
-    if (!client || gen !== this.generation || !client.getServerCapabilities()?.tools) return;
-    try {
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 10_000);
-      if (gen !== this.generation) return;
-      this._tools = tools;
-      this._toolsListed = true;
-      this._onDidChange.fire(this);
-    } catch (err) {
-      this.deps.log.warn(`[${this.name}] tools/list failed: ${errorText(err)}`);
-    }
-  }
-
-  private onUnexpectedClose(): void {
+  /**
+   * Disposes the current session. `abortCalls` ends the calls waiting between legs too; a session
+   * that closed on its own leaves them to fail with the SDK's own "connection closed".
+   */
+  private async endSession(abortCalls = true): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (abortCalls) this.abortCalls();
+    if (!session) return;
     this.deps.sink.serverGone(this.name);
-    this._tools = [];
-    this.client = undefined;
+    await session.dispose();
+  }
+
+  private onSessionEnd(end: SessionEnd): void {
+    if (end.kind === 'versionGone') {
+      // Not a crash: a new session negotiates again.
+      void this.restart();
+      return;
+    }
+    void this.endSession(end.kind !== 'closed');
     if (!this.wanted || this.isDisposed) {
       this.setState({ kind: 'stopped' });
       return;
     }
-    this.onFailure('the server exited unexpectedly');
-  }
-
-  /**
-   * After an HTTP/SSE transport error: is the server still there? A stream that dropped mid-way
-   * leaves requests waiting that the SDK never fails, so a server that does not answer a ping is
-   * treated like an exited process: prompts close, calls fail, the restart policy applies.
-   */
-  private probe(client: HostClient, gen: number): void {
-    if (this.probing === gen || gen !== this.generation || this.client !== client || this._state.kind !== 'running') return;
-    this.probing = gen;
-    // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
-    const alive = client.getProtocolEra() === 'modern' ? client.discover({ timeout: PROBE_TIMEOUT_MS }) : client.ping({ timeout: PROBE_TIMEOUT_MS });
-    alive.then(
-      () => {
-        if (this.probing === gen) this.probing = undefined;
-      },
-      async (err: unknown) => {
-        if (this.probing === gen) this.probing = undefined;
-        if (gen !== this.generation || this.client !== client) return;
-        // An error answer (say, a server without ping) still proves the server is there.
-        if (err instanceof ProtocolError) return;
-        this.deps.log.warn(`[${this.name}] the server stopped answering: ${errorText(err)}`);
-        // teardown() closes the client, which fails every request still waiting on it.
-        await this.teardown();
-        this.onFailure(`the connection was lost (${errorText(err)})`);
-      },
-    );
+    this.onFailure(end.reason);
   }
 
   private onFailure(reason: string): void {
-    clearTimeout(this.stableTimer);
+    this.stableTimer?.dispose();
     this.deps.sink.serverGone(this.name);
     if (!this.wanted || this.isDisposed) return;
     this.crashes++;
@@ -345,20 +239,16 @@ export class Connection extends Disposable {
     }
     const delay = delays[this.crashes - 1] ?? 16000;
     this.setState({ kind: 'error', reason: `${reason}; restarting in ${(delay / 1000).toFixed(delay < 1000 ? 1 : 0)} s`, gaveUp: false });
-    this.restartTimer = setTimeout(() => void this.connect(this.crashes + 1), delay);
+    this.restartTimer = this.timer(() => void this.connect(this.crashes + 1), delay);
   }
 
-  /** Closes the client; stdio servers get the SDK's stdin-close, SIGTERM, SIGKILL sequence. */
-  private async teardown(bumpGeneration = true): Promise<void> {
-    if (bumpGeneration) this.generation++;
-    this.abortCalls();
-    const client = this.client;
-    this.client = undefined;
-    this._tools = [];
-    if (client) {
-      this.deps.sink.serverGone(this.name);
-      await client.close().catch((e: unknown) => this.deps.log.warn(`[${this.name}] close failed: ${errorText(e)}`));
-    }
+  private timer(fn: () => void, ms: number): { dispose(): void } {
+    return (this.deps.setTimer ?? realTimer)(fn, ms);
+  }
+
+  private clearTimers(): void {
+    this.restartTimer?.dispose();
+    this.stableTimer?.dispose();
   }
 
   /** Ends every call in flight on this connection: open prompts close, no retry is sent. */
@@ -372,93 +262,37 @@ export class Connection extends Disposable {
     return this.calls.signal;
   }
 
-  /**
-   * Sends one leg of a call: a new request with exactly these params. The value is the result or,
-   * from a 2026-07-28 server, an `input_required` answer for mrtr/inputRounds.ts to fulfil.
-   */
+  /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */
   async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
-    const client = this.runningClient();
-    // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
-    const options = { ...legRequestOptions(leg, CALL_TIMEOUT_MS), allowInputRequired: true };
-    try {
-      switch (method) {
-        case 'tools/call':
-          return await client.callTool(params as Parameters<HostClient['callTool']>[0], options);
-        case 'prompts/get':
-          return await client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
-        case 'resources/read':
-          return await client.readResource(params as Parameters<HostClient['readResource']>[0], options);
-      }
-    } catch (err) {
-      throw this.protocolFailure(err, label);
-    }
+    return this.live().sendLeg(method, params, leg, label);
   }
 
-  /**
-   * Sends one request as given, for the agent gateway's lookups (lists, completions, log level).
-   * Calls that may ask the user go through {@link sendLeg} and the input rounds instead.
-   */
+  /** Sends one request as given, for the agent gateway's lookups (see {@link Session.relay}). */
   async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
-    const client = this.runningClient();
-    try {
-      return (await client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, legRequestOptions(leg, RELAY_TIMEOUT_MS)));
-    } catch (err) {
-      throw this.protocolFailure(err, request.method);
-    }
+    return this.live().relay(request, leg);
   }
 
-  private runningClient(): HostClient {
-    const client = this.client;
-    if (!client || this._state.kind !== 'running') throw new ProtocolError(-32000, vscode.l10n.t('Server "{0}" is not running.', this.name));
-    return client;
-  }
-
-  /** -32021 and a late -32022 become errors that say what the user can do about them. */
-  private protocolFailure(err: unknown, label: string): unknown {
-    if (!(err instanceof ProtocolError)) return err;
-    const data = err.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
-    if (err.code === -32021) {
-      const caps = typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
-      return new MissingCapabilityError(this.name, label, caps);
+  private live(): Session {
+    const session = this.session;
+    if (!session || this._state.kind !== 'running') {
+      const text = this.deps.notRunningText?.(this.name) ?? `Server "${this.name}" is not running.`;
+      throw new ProtocolError(-32000, text);
     }
-    if (err.code === -32022) {
-      // The revision was chosen at connect; a server that drops it since needs a new probe.
-      const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(`[${this.name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
-      void this.restart();
-      return new VersionGoneError(this.name, label, supported);
-    }
-    return err;
+    return session;
   }
 
   override dispose(): void {
     this.wanted = false;
-    clearTimeout(this.restartTimer);
-    clearTimeout(this.stableTimer);
-    void this.teardown();
+    this.clearTimers();
+    void this.endSession();
     super.dispose();
   }
 
   /** Async dispose for deactivate: waits until the child process is gone. */
   async shutdown(): Promise<void> {
     this.wanted = false;
-    clearTimeout(this.restartTimer);
-    clearTimeout(this.stableTimer);
-    await this.teardown();
+    this.clearTimers();
+    await this.endSession();
     super.dispose();
   }
-}
-
-function legRequestOptions(leg: LegOptions, timeout: number): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
-  return { ...(leg.signal ? { signal: leg.signal } : {}), ...(leg.onprogress ? { onprogress: leg.onprogress } : {}), timeout: leg.timeoutMs ?? timeout, resetTimeoutOnProgress: true };
-}
-
-/**
- * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
- * only 2025-era servers speak it, so it never probes.
- */
-export function negotiationFor(choice: ServerDefinition['protocolVersion'], transport: TransportKind): VersionNegotiationOptions {
-  if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
-  if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
-  return { mode: 'auto' };
 }

@@ -90,6 +90,7 @@ export class ServerManager extends Disposable {
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
+        notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
         ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
       });

@@ -1,0 +1,398 @@
+/**
+ * One launch of a server: an SDK client over one transport, from `initialize` until it closes.
+ * A Connection (connection.ts) makes a new Session for every start and restart and disposes it
+ * when that launch ends; the Session never outlives its transport and never restarts itself.
+ *
+ * Where things go:
+ * - A new client capability (roots, sampling, tasks, sign-in): declare it in
+ *   {@link CLIENT_CAPABILITIES} and install its handlers in {@link Session.installHandlers}, one
+ *   block per capability. Nothing else in `servers/` needs to know about it.
+ * - What the server sends us unasked (elicitations, list changes, log messages) is handled there
+ *   too; what the rest of the host should hear leaves through this session's events.
+ * - Requests we send: {@link Session.sendLeg} (calls that may ask the user) and
+ *   {@link Session.relay} (the agent gateway's lookups), both through {@link Session.protocolFailure}.
+ * - Restart policy, backoff and the SSE fallback are the Connection's, not the session's.
+ *
+ * Late callbacks die with the session: every callback from the client checks `isDisposed`, and
+ * disposing removes every listener of its events, so a launch that ended can never touch the
+ * next one. No `vscode` import: tests run this in plain Node over an in-memory transport.
+ */
+import { ProtocolError, type ClientCapabilities, type Implementation, type JSONRPCMessage, type ProgressCallback, type ServerCapabilities, type Tool, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../config/parse/definitions';
+import type { ElicitationSink } from '../elicitation/broker';
+import { raceAbort } from '../util/async';
+import { Emitter, type Event } from '../util/emitter';
+import { HostClient } from './hostClient';
+import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import type { MrtrMethod } from './mrtr/inputRounds';
+import { errorText } from './serverState';
+import type { PreparedTransport, TransportKind } from './transports';
+
+/** A request or notification as the agent gateway relays it, params untouched. */
+export interface RelayedMessage {
+  readonly method: string;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
+/** How one relayed or tool-call leg is sent. */
+export interface LegOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Each `notifications/progress` the server sends about this request. */
+  readonly onprogress?: ProgressCallback | undefined;
+  readonly timeoutMs?: number;
+}
+
+/** The part of the logger a session writes to (the host's Logger, or a test's array). */
+export interface SessionLog {
+  readonly isTracing: boolean;
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface SessionDeps {
+  readonly name: string;
+  readonly clientInfo: Implementation;
+  readonly sink: ElicitationSink;
+  readonly log: SessionLog;
+  /** The server's `protocolVersion` setting. */
+  readonly protocolVersion: ServerDefinition['protocolVersion'];
+}
+
+/**
+ * Why a running session ended on its own (a stop or restart by the user disposes it instead):
+ * - `closed`: the transport closed (a stdio server exited);
+ * - `unresponsive`: after a transport error the server did not answer the liveness probe;
+ * - `versionGone`: the server dropped the protocol revision negotiated at connect (-32022).
+ */
+export interface SessionEnd {
+  readonly kind: 'closed' | 'unresponsive' | 'versionGone';
+  readonly reason: string;
+}
+
+/**
+ * Everything this client declares to a server. Each entry has its handlers in
+ * {@link Session.installHandlers}; add a capability in both places, nowhere else.
+ */
+export const CLIENT_CAPABILITIES = {
+  elicitation: { form: { applyDefaults: true }, url: {} },
+} as const satisfies ClientCapabilities;
+
+/** A call may wait on the user (an elicitation inside it); progress from the server extends it. */
+const CALL_TIMEOUT_MS = 15 * 60_000;
+/** A lookup the server should answer quickly. */
+const RELAY_TIMEOUT_MS = 60_000;
+/**
+ * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
+ * the session pings to tell a dead server from a hiccup; no answer in this time means dead.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
+type ListChange = 'notifications/tools/list_changed' | 'notifications/prompts/list_changed' | 'notifications/resources/list_changed';
+
+export class Session {
+  private readonly _onDidChangeTools = new Emitter<void>();
+  /** The tool list changed, or the first listing after connect settled (answered, failed, or no tools). */
+  readonly onDidChangeTools: Event<void> = this._onDidChangeTools.event;
+  private readonly _onDidNotify = new Emitter<RelayedMessage>();
+  /** Notifications the agent gateway passes on: list changes, log messages, resource updates. */
+  readonly onDidNotify: Event<RelayedMessage> = this._onDidNotify.event;
+  private readonly _onDidEnd = new Emitter<SessionEnd>();
+  /** The session ended on its own; fires at most once, never after dispose. */
+  readonly onDidEnd: Event<SessionEnd> = this._onDidEnd.event;
+
+  private readonly client: HostClient;
+  /** Aborted by dispose: the session's disposed flag, and a connect under way stops waiting. */
+  private readonly ended = new AbortController();
+  private connected = false;
+  private closing: Promise<void> | undefined;
+  private probing = false;
+  private _tools: readonly Tool[] = [];
+  private _toolsListed = false;
+
+  constructor(
+    readonly prepared: PreparedTransport,
+    private readonly deps: SessionDeps,
+  ) {
+    this.client = new HostClient(deps.clientInfo, {
+      capabilities: CLIENT_CAPABILITIES,
+      versionNegotiation: negotiationFor(deps.protocolVersion, prepared.kind),
+      // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
+      inputRequired: { autoFulfill: false },
+      // A 2026-07-28 server announces list changes only on a `subscriptions/listen` stream, which
+      // the SDK opens for these; for a 2025 server they are the usual notifications.
+      listChanged: {
+        tools: this.listChange('notifications/tools/list_changed'),
+        prompts: this.listChange('notifications/prompts/list_changed'),
+        resources: this.listChange('notifications/resources/list_changed'),
+      },
+    });
+    this.installHandlers();
+    this.client.onerror = (e) => this.onTransportError(e);
+    this.traceOutgoing();
+  }
+
+  get isDisposed(): boolean {
+    return this.ended.signal.aborted;
+  }
+  get kind(): TransportKind {
+    return this.prepared.kind;
+  }
+  get pid(): number | undefined {
+    return this.prepared.pid();
+  }
+  get tools(): readonly Tool[] {
+    return this._tools;
+  }
+  /** The first tools/list since connect has answered (or failed, or the server has no tools). */
+  get toolsListed(): boolean {
+    return this._toolsListed;
+  }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.client.getServerVersion();
+  }
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /**
+   * `initialize`, within `timeoutMs`. A failure is the caller's to report (and may lead to the
+   * SSE fallback): the SDK closes a client whose connect failed, which is not a crash, so the close
+   * watch starts only once connected. Resolves at once when the session is disposed meanwhile
+   * (the SDK's version probe would otherwise run on to its timeout).
+   */
+  async connect(timeoutMs: number): Promise<void> {
+    await raceAbort(this.client.connect(this.prepared.transport, { timeout: timeoutMs }), this.ended.signal, () => undefined);
+    if (this.isDisposed) return;
+    this.connected = true;
+    this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
+    this.traceIncoming();
+  }
+
+  /**
+   * The handlers behind {@link CLIENT_CAPABILITIES} and the notifications we listen to, one block
+   * per capability. A new capability's request handlers go here.
+   */
+  private installHandlers(): void {
+    const { client, deps } = this;
+    const name = deps.name;
+
+    // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
+    // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
+    client.setElicitationHandler((request, ctx) =>
+      deps.sink.handle({ name, serverInfo: client.getServerVersion() }, request.params, {
+        signal: ctx.mcpReq.signal,
+        requestId: ctx.mcpReq.id,
+        sendProgress: async (progressToken, progress, message) => {
+          await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
+        },
+      }),
+    );
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+      if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
+    });
+
+    // Server notifications. For a server that announces tool list changes without declaring
+    // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
+    const toolsChanged = this.listChange('notifications/tools/list_changed');
+    client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
+    client.setNotificationHandler('notifications/message', (n) => {
+      deps.log.debug(`[${name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      this.notify(n);
+    });
+    // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
+    client.fallbackNotificationHandler = (n) => {
+      this.notify(n);
+      return Promise.resolve();
+    };
+  }
+
+  /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
+  private listChange(method: ListChange): { autoRefresh: false; debounceMs: 0; onChanged: () => void } {
+    return {
+      autoRefresh: false,
+      debounceMs: 0,
+      onChanged: () => {
+        this.notify({ method });
+        if (method === 'notifications/tools/list_changed') void this.refreshTools();
+      },
+    };
+  }
+
+  private notify(n: RelayedMessage): void {
+    if (!this.isDisposed) this._onDidNotify.fire(n);
+  }
+
+  /** Lists every page of tools; the first listing after connect marks the session ready either way. */
+  async refreshTools(): Promise<void> {
+    if (this.isDisposed) return;
+    if (this.serverCapabilities?.tools) {
+      try {
+        const tools: Tool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await this.client.listTools(cursor ? { cursor } : undefined);
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor && tools.length < 10_000);
+        this._tools = tools;
+      } catch (err) {
+        if (this.isDisposed) return;
+        this.deps.log.warn(`[${this.deps.name}] tools/list failed: ${errorText(err)}`);
+        if (this._toolsListed) return;
+      }
+    }
+    if (this.isDisposed) return;
+    this._toolsListed = true;
+    this._onDidChangeTools.fire();
+  }
+
+  /**
+   * After an HTTP/SSE transport error: is the server still there? A stream that dropped mid-way
+   * leaves requests waiting that the SDK never fails, so a server that does not answer a ping is
+   * treated like an exited process: prompts close, calls fail, the restart policy applies.
+   */
+  private onTransportError(e: unknown): void {
+    this.deps.log.warn(`[${this.deps.name}] transport error: ${errorText(e)}`);
+    if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
+    this.probing = true;
+    // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
+    const alive = this.client.getProtocolEra() === 'modern' ? this.client.discover({ timeout: PROBE_TIMEOUT_MS }) : this.client.ping({ timeout: PROBE_TIMEOUT_MS });
+    alive.then(
+      () => {
+        this.probing = false;
+      },
+      (err: unknown) => {
+        this.probing = false;
+        // An error answer (say, a server without ping) still proves the server is there.
+        if (err instanceof ProtocolError || this.isDisposed) return;
+        this.deps.log.warn(`[${this.deps.name}] the server stopped answering: ${errorText(err)}`);
+        this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
+      },
+    );
+  }
+
+  private end(end: SessionEnd): void {
+    if (this.isDisposed) return;
+    this._onDidEnd.fire(end);
+    // The listener (the Connection) disposes the session; whoever did not, it ends here anyway.
+    void this.dispose();
+  }
+
+  /**
+   * Sends one leg of a call: a new request with exactly these params. The value is the result or,
+   * from a 2026-07-28 server, an `input_required` answer for mrtr/inputRounds.ts to fulfil.
+   */
+  async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
+    const client = this.client;
+    // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
+    const options = { ...legRequestOptions(leg, CALL_TIMEOUT_MS), allowInputRequired: true };
+    try {
+      switch (method) {
+        case 'tools/call':
+          return await client.callTool(params as Parameters<HostClient['callTool']>[0], options);
+        case 'prompts/get':
+          return await client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
+        case 'resources/read':
+          return await client.readResource(params as Parameters<HostClient['readResource']>[0], options);
+      }
+    } catch (err) {
+      throw this.protocolFailure(err, label);
+    }
+  }
+
+  /**
+   * Sends one request as given, for the agent gateway's lookups (lists, completions, log level).
+   * Calls that may ask the user go through {@link sendLeg} and the input rounds instead.
+   */
+  async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
+    try {
+      return await this.client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, legRequestOptions(leg, RELAY_TIMEOUT_MS));
+    } catch (err) {
+      throw this.protocolFailure(err, request.method);
+    }
+  }
+
+  /** -32021 and a late -32022 become errors that say what the user can do about them. */
+  private protocolFailure(err: unknown, label: string): unknown {
+    if (!(err instanceof ProtocolError)) return err;
+    const name = this.deps.name;
+    const data = err.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
+    if (err.code === -32021) {
+      const caps = typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
+      return new MissingCapabilityError(name, label, caps);
+    }
+    if (err.code === -32022) {
+      // The revision was chosen at connect; a server that drops it since needs a new session.
+      const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
+      this.deps.log.warn(`[${name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
+      this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
+      return new VersionGoneError(name, label, supported);
+    }
+    return err;
+  }
+
+  /** Wraps the transport's send so every outgoing message reaches {@link trace}. */
+  private traceOutgoing(): void {
+    if (!this.deps.log.isTracing) return;
+    const t = this.prepared.transport;
+    const send = t.send.bind(t);
+    t.send = (msg, opts) => {
+      this.trace('→', msg);
+      return send(msg, opts);
+    };
+  }
+
+  /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */
+  private traceIncoming(): void {
+    if (!this.deps.log.isTracing) return;
+    const t = this.prepared.transport;
+    const onmessage = t.onmessage;
+    t.onmessage = (msg, extra) => {
+      this.trace('←', msg);
+      onmessage?.(msg, extra);
+    };
+  }
+
+  /** The one place a wire message is written to the log. */
+  private trace(direction: '→' | '←', msg: JSONRPCMessage): void {
+    this.deps.log.trace(`[${this.deps.name}] ${direction} ${JSON.stringify(msg)}`);
+  }
+
+  /**
+   * Ends the launch: no event fires and no callback acts from here on. Closes the client, which
+   * fails every request still waiting on it; stdio servers get the SDK's stdin-close, SIGTERM,
+   * SIGKILL sequence. Resolves once closed; never rejects.
+   */
+  dispose(): Promise<void> {
+    if (!this.closing) {
+      this.ended.abort();
+      this._tools = [];
+      this._onDidChangeTools.dispose();
+      this._onDidNotify.dispose();
+      this._onDidEnd.dispose();
+      this.closing = this.client.close().catch((e: unknown) => this.deps.log.warn(`[${this.deps.name}] close failed: ${errorText(e)}`));
+    }
+    return this.closing;
+  }
+}
+
+function legRequestOptions(leg: LegOptions, timeout: number): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
+  return { ...(leg.signal ? { signal: leg.signal } : {}), ...(leg.onprogress ? { onprogress: leg.onprogress } : {}), timeout: leg.timeoutMs ?? timeout, resetTimeoutOnProgress: true };
+}
+
+/**
+ * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
+ * only 2025-era servers speak it, so it never probes.
+ */
+export function negotiationFor(choice: ServerDefinition['protocolVersion'], transport: TransportKind): VersionNegotiationOptions {
+  if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
+  if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
+  return { mode: 'auto' };
+}
