@@ -9,7 +9,9 @@
  * }
  * ```
  * Requests through `elicit` obey the same per-server policy, rate limit, queue and audit as
- * requests from MCP servers; `source` is the attribution the user sees and the policy key.
+ * requests from MCP servers. They are attributed to the calling extension, which is read from the
+ * call stack, so call `elicit` directly from your extension's code: its name, policy key and
+ * rate-limit bucket are `extension:<publisher.name>`; `source` is only a label shown beside it.
  */
 import type { Event } from 'vscode';
 
@@ -50,7 +52,11 @@ export interface PendingElicitation {
 export interface McpElicitationHostApi {
   /** Bumped on breaking changes. */
   readonly version: 1;
-  elicit(params: ElicitParams, options: { source: string; signal?: AbortSignal }): Promise<ElicitResult>;
+  /**
+   * Rejects when the calling extension cannot be told from the call stack (for example when
+   * `elicit` is handed to a timer or another extension as a bound function).
+   */
+  elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult>;
   servers(): readonly ServerInfo[];
   readonly onDidChangeServers: Event<void>;
   pending(): readonly PendingElicitation[];

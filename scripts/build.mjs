@@ -74,7 +74,9 @@ const mcpSdkShims = {
 /** @type {esbuild.BuildOptions} */
 const integrationSuite = {
   entryPoints: { index: 'test/integration/index.ts' },
-  outdir: 'out/test/integration',
+  // Inside the test build's folder: the suite calls the public API as code of our own extension,
+  // which tells its callers by the folder their code lies in (src/api/caller.ts).
+  outdir: path.join(testExtensionDir, 'test'),
   platform: 'node',
   format: 'cjs',
   target: 'node20',

@@ -22,7 +22,7 @@ try {
     version: process.env['VSCODE_VERSION'] ?? 'stable',
     // Ours (its test build) plus the API-client fixture, as in code-server where it is installed beside ours.
     extensionDevelopmentPath: [testExtensionDir, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
-    extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
+    extensionTestsPath: path.join(testExtensionDir, 'test', 'index.js'),
     launchArgs: [ws.dir, '--disable-extensions', '--disable-workspace-trust'],
     extensionTestsEnv: { MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_HTTP_URL: http.url, MCP_TEST_SSE_URL: http.sseUrl },
   });

@@ -87,7 +87,8 @@ async function runUntrusted() {
     servers: { 'workspace-file-server': stdioFixture('workspace-file-server', recordDir) },
     settings: {
       'mcpElicitation.servers': { 'workspace-setting-server': stdioFixture('workspace-setting-server', recordDir) },
-      'mcpElicitation.serverPolicy': { 'Blocked Source': 'allow' },
+      'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'allow' },
+      'mcpElicitation.workspaceMcpJson': 'ours',
       'mcpElicitation.defaultPolicy': 'allow',
       'mcpElicitation.rateLimit': { requests: 0, perSeconds: 0 },
       'mcpElicitation.sensitiveFields': 'warn',
@@ -103,7 +104,8 @@ async function runUntrusted() {
       workspaceTrust: true,
       settings: {
         'mcpElicitation.servers': { 'user-server': stdioFixture('user-server', recordDir) },
-        'mcpElicitation.serverPolicy': { 'Blocked Source': 'block', 'Secret Source': 'allow' },
+        // The suite's API calls come from our own extension's folder, so they carry its id.
+        'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'block', 'Secret Source': 'allow' },
         'mcpElicitation.defaultPolicy': 'ask',
         'mcpElicitation.rateLimit': { requests: 3, perSeconds: 60 },
         'mcpElicitation.sensitiveFields': 'decline',
@@ -139,7 +141,7 @@ async function runHost({ ws, logName, codeServer }) {
       workbenchUrl(cs, ws.dir, {
         // The test build of the extension (scripts/build.mjs made it), which lets the suite reach its services.
         extensionDevelopmentPath: testExtensionDir,
-        extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
+        extensionTestsPath: path.join(testExtensionDir, 'test', 'index.js'),
       }),
     );
     const exitCode = await Promise.race([

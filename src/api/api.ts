@@ -4,6 +4,8 @@ import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import { describeState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
+import { EXTENSION_NAME_PREFIX } from '../config/parse/definitions';
+import { callingExtension, callStackFiles, type InstalledExtension } from './caller';
 
 /** Builds the versioned public API over the broker and server manager. */
 export class PublicApi extends Disposable implements McpElicitationHostApi {
@@ -22,10 +24,19 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
     this._register(broker.queue.onDidChange(() => this._onDidChangePending.fire()));
   }
 
-  async elicit(params: ElicitParams, options: { source: string; signal?: AbortSignal }): Promise<ElicitResult> {
-    if (typeof options.source !== 'string' || options.source.trim() === '') throw new Error('elicit: options.source (the attribution shown to the user) is required');
+  elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
+    // Read synchronously, before the first await: later the caller's frames are gone.
+    const caller = callingExtension(callStackFiles(), [__filename], vscode.extensions.all.map((e) => ({ id: e.id, folder: e.extensionUri.fsPath })));
+    if (!caller) return Promise.reject(new Error('elicit: the calling extension could not be told from the call stack; call elicit directly from your extension\'s code'));
+    return this.elicitAs(caller, params, options);
+  }
+
+  private async elicitAs(caller: InstalledExtension, params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
+    const label = typeof options.source === 'string' && options.source.trim() !== '' ? options.source : (vscode.extensions.getExtension(caller.id)?.packageJSON as { displayName?: unknown } | undefined)?.displayName;
+    // The extension's id is its name, policy key and rate-limit bucket; `source` is only a label
+    // beside it, so naming a configured server there borrows nothing of that server's.
     const result = await this.broker.handle(
-      { name: options.source, serverInfo: undefined },
+      { name: `${EXTENSION_NAME_PREFIX}${caller.id}`, serverInfo: typeof label === 'string' && label.trim() !== '' ? { name: label, version: '' } : undefined },
       params,
       { signal: options.signal ?? new AbortController().signal, requestId: `api:${++this.seq}` },
     );

@@ -61,12 +61,14 @@ export async function routeThroughUs(manager: ServerManager, log: Logger, arg: u
   }
   const file = vscode.Uri.file(def.source.file);
   const text = await readText(file);
-  const taken = takeFromMcpJson(text, name);
+  // A server listed as "name (workspace)" beside the user's own "name" is still "name" in its file.
+  const written = def.writtenAs ?? name;
+  const taken = takeFromMcpJson(text, written);
   if (!taken) {
     void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not defined in a .vscode/mcp.json file.', name));
     return false;
   }
-  await writeOurs(addToOurs(ourWorkspaceConfig(), name, taken.server, taken.inputs));
+  await writeOurs(addToOurs(ourWorkspaceConfig(), written, taken.server, taken.inputs));
   await writeText(file, taken.text);
   log.info(`[${name}] moved from ${file.fsPath} to the mcpElicitation.servers workspace setting (inputs: ${taken.inputs.length})`);
   await manager.reload();
@@ -82,6 +84,8 @@ export async function giveBackToVscode(manager: ServerManager, log: Logger, arg:
     if (!picked) return false;
     name = picked;
   }
+  const listed = name;
+  name = manager.list().find((e) => e.name === listed)?.resolved?.def.writtenAs ?? name;
   const removed = removeFromOurs(ours, name);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!removed || !folder) {

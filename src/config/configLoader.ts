@@ -9,7 +9,7 @@ import { parseEnvFile } from './parse/envFile';
 import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSetting } from './parse/mcpJson';
 import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
 import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
-import { isWorkspaceDefined } from './parse/trust';
+import { dependsOnWorkspace, isInside, isWorkspaceDefined, withoutCodeLoadingEnv } from './parse/trust';
 import { readServerFiles, watchServerFiles } from './serverFiles';
 import { vscodeReads } from './parse/vscodeReads';
 
@@ -18,6 +18,11 @@ export interface ResolvedServer {
   readonly def: ServerDefinition;
   /** Defined by the workspace (its mcp.json or workspace settings): gated by workspace trust. */
   readonly workspaceDefined: boolean;
+  /**
+   * The user's server, but its launch reads the workspace (`${workspaceFolder}`, a relative
+   * `envFile` or `cwd`): gated by workspace trust like a workspace server.
+   */
+  readonly usesWorkspace: boolean;
   /** Where the user edits it ("Open Definition"). */
   readonly definitionUri: vscode.Uri | undefined;
 }
@@ -29,6 +34,12 @@ export interface LoadedConfig {
   readonly errors: readonly ConfigError[];
   /** Servers of `.vscode/mcp.json` that VS Code runs itself: listed, never started here. */
   readonly vscodeOwned: readonly ServerDefinition[];
+}
+
+/** Whether `file` lies in one of the open workspace folders. */
+function insideWorkspace(file: string): boolean {
+  const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isInside(path.resolve(file), f.uri.fsPath, path.sep, caseInsensitive));
 }
 
 /**
@@ -78,9 +89,15 @@ export class ConfigLoader extends Disposable {
       settingDefs.push(...parsed.servers);
       errors.push(...parsed.errors);
     }
+    // The user's servers see the user's inputs only; the workspace's see the value in force.
+    const inputsSetting = vscode.workspace.getConfiguration(SECTION).inspect('inputs');
+    const fromUser = parseInputsSetting(inputsSetting?.globalValue);
     const fromSetting = parseInputsSetting(vscode.workspace.getConfiguration(SECTION).get('inputs'));
     errors.push(...fromSetting.errors);
-    for (const i of fromSetting.inputs) if (!inputs.has(i.id)) inputs.set(i.id, i);
+    const userInputs = new Map(fromUser.inputs.map((i) => [i.id, i]));
+    const settingInputs = new Map(fromSetting.inputs.map((i) => [i.id, i]));
+    const inputsOf = (def: ServerDefinition): ReadonlyMap<string, InputDefinition> =>
+      def.source.kind !== 'setting' ? inputs : isWorkspaceDefined(def.source) ? settingInputs : userInputs;
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
@@ -90,7 +107,7 @@ export class ConfigLoader extends Disposable {
     const broken = new Map<string, ConfigError>();
     for (const def of merged.servers) {
       if (vscodeOwned.includes(def)) continue;
-      const r = await this.resolve(def, inputs);
+      const r = await this.resolve(def, inputsOf(def));
       if ('error' in r) {
         errors.push(r.error);
         broken.set(def.name, r.error);
@@ -113,6 +130,16 @@ export class ConfigLoader extends Disposable {
   private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
     const file = sourceFile(def.source);
     const at = file ? { file } : {};
+    const definitionUri = file ? vscode.Uri.file(file) : undefined;
+    const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const base = { userHome: os.homedir(), env: process.env, pathSeparator: path.sep };
+    const workspaceDefined = isWorkspaceDefined(def.source);
+    const usesWorkspace = !workspaceDefined && dependsOnWorkspace(def, base, (p) => path.isAbsolute(p));
+    if ((workspaceDefined || usesWorkspace) && !vscode.workspace.isTrusted) {
+      // Inert until the workspace is trusted: no input is asked and no envFile is read for a server
+      // that may not start. Trust reloads the configuration and resolves it then.
+      return { server: { def, workspaceDefined, usesWorkspace, definitionUri } };
+    }
     const values: Record<string, string> = {};
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
@@ -139,7 +166,6 @@ export class ConfigLoader extends Disposable {
         return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} failed: ${e instanceof Error ? e.message : String(e)}` } };
       }
     }
-    const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const folderUri = folder ? vscode.Uri.file(folder) : undefined;
     const sub = substituteDefinition(def, {
       folders: Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath])),
@@ -147,31 +173,35 @@ export class ConfigLoader extends Disposable {
       config: (key) => vscode.workspace.getConfiguration(undefined, folderUri).get(key),
       commands,
       ...(folder ? { workspaceFolder: folder } : {}),
-      userHome: os.homedir(),
-      env: process.env,
-      pathSeparator: path.sep,
+      ...base,
       inputs: values,
     });
     if (!sub.ok) return { error: sub.error };
     let resolved = sub.def;
     if (resolved.type === 'stdio' && resolved.envFile) {
       const envPath = path.isAbsolute(resolved.envFile) || !folder ? resolved.envFile : path.join(folder, resolved.envFile);
+      let fromFile: Record<string, string>;
       try {
-        const fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
-        // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
-        resolved = { ...resolved, envFileValues: fromFile };
+        fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
       } catch (e) {
         return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
       }
+      if (!vscode.workspace.isTrusted && insideWorkspace(envPath)) {
+        // A user's server reading a file of an untrusted repository by its absolute path: the
+        // repository must not choose what the process loads.
+        const kept = withoutCodeLoadingEnv(fromFile);
+        if (kept.dropped.length) this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
+        fromFile = kept.env;
+      }
+      // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
+      resolved = { ...resolved, envFileValues: fromFile };
     }
     // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
     const launchFolder = def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
     if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     this.warnIgnoredKeys(def);
     if (resolved.type !== 'stdio') for (const v of Object.values(resolved.headers)) this.log.addSecret(v);
-    const workspaceDefined = isWorkspaceDefined(def.source);
-    const definitionUri = file ? vscode.Uri.file(file) : undefined;
-    return { server: { def: resolved, workspaceDefined, definitionUri } };
+    return { server: { def: resolved, workspaceDefined, usesWorkspace, definitionUri } };
   }
 
   /**

@@ -7,7 +7,9 @@ export const PROVIDER_ID = 'mcpElicitation.gateway';
 
 /**
  * Tells VS Code about the servers we broker: one HTTP definition per server, labelled with its
- * name, pointing at its gateway endpoint and carrying the activation secret.
+ * name and pointing at its gateway endpoint. The activation secret is added only when VS Code
+ * resolves a definition to start it: VS Code caches the listed definitions on disk, and a key
+ * written there would outlive this session and be readable by anything that reads that cache.
  */
 export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> {
   readonly onDidChangeMcpServerDefinitions: vscode.Event<void>;
@@ -17,12 +19,15 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
   }
 
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
-    return this.gateway.definitions().map((d) => new vscode.McpHttpServerDefinition(d.name, vscode.Uri.parse(d.url), { [SECRET_HEADER]: this.gateway.secret }));
+    return this.gateway.definitions().map((d) => new vscode.McpHttpServerDefinition(d.name, vscode.Uri.parse(d.url)));
   }
 
-  /** A server removed since VS Code listed it is not started. */
+  /** Adds the key for this start; a server removed since VS Code listed it is not started. */
   resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): vscode.McpHttpServerDefinition | undefined {
-    return this.gateway.has(server.label) ? server : undefined;
+    const current = this.gateway.definitions().find((d) => d.name === server.label);
+    if (!current) return undefined;
+    // The endpoint of the moment, should the listed one be stale (a port changes when an endpoint reopens).
+    return new vscode.McpHttpServerDefinition(server.label, vscode.Uri.parse(current.url), { ...server.headers, [SECRET_HEADER]: this.gateway.secret }, server.version);
   }
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Implementation, type Server } from '@modelcontextprotocol/server';
 import type { RelayedMessage } from '../servers/connection';
 import { admit, SECRET_HEADER } from './admission';
+import { RefusalLog } from './refusalLog';
 import { createRelayServer, relayNotification } from './relayServer';
 import type { GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
@@ -15,6 +16,24 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** VS Code keeps one session per server; more than this means something is leaking them. */
 const MAX_SESSIONS = 8;
 
+/**
+ * How long a client may take over its request. VS Code sends headers and a small body at once over
+ * loopback; a client that trickles them only holds a socket. Responses (a tool call waiting on the
+ * user, the event stream) are not limited by these.
+ */
+export interface EndpointTimeouts {
+  /** All headers received. */
+  readonly headersMs: number;
+  /** The whole request, body included. */
+  readonly requestMs: number;
+  /** An idle kept-alive connection between requests. */
+  readonly keepAliveMs: number;
+  /** How often Node checks the two above (their precision). */
+  readonly checkEveryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: EndpointTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 2_000 };
+
 export interface EndpointDeps {
   readonly name: string;
   readonly secret: string;
@@ -24,6 +43,7 @@ export interface EndpointDeps {
   /** How long an `initialize` waits for the upstream server to come up. */
   readonly startTimeoutMs: number;
   readonly onDidChangeSessions: () => void;
+  readonly timeouts?: EndpointTimeouts;
 }
 
 interface Session {
@@ -38,6 +58,11 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+
+  /** A refusal ends the connection: what the client still sends is never read. */
+  get closes(): boolean {
+    return this.status === 403 || this.status === 413;
+  }
 }
 
 /**
@@ -48,15 +73,19 @@ class HttpError extends Error {
 export class GatewayEndpoint {
   private readonly sessions = new Map<string, Session>();
   private closed = false;
+  private readonly refusals: RefusalLog;
 
   private constructor(
     private readonly http: http.Server,
     readonly port: number,
     private readonly deps: EndpointDeps,
-  ) {}
+  ) {
+    this.refusals = new RefusalLog((line) => deps.log.warn(line));
+  }
 
   static async open(deps: EndpointDeps): Promise<GatewayEndpoint> {
-    const server = http.createServer();
+    const t = deps.timeouts ?? DEFAULT_TIMEOUTS;
+    const server = http.createServer({ headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkEveryMs });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -78,7 +107,7 @@ export class GatewayEndpoint {
     try {
       const verdict = admit({ host: req.headers.host, origin: req.headers.origin, secret: req.headers[SECRET_HEADER] }, { port: this.port, secret: this.deps.secret });
       if (!verdict.ok) {
-        this.deps.log.warn(`[${this.deps.name}] gateway refused a ${req.method ?? ''} request: ${verdict.reason}`);
+        this.refusals.note(`[${this.deps.name}] gateway refused a ${req.method ?? ''} request: ${verdict.reason}`);
         throw new HttpError(403, `Forbidden: ${verdict.reason}`);
       }
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== GATEWAY_PATH) throw new HttpError(404, 'Not found');
@@ -97,7 +126,12 @@ export class GatewayEndpoint {
       }
       const status = err instanceof HttpError ? err.status : 500;
       const message = err instanceof Error ? err.message : String(err);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+      if (err instanceof HttpError && err.status === 413) this.refusals.note(`[${this.deps.name}] gateway refused a request: ${message}`);
+      // After a refusal Node would otherwise read and discard the rest of the body to keep the
+      // connection alive: `connection: close` ends it once the answer is out instead.
+      const close = err instanceof HttpError && err.closes;
+      res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+      if (close) req.pause();
     }
   }
 
@@ -175,15 +209,51 @@ function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
 }
 
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+/**
+ * The body, up to {@link MAX_BODY_BYTES}. A larger one is refused from its Content-Length before
+ * a byte is read, or as soon as it grows past the limit; reading stops there (the stream is
+ * paused, not destroyed, so the 413 can still be sent on the same socket).
+ */
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.reject(new HttpError(413, 'Request body too large'));
+  return new Promise<unknown>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        req.pause();
+        reject(new HttpError(413, 'Request body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      try {
+        resolve(parseBody(Buffer.concat(chunks).toString('utf8')));
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
+    const onError = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    function cleanup(): void {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function parseBody(text: string): unknown {
   try {
     return text ? (JSON.parse(text) as unknown) : undefined;
   } catch {

@@ -69,7 +69,7 @@ export class ServerManager extends Disposable {
     const stops: Promise<void>[] = [];
     for (const [name, entry] of this.connections) {
       const next = wanted.get(name);
-      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined) {
+      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined || next.usesWorkspace !== entry.resolved.usesWorkspace) {
         this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
         this.connections.delete(name);
         entry.sub.dispose();
@@ -156,8 +156,11 @@ export class ServerManager extends Disposable {
   private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
     if (mayStart(entry.resolved, vscode.workspace.isTrusted)) return true;
     const manage = vscode.l10n.t('Manage Workspace Trust');
+    const why = entry.resolved.workspaceDefined
+      ? vscode.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', entry.conn.name)
+      : vscode.l10n.t('“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.', entry.conn.name);
     void vscode.window
-      .showWarningMessage(vscode.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', entry.conn.name), manage)
+      .showWarningMessage(why, manage)
       .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
     return false;
   }

@@ -1,22 +1,44 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../config/settings';
-import type { ServerPolicy } from '../elicitation/policy/policy';
+import { resolvePolicy, type ServerPolicy } from '../elicitation/policy/policy';
 
-/** Writes per-server policy where the user expects it, and says where it wrote. */
+/** Writes per-server policy where VS Code reads it, checks that it took effect, and says where it wrote. */
 export class PolicyActions {
-  /** Workspace settings when a workspace is open (so a team can commit it), user settings otherwise. */
-  async setPolicy(server: string, policy: ServerPolicy): Promise<vscode.ConfigurationTarget> {
+  /**
+   * Workspace settings when a trusted workspace is open (so a team can commit it), user settings
+   * otherwise: in an untrusted workspace VS Code ignores the workspace value of a restricted
+   * setting such as this one, so writing it there would change nothing. Returns where it wrote,
+   * or undefined when the policy is not in force afterwards (the user is told why).
+   */
+  async setPolicy(server: string, policy: ServerPolicy): Promise<vscode.ConfigurationTarget | undefined> {
     const config = vscode.workspace.getConfiguration(SECTION);
-    const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const workspace = vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted;
+    const target = workspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const where = workspace ? vscode.l10n.t('workspace settings') : vscode.l10n.t('user settings');
     const inspected = config.inspect<Record<string, unknown>>('serverPolicy');
-    const current = (target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
-    await config.update('serverPolicy', { ...current, [server]: policy }, target);
-    const where = target === vscode.ConfigurationTarget.Workspace ? vscode.l10n.t('workspace settings') : vscode.l10n.t('user settings');
+    const current = (workspace ? inspected?.workspaceValue : inspected?.globalValue) ?? {};
+    try {
+      await config.update('serverPolicy', { ...current, [server]: policy }, target);
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not set “{0}” to {1} in {2}: {3}', server, policy, where, e instanceof Error ? e.message : String(e)));
+      return undefined;
+    }
+    // Read back what VS Code now applies: a folder setting or a managed policy can still override.
+    const now = vscode.workspace.getConfiguration(SECTION);
+    const serverPolicy = now.get<unknown>('serverPolicy');
+    const inForce = resolvePolicy(server, { serverPolicy: typeof serverPolicy === 'object' && serverPolicy !== null ? (serverPolicy as Record<string, unknown>) : {}, defaultPolicy: now.get('defaultPolicy') });
+    if (inForce !== policy) {
+      const open = vscode.l10n.t('Open Settings');
+      void vscode.window
+        .showWarningMessage(vscode.l10n.t('“{0}” was set to {1} in {2}, but another setting overrides it: {3} is still in force.', server, policy, where, inForce), open)
+        .then((choice) => choice === open && vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPolicy`));
+      return undefined;
+    }
     void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” is now set to {1} in {2}.', server, policy, where));
     return target;
   }
 
-  blockServer(server: string): Promise<vscode.ConfigurationTarget> {
+  blockServer(server: string): Promise<vscode.ConfigurationTarget | undefined> {
     return this.setPolicy(server, 'block');
   }
 }

@@ -10,6 +10,9 @@ interface ApiState {
   pendingChanges: number;
 }
 
+/** The API client fixture's identity: `extension:` and its extension id. */
+const CLIENT = 'extension:mcp-test.api-client';
+
 const form = { message: 'Which environment?', requestedSchema: { type: 'object', properties: { env: { type: 'string', enum: ['dev', 'prod'] } }, required: ['env'] } };
 
 suite('Public API used from a second extension', () => {
@@ -30,7 +33,8 @@ suite('Public API used from a second extension', () => {
     assert.match(qp.title ?? '', /API Client Test/);
     const state = await vscode.commands.executeCommand<ApiState>('mcpApiClient.state');
     assert.equal(state.version, 1);
-    assert.deepEqual(state.pending.map((e) => [e.server, e.mode, e.state]), [['API Client Test', 'form', 'onScreen']]);
+    // Named by its extension id, whatever `source` says: that is its policy key and rate-limit bucket.
+    assert.deepEqual(state.pending.map((e) => [e.server, e.mode, e.state]), [[CLIENT, 'form', 'onScreen']]);
     assert.ok(state.servers.some((x) => x.name === 'fixture' && x.state === 'running' && x.tools.includes('elicit')));
     qp.activeItems = qp.items.filter((i) => i.label === 'prod');
     await acceptQuickInput();
@@ -40,8 +44,8 @@ suite('Public API used from a second extension', () => {
   });
 
   test('API requests obey the same policy as servers (block → decline, nothing shown)', async () => {
-    await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', { 'API Client Test': 'block' }, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => s.gatekeeper.policyFor('API Client Test') === 'block', 'policy applied');
+    await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', { [CLIENT]: 'block' }, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => s.gatekeeper.policyFor(CLIENT) === 'block', 'policy applied');
     let shown = false;
     const sub = s.hooks.onDidShowPrompt(() => (shown = true));
     const result = await vscode.commands.executeCommand('mcpApiClient.elicit', form);
@@ -57,6 +61,17 @@ suite('Public API used from a second extension', () => {
     assert.ok(got.frozen && got.plain, 'a frozen plain object');
     const inside = ['broker', 'manager', 'gateway', 'services', 'testServices', '__testing', 'hooks', 'queue', 'secret', 'key'];
     assert.deepEqual(got.reachable.filter((n) => inside.includes(n)), []);
+  });
+
+  test('a source naming a configured server borrows nothing of it: the server is blocked, the extension is still asked', async () => {
+    await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', { fixture: 'block' }, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => s.gatekeeper.policyFor('fixture') === 'block', 'policy applied');
+    const result = vscode.commands.executeCommand<{ action: string }>('mcpApiClient.elicit', form, 'fixture');
+    const p = await nextPrompt(s);
+    const state = await vscode.commands.executeCommand<ApiState>('mcpApiClient.state');
+    assert.deepEqual(state.pending.map((e) => e.server), [CLIENT]);
+    s.broker.queue.settle(p.id, 'cancel');
+    assert.deepEqual(await result, { action: 'cancel' }, 'shown and answered by the user, not declined by the fixture\'s policy');
   });
 
   test('a malformed request from the API is rejected with the reason', async () => {

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { services, waitForRunning } from './helpers';
+import { EXTENSION_ID, services, waitForRunning } from './helpers';
+
+/** This suite calls the API from our own extension's folder: it is attributed to our extension. */
+const SELF = `extension:${EXTENSION_ID}`;
 
 // Runs only in the second host that scripts/lib/inHost.mjs starts with workspace trust on and
 // the workspace untrusted. There the workspace's .vscode/settings.json tries to loosen every
@@ -41,18 +44,20 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
   test('the user’s values of every restricted setting apply, not the workspace’s', () => {
     const c = vscode.workspace.getConfiguration('mcpElicitation');
     const expected: Record<string, unknown> = {
-      serverPolicy: { 'Blocked Source': 'block', 'Secret Source': 'allow' },
+      serverPolicy: { [SELF]: 'block', 'Secret Source': 'allow' },
       defaultPolicy: 'ask',
       rateLimit: { requests: 3, perSeconds: 60 },
       sensitiveFields: 'decline',
       'url.allowHttpLoopback': false,
       'audit.enabled': true,
       'audit.includeValues': false,
+      // Restricted: the workspace's "ours" would have us run its mcp.json servers.
+      workspaceMcpJson: 'auto',
     };
     for (const [key, value] of Object.entries(expected)) assert.deepEqual(c.get(key), value, key);
     // What the extension acts on, read through the same settings.
     assert.deepEqual({ ...s.limiter.current }, { requests: 3, perSeconds: 60 });
-    assert.equal(s.gatekeeper.policyFor('Blocked Source'), 'block');
+    assert.equal(s.gatekeeper.policyFor(SELF), 'block');
     assert.equal(s.gatekeeper.policyFor('Someone Else'), 'ask');
   });
 
@@ -63,9 +68,10 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
       { source: 'Blocked Source' },
     );
     assert.deepEqual(blocked, { action: 'decline' });
-    const secret = await s.api.elicit(
+    const secret = await s.broker.handle(
+      { name: 'Secret Source', serverInfo: undefined },
       { mode: 'form', message: 'Token?', requestedSchema: { type: 'object', properties: { password: { type: 'string' } }, required: ['password'] } },
-      { source: 'Secret Source' },
+      { signal: new AbortController().signal, requestId: 'untrusted-secret' },
     );
     assert.deepEqual(secret, { action: 'decline' });
     assert.equal(shown.length, before, 'nothing was shown');

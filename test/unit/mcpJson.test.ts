@@ -323,7 +323,7 @@ void describe('mergeDefinitions', () => {
     const setting = stdio('s', { kind: 'setting', scope: 'workspace' }, 'from-setting');
     const other = stdio('t', { kind: 'setting', scope: 'user' });
     const r = mergeDefinitions([file], [setting, other]);
-    assert.deepEqual(r.servers, [file, other]);
+    assert.deepEqual(new Set(r.servers), new Set([file, other]));
     assert.equal(r.clashes.length, 1);
     assert.match(only(r.clashes), /"s" from workspace settings is ignored: \/ws\/a\/\.vscode\/mcp\.json/);
   });
@@ -336,12 +336,35 @@ void describe('mergeDefinitions', () => {
     assert.match(only(r.clashes), /\/ws\/b\/\.vscode\/mcp\.json is ignored/);
   });
 
-  void it('prefers the more specific settings scope', () => {
-    const user = stdio('s', { kind: 'setting', scope: 'user' });
+  void it('prefers the more specific workspace scope among the workspace\'s settings', () => {
+    const ws = stdio('s', { kind: 'setting', scope: 'workspace' });
     const folder = stdio('s', { kind: 'setting', scope: 'workspaceFolder' });
-    const r = mergeDefinitions([], [user, folder]);
+    const r = mergeDefinitions([], [ws, folder]);
     assert.deepEqual(r.servers, [folder]);
-    assert.match(only(r.clashes), /user settings is ignored: workspaceFolder settings/);
+    assert.match(only(r.clashes), /workspace settings is ignored: workspaceFolder settings/);
+  });
+
+  void it('keeps the user\'s server under its name; a workspace server of that name is listed as "name (workspace)"', () => {
+    const user = stdio('github', { kind: 'setting', scope: 'user' }, 'user-cmd');
+    const file = stdio('github', FILE, 'repo-cmd');
+    const folder = stdio('github', { kind: 'setting', scope: 'workspaceFolder' }, 'folder-cmd');
+    const r = mergeDefinitions([file], [user, folder]);
+    const byName = new Map(r.servers.map((d) => [d.name, d]));
+    assert.equal(byName.get('github'), user, 'the name, and so its policy and attribution, stay the user\'s');
+    const renamed = byName.get('github (workspace)');
+    assert.equal(renamed?.type === 'stdio' && renamed.command, 'repo-cmd');
+    assert.equal(renamed?.writtenAs, 'github', 'the file is still edited under the name written there');
+    assert.equal(r.servers.length, 2, 'the folder setting of the same name loses to the file, as among the workspace\'s definitions');
+    assert.ok(r.clashes.some((c) => /"github" from \/ws\/a\/\.vscode\/mcp\.json is listed as "github \(workspace\)"/.test(c)), r.clashes.join('\n'));
+  });
+
+  void it('a workspace cannot squat the renamed name either: it gets the next one', () => {
+    const user = stdio('db', { kind: 'setting', scope: 'user' });
+    const squat = stdio('db (workspace)', FILE, 'squat');
+    const clash = stdio('db', FILE_B, 'clash');
+    const r = mergeDefinitions([squat, clash], [user]);
+    assert.deepEqual(r.servers.map((d) => d.name).sort(), ['db', 'db (workspace 2)', 'db (workspace)']);
+    assert.equal(r.servers.find((d) => d.name === 'db (workspace 2)')?.writtenAs, 'db');
   });
 
   void it('reports nothing without clashes', () => {

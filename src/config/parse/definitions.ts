@@ -31,6 +31,11 @@ export const PROTOCOL_VERSION_CHOICES: readonly ProtocolVersionChoice[] = ['auto
 export interface ServerDefinitionBase {
   /** The key under `servers`; unique after {@link mergeDefinitions}. */
   readonly name: string;
+  /**
+   * The key as written in its source, when {@link mergeDefinitions} had to list the server under
+   * another name (a workspace server named like one of the user's).
+   */
+  readonly writtenAs?: string;
   readonly source: ServerSource;
   /** Absent means `auto`. */
   readonly protocolVersion?: ProtocolVersionChoice;
@@ -42,6 +47,13 @@ export interface ServerDefinitionBase {
    */
   readonly ignoredKeys?: readonly string[];
 }
+
+/**
+ * Extensions that elicit through the public API are named `extension:<publisher.name>`: their
+ * policy key and rate-limit bucket. No configured server may take such a name, so no server can
+ * borrow an extension's identity, nor an extension a server's.
+ */
+export const EXTENSION_NAME_PREFIX = 'extension:';
 
 /** A server launched as a child process speaking MCP over stdin/stdout. */
 export interface StdioServerDefinition extends ServerDefinitionBase {

@@ -5,7 +5,8 @@
  */
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
-import { PROTOCOL_VERSION_CHOICES, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
+import { isWorkspaceDefined } from './trust';
+import { EXTENSION_NAME_PREFIX, PROTOCOL_VERSION_CHOICES, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
@@ -131,6 +132,7 @@ function parseServer(
     return undefined;
   };
   if (name.trim() === '') return fail(undefined, 'Server names must not be empty');
+  if (name.toLowerCase().startsWith(EXTENSION_NAME_PREFIX)) return fail(undefined, `Server names starting with "${EXTENSION_NAME_PREFIX}" are kept for extensions that use the API`);
   if (!isRecord(raw)) return fail(undefined, 'A server definition must be an object');
 
   const optionalString = (key: string): string | undefined => {
@@ -336,28 +338,53 @@ export function describeSource(source: ServerSource): string {
   return source.kind === 'setting' ? `${source.scope} settings` : source.file;
 }
 
+/** The name a workspace server gets when the user's own server has its name: `name (workspace)`, then `name (workspace 2)`… */
+function workspaceName(name: string, taken: (n: string) => boolean): string {
+  for (let i = 1; ; i++) {
+    const candidate = i === 1 ? `${name} (workspace)` : `${name} (workspace ${i})`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
 /**
  * Combines definitions from workspace files (in folder order) and settings into one list with
- * unique names. Workspace files win over settings; among files the earlier folder wins; among
- * settings the more specific scope wins (folder, then workspace, then user), as VS Code does.
- * Every shadowed definition is described in `clashes` so the caller can log it.
+ * unique names. The user's own servers (user settings) keep their names: a workspace server of
+ * the same name neither hides one nor takes over its policy, inputs or attribution, all keyed by
+ * name; it is listed as `name (workspace)` instead. Among the workspace's definitions, files win
+ * over settings, the earlier folder wins among files, and the more specific scope among settings
+ * (folder, then workspace), as VS Code does; the loser is left out. Every clash is described in
+ * `clashes` so the caller can log it.
  */
 export function mergeDefinitions(
   fileDefs: readonly ServerDefinition[],
   settingDefs: readonly ServerDefinition[],
 ): { servers: ServerDefinition[]; clashes: string[] } {
   const rank = (d: ServerDefinition) => (d.source.kind === 'setting' ? SCOPE_RANK[d.source.scope] : -1);
+  const user = settingDefs.filter((d) => !isWorkspaceDefined(d.source));
   // Array.prototype.sort is stable, so definitions of equal rank keep their given order.
-  const ordered = [...fileDefs, ...[...settingDefs].sort((a, b) => rank(a) - rank(b))];
+  const workspace = [...fileDefs, ...settingDefs.filter((d) => isWorkspaceDefined(d.source)).sort((a, b) => rank(a) - rank(b))];
   const winners = new Map<string, ServerDefinition>();
   const clashes: string[] = [];
-  for (const def of ordered) {
+  for (const def of user) winners.set(def.name, def);
+  const renamed: ServerDefinition[] = [];
+  const placed = new Set<string>();
+  for (const def of workspace) {
     const winner = winners.get(def.name);
-    if (winner) {
+    if (!winner) {
+      winners.set(def.name, def);
+      placed.add(def.name);
+    } else if (placed.has(def.name)) {
       clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: ${describeSource(winner.source)} defines the same name`);
     } else {
-      winners.set(def.name, def);
+      // The user's server of this name: the workspace's is renamed once every name written as such is placed.
+      if (!renamed.some((r) => r.name === def.name)) renamed.push(def);
+      else clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: another workspace definition of this name comes first`);
     }
+  }
+  for (const def of renamed) {
+    const name = workspaceName(def.name, (n) => winners.has(n));
+    clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is listed as "${name}": your user settings define a server of the same name`);
+    winners.set(name, { ...def, name, writtenAs: def.name });
   }
   return { servers: [...winners.values()], clashes };
 }
