@@ -171,17 +171,21 @@ function runNode(args, cwd = repoRoot, tolerate = () => false) {
 /**
  * The production bundle, built by the project's own build script in a private copy of the tree.
  * Building in place would swap dist/ under other engineers' running tests; the copy also pins
- * the code the benchmark measures to one moment. The copy is a complete extension folder, and it
- * is what the host runs, so latency is measured on the minified bundle users get.
+ * the code the benchmark measures to one moment. The host runs the copy's test build
+ * (`extensionDir`: out/testExtension, the same activation and bundles, minified, over the test
+ * factory that lets the in-host benchmark observe prompts), so latency is measured on the
+ * minified code users get; `sizes` are those of the production bundle itself.
  */
 function productionCopy() {
   const dir = tempDir('mcp-eh-bench-ext-');
-  const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'test-results', 'test', 'demo', 'bench', 'docs']);
+  const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'test-results', 'demo', 'bench', 'docs']);
   cpSync(repoRoot, dir, {
     recursive: true,
     filter: (src) => {
       const rel = path.relative(repoRoot, src);
-      const top = rel.split(path.sep)[0] ?? '';
+      const [top = '', second] = rel.split(path.sep);
+      // Of the tests, only the test build's entry and factory (test/host/).
+      if (top === 'test' && second !== undefined && second !== 'host') return false;
       return !skip.has(top) && !rel.endsWith('.vsix') && rel !== path.join('media', 'webview.js') && rel !== path.join('media', 'webview.js.map');
     },
   });
@@ -190,13 +194,13 @@ function productionCopy() {
   // it. The bundle row measures that same budget: over it is a result (✗), not a reason to measure
   // nothing else.
   const overBudgetOnly = (/** @type {string} */ stderr) => /over its budget/.test(stderr) && existsSync(path.join(dir, 'dist', 'extension.js'));
-  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production'], dir, overBudgetOnly).trim();
+  const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production', '--test-entry'], dir, overBudgetOnly).trim();
   const size = (/** @type {string} */ rel) => {
     const buf = readFileSync(path.join(dir, rel));
     return { bytes: buf.length, gzipBytes: gzipSync(buf).length };
   };
   const sizes = { extension: size('dist/extension.js'), webview: size('media/webview.js') };
-  return { dir, buildOutput: out, sizes };
+  return { dir, extensionDir: path.join(dir, 'out', 'testExtension'), buildOutput: out, sizes };
 }
 
 /**
@@ -204,7 +208,7 @@ function productionCopy() {
  * @param {string} dir
  */
 async function unminifiedExtension(dir) {
-  await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
+  await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'test/host/extension.ts' }, outdir: 'out/testExtension/dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
 }
 
 /** The in-host benchmark (into out/bench) and the baseline extension (into an extensions folder). */
@@ -302,7 +306,7 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       quiet: true,
       // The form is what is measured; an empty secondary side bar only costs layout time.
       settings: { 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...settings },
-      env: { MCP_TEST_REPO_ROOT: repoRoot, MCP_BENCH_MODE: mode, MCP_BENCH_CONTROL: control.url, [RUN_ENV]: RUN_ID, ...env },
+      env: { MCP_BENCH_MODE: mode, MCP_BENCH_CONTROL: control.url, [RUN_ENV]: RUN_ID, ...env },
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -595,7 +599,7 @@ async function main() {
   log(`${prod.buildOutput.replace(/^\[build\] /, '')}`);
   if (PROFILE) await step('unminified build', () => unminifiedExtension(prod.dir));
   const { extensionsDir } = await step('bench bundles', () => bundles());
-  if (ONLY) return oneStep(ONLY, prod.dir, extensionsDir);
+  if (ONLY) return oneStep(ONLY, prod.extensionDir, extensionsDir);
   const defaults = await step('demo defaults', () => everythingDefaults());
   const browser = await step('browser launch', () => launchBrowser());
   /** @type {number[]} */
@@ -611,10 +615,10 @@ async function main() {
   const demoRecord = path.join(recordDir, 'demo.jsonl');
   try {
     // 3. Activation: a fresh code-server per cold figure.
-    coldMs = await activationStarts(browser, prod.dir);
+    coldMs = await activationStarts(browser, prod.extensionDir);
 
     // 1. Latency, in ROUNDS code-servers of its own, with the baseline installed beside us.
-    rounds = await latencyRounds(browser, prod.dir, extensionsDir);
+    rounds = await latencyRounds(browser, prod.extensionDir, extensionsDir);
 
     // 2, 4. Interactions and the burst in one host.
     mainRun = await step('main run (interactions, burst)', async () => {
@@ -632,7 +636,7 @@ async function main() {
           ...(PROFILE ? { MCP_BENCH_PROFILE: path.join(repoRoot, 'test-results', 'bench-burst.cpuprofile') } : {}),
         },
         extensionsDir: tempDir('mcp-eh-bench-noexts-'),
-        extensionDir: prod.dir,
+        extensionDir: prod.extensionDir,
         demoRecord,
         timeoutMs: 15 * 60_000,
       });
@@ -643,7 +647,7 @@ async function main() {
     // 5. The agent gateway, in a host of its own (see gatewayRun).
     gatewayResult = await step('gateway run', () => {
       log(`gateway run: ${GATEWAY_CALLS} echo calls (+${WARMUP} warm-up) × 4 paths, then ${GATEWAY_LIST_RUNS} list_changed × 2 paths`);
-      return gatewayRun(browser, prod.dir);
+      return gatewayRun(browser, prod.extensionDir);
     });
   } finally {
     await browser.close().catch(() => undefined);

@@ -3,14 +3,17 @@
 // (LAZY below), the webview (browser IIFE), and the in-host test suite (CJS, vscode and mocha
 // external). `--watch` rebuilds on change, `--production` minifies without source maps (used by
 // `npm run package`), `--analyze` prints what each shipped file holds (scripts/lib/bundleReport.mjs).
+// Builds other than `--production` also make the extension's test build (see writeTestExtension);
+// `--production --test-entry` makes it minified, for the benchmark.
 import * as esbuild from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './hostPaths.mjs';
+import { repoRoot, testExtensionDir } from './hostPaths.mjs';
 import { bundleReport } from './lib/bundleReport.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const testEntry = !production || process.argv.includes('--test-entry');
 
 /**
  * The in-host suite is one bundle; this plugin turns the folder listing into its entry.
@@ -71,7 +74,9 @@ const mcpSdkShims = {
 /** @type {esbuild.BuildOptions} */
 const integrationSuite = {
   entryPoints: { index: 'test/integration/index.ts' },
-  outdir: 'out/test/integration',
+  // Inside the test build's folder: the suite calls the public API as code of our own extension,
+  // which tells its callers by the folder their code lies in (src/api/caller.ts).
+  outdir: path.join(testExtensionDir, 'test'),
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -155,6 +160,32 @@ function lazyApart(self) {
   };
 }
 
+/**
+ * out/testExtension/: the extension folder the in-host tests and the benchmark load as the
+ * development extension. Its dist/extension.js is the test build (test/host/extension.ts: the same
+ * activation over the test factory); everything else is the real thing: the lazy bundles are
+ * copied beside it, and what else the package ships (the allow-list in .vscodeignore: the
+ * manifest, media/, l10n/…) is linked. The bundles are copies, not links, because VS Code tells
+ * which extension a `require('vscode')` comes from by the real path of the requiring file.
+ */
+function writeTestExtension() {
+  const dir = testExtensionDir;
+  mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  for (const f of readdirSync(path.join(repoRoot, 'dist'))) {
+    if (!/^extension\.js(\.map)?$/.test(f)) copyFileSync(path.join(repoRoot, 'dist', f), path.join(dir, 'dist', f));
+  }
+  const shipped = readFileSync(path.join(repoRoot, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => l.slice(1).split('/')[0] ?? '');
+  for (const name of new Set(shipped)) {
+    if (name === 'dist') continue;
+    // A glob at the top (package.nls*.json) names every file it matches.
+    const re = new RegExp(`^${name.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    for (const f of readdirSync(repoRoot).filter((f) => re.test(f))) symlinkSync(path.join(repoRoot, f), path.join(dir, f));
+  }
+}
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -166,6 +197,20 @@ const targets = [
     external: ['vscode'],
     plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
   },
+  // The extension as the in-host tests and the benchmark load it (see writeTestExtension).
+  ...(testEntry
+    ? [
+        {
+          entryPoints: { extension: 'test/host/extension.ts' },
+          outdir: path.join(testExtensionDir, 'dist'),
+          platform: /** @type {const} */ ('node'),
+          format: /** @type {const} */ ('cjs'),
+          target: 'node20',
+          external: ['vscode'],
+          plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+        },
+      ]
+    : []),
   ...LAZY.map((l) => ({
     entryPoints: { [l.entry]: l.modules ? `lazy-entry:${l.entry}` : l.source },
     outdir: 'dist',
@@ -200,17 +245,22 @@ const common = {
   charset: 'utf8',
 };
 
+// Made afresh each time: nothing of an older test build stays in it.
+if (testEntry) rmSync(testExtensionDir, { recursive: true, force: true });
 if (watch) {
   for (const t of targets) {
     const ctx = await esbuild.context({ ...common, ...t, logLevel: 'info' });
     await ctx.watch();
   }
+  // Its copies of the lazy bundles are not refreshed by the watch: build again before an in-host run.
+  if (testEntry) writeTestExtension();
   process.stdout.write('[build] watching for changes\n');
 } else {
   const t0 = Date.now();
   // A package ships dist/*.js (.vscodeignore): a file left from an older LAZY list must not go with it.
   if (production) rmSync(path.join(repoRoot, 'dist'), { recursive: true, force: true });
   const results = await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+  if (testEntry) writeTestExtension();
   const sizes = results.flatMap((r) =>
     Object.entries(r.metafile?.outputs ?? {})
       .filter(([f]) => f.endsWith('.js'))

@@ -7,6 +7,12 @@ export const NODE_MAJOR = 24;
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The extension folder the in-host tests and the benchmark load as the development extension:
+ * our manifest with `main` at the test build (test/host/extension.ts), made by scripts/build.mjs.
+ */
+export const testExtensionDir = path.join(repoRoot, 'out', 'testExtension');
+
 /** @typedef {ReturnType<typeof hostPaths>} HostPaths */
 
 export function hostPaths() {

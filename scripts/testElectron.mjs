@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { repoRoot } from './hostPaths.mjs';
+import { repoRoot, testExtensionDir } from './hostPaths.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './lib/fixtures.mjs';
 
 if (spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' }).status !== 0) process.exit(1);
@@ -20,9 +20,9 @@ let code = 1;
 try {
   code = await runTests({
     version: process.env['VSCODE_VERSION'] ?? 'stable',
-    // Ours plus the API-client fixture, as in code-server where it is installed beside ours.
-    extensionDevelopmentPath: [repoRoot, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
-    extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
+    // Ours (its test build) plus the API-client fixture, as in code-server where it is installed beside ours.
+    extensionDevelopmentPath: [testExtensionDir, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
+    extensionTestsPath: path.join(testExtensionDir, 'test', 'index.js'),
     launchArgs: [ws.dir, '--disable-extensions', '--disable-workspace-trust'],
     extensionTestsEnv: { MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_HTTP_URL: http.url, MCP_TEST_SSE_URL: http.sseUrl },
   });

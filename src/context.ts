@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
 import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
-import { ElicitationBroker } from './elicitation/broker';
+import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
+import type { Presenter } from './elicitation/presenter';
 import type { PendingView } from './elicitation/queue/elicitationQueue';
 import { Gatekeeper } from './elicitation/policy/policy';
 import { RateLimiter } from './elicitation/policy/tokenBucket';
@@ -29,41 +30,44 @@ import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
 import * as safe from './util/safeText';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
-function keepAliveMs(): number {
-  // In-host tests cannot wait 15 s: they shorten the interval through the environment. Read per
-  // request, because the extension activates before a test can set it.
-  const forTests = process.env['MCP_TEST_REPO_ROOT'] ? Number(process.env['MCP_TEST_KEEPALIVE_MS']) : NaN;
-  return forTests > 0 ? forTests : 15_000;
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * What a caller may inject into the services. `activate()` passes nothing, so the extension runs
+ * with its real timings and no observer; the in-host tests and the benchmark build the services
+ * through their own entry (test/host/extension.ts) with shorter timings and observers.
+ */
+export interface ServicesOptions {
+  /**
+   * Keep-alive interval while the user answers, ms, read per request so a test can change it
+   * while it runs; `undefined`: the extension's own.
+   */
+  readonly keepAliveMs?: () => number | undefined;
+  /** How long a server may take to answer `initialize`, ms, read per start; `undefined`: the extension's own. */
+  readonly connectTimeoutMs?: () => number | undefined;
+  /** Waits before each restart of a crashed server (the last one given up on), ms. */
+  readonly restartDelaysMs?: readonly number[];
+  /** The wall clock of the rate limiter and the pending queue, ms since the epoch. */
+  readonly now?: () => number;
+  /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
+  readonly presenter?: (real: Presenter) => Presenter;
+  /** Wraps what the connections hand their server's requests and notices to. */
+  readonly sink?: (real: ElicitationSink) => ElicitationSink;
+  readonly observers?: ServicesObservers;
 }
 
-/** How long a server may take to answer `initialize`; in-host tests shorten it through the environment. */
-function connectTimeoutMs(): number {
-  const forTests = process.env['MCP_TEST_REPO_ROOT'] ? Number(process.env['MCP_TEST_CONNECT_TIMEOUT_MS']) : NaN;
-  return forTests > 0 ? forTests : CONNECT_TIMEOUT_MS;
+/** Observations with no user-visible effect: what the extension did, as it did it. */
+export interface ServicesObservers {
+  /** A prompt was put on screen (`kind`: the widget), right after its show(). */
+  promptShown?(kind: string, id: string, widget?: vscode.QuickInput): void;
+  /** A form webview reported a Content Security Policy violation. */
+  cspViolation?(server: string, directive: string): void;
+  /** A URL went to the browser, after the user's consent. */
+  openedExternal?(url: string): void;
 }
 
 function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
   return { serverPolicy: { ...s.serverPolicy }, defaultPolicy: s.defaultPolicy, rateLimit: s.rateLimit };
-}
-
-/** Observations for the in-host tests and the benchmark; not part of the public API. */
-export class TestHooks {
-  private readonly _onDidShowPrompt = new vscode.EventEmitter<{ kind: string; id: string; at: number; widget: vscode.QuickInput | undefined }>();
-  readonly onDidShowPrompt = this._onDidShowPrompt.event;
-  /** Every URL handed to openExternal, in order. */
-  readonly opened: string[] = [];
-  /** How long `new Services(context)` took in activate(), ms (the benchmark reads it). */
-  activationMs: number | undefined = undefined;
-  /** Every CSP violation a form webview reported (the hostile battery asserts there are none). */
-  readonly cspViolations: { readonly server: string; readonly directive: string }[] = [];
-  fire(kind: string, id: string, widget?: vscode.QuickInput): void {
-    // The benchmark subtracts a bench server's send stamp from `at`: both are this clock, which
-    // agrees across processes to well under a millisecond, where Date.now() cuts whole ones.
-    this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget });
-  }
-  dispose(): void {
-    this._onDidShowPrompt.dispose();
-  }
 }
 
 /**
@@ -73,11 +77,10 @@ export class TestHooks {
 export class Services extends Disposable {
   readonly log = this._register(new Logger('MCP Elicitation'));
   private settings: Settings = readSettings();
-  readonly hooks = this._register(new TestHooks());
   readonly policyActions = new PolicyActions();
   /** Per-server token buckets; the Gatekeeper owns the decisions, tests read the limit in force. */
-  readonly limiter = new RateLimiter(this.settings.rateLimit, Date.now);
-  readonly gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
+  readonly limiter: RateLimiter;
+  readonly gatekeeper: Gatekeeper;
   readonly presenter: VscodePresenter;
   readonly broker: ElicitationBroker;
   readonly loader: ConfigLoader;
@@ -93,9 +96,19 @@ export class Services extends Disposable {
   readonly gateway: Gateway;
   readonly serversView: ServersView;
   private readonly urls = new Map<string, string>();
+  /** Told what the extension shows and opens; nobody listens unless a test built these services. */
+  readonly observers: ServicesObservers;
 
-  constructor(readonly context: vscode.ExtensionContext) {
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    options: ServicesOptions = {},
+  ) {
     super();
+    const now = options.now ?? Date.now;
+    const observers = (this.observers = options.observers ?? {});
+    const connectTimeoutMs = (): number => options.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS;
+    this.limiter = new RateLimiter(this.settings.rateLimit, now);
+    this.gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
     const pkg = context.extension.packageJSON as { name: string; version: string; displayName: string };
     this.presenter = new VscodePresenter({
       extensionUri: context.extensionUri,
@@ -104,17 +117,18 @@ export class Services extends Disposable {
       policy: this.policyActions,
       allowMore: (server) => this.gatekeeper.allowMore(server),
       policyFor: (server) => this.gatekeeper.policyFor(server),
-      onCspViolation: (server, directive) => this.hooks.cspViolations.push({ server, directive }),
-      onDidShowPrompt: (kind, id, widget) => this.hooks.fire(kind, id, widget),
+      onCspViolation: (server, directive) => observers.cspViolation?.(server, directive),
+      onDidShowPrompt: (kind, id, widget) => observers.promptShown?.(kind, id, widget),
       openExternal: (uri) => this.openExternal(uri),
     });
     this.broker = new ElicitationBroker({
-      presenter: this.presenter,
+      presenter: options.presenter?.(this.presenter) ?? this.presenter,
       gate: (server) => this.gatekeeper.decide(server),
       settings: () => ({ sensitiveFields: this.settings.sensitiveFields, allowHttpLoopback: this.settings.allowHttpLoopback, urlExpiryMs: this.settings.urlExpiryMinutes * 60_000 }),
       log: this.log,
+      now,
       get keepAliveMs() {
-        return keepAliveMs();
+        return options.keepAliveMs?.() ?? KEEP_ALIVE_MS;
       },
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
@@ -134,10 +148,9 @@ export class Services extends Disposable {
       new ServerManager(this.loader, {
         log: this.log,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
-        sink: this.broker,
+        sink: options.sink?.(this.broker) ?? this.broker,
         autoStart: () => this.settings.autoStart,
-        // In-host tests exercise crash give-up without waiting the real 31 s of backoff.
-        ...(process.env['MCP_TEST_REPO_ROOT'] ? { restartDelaysMs: [100, 100, 100, 100, 100] } : {}),
+        ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
       }),
     );
@@ -180,7 +193,7 @@ export class Services extends Disposable {
 
   /** The one way a URL reaches the browser: after a click in the consent dialog. */
   private openExternal(uri: vscode.Uri): Thenable<boolean> {
-    this.hooks.opened.push(uri.toString(true));
+    this.observers.openedExternal?.(uri.toString(true));
     this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
     return vscode.env.openExternal(uri).then((opened) => {
       if (!opened) this.log.warn(`the browser did not open ${uri.toString(true)}: VS Code's link prompt was turned down, or no browser is available`);

@@ -7,7 +7,7 @@
  * The internals below have no public equivalent; each says why the benchmark needs it.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import { testServices } from '../../test/host/access';
 import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
 
 export const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
@@ -20,7 +20,7 @@ export interface ExtensionUnderTest {
   /** Nothing waits, nothing on screen (public `pending()`). */
   idle(): boolean;
 
-  // ---- internals (`__testing`, present when MCP_TEST_REPO_ROOT is set in the host) ----
+  // ---- internals (the test build's TestServices, test/host/: the host runs out/testExtension) ----
   /**
    * How long `activate()` took to build the services, ms, measured by the extension itself
    * (`hooks.activationMs`; the same figure as the log line "activated in X ms").
@@ -51,11 +51,11 @@ export interface ExtensionUnderTest {
 
 /** Activates the extension (normally already done by its activation event) and wraps it. */
 export async function extensionUnderTest(): Promise<ExtensionUnderTest> {
-  const ext = vscode.extensions.getExtension<McpElicitationHostApi & { __testing?: Services }>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<McpElicitationHostApi>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} not found in the host`);
   const api = await ext.activate();
-  const s = api.__testing;
-  if (!s) throw new Error('the extension exposes no internals (`__testing`): is MCP_TEST_REPO_ROOT set in the host?');
+  // The services, through the test build's own way in (it throws if this is not the test build).
+  const s = await testServices();
   return {
     api,
     allRunning: (names) => names.every((n) => api.servers().find((x) => x.name === n)?.state === 'running'),

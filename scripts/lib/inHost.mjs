@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
-import { repoRoot } from '../hostPaths.mjs';
+import { repoRoot, testExtensionDir } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
@@ -139,8 +139,9 @@ async function runHost({ ws, logName, codeServer }) {
     });
     await page.goto(
       workbenchUrl(cs, ws.dir, {
-        extensionDevelopmentPath: repoRoot,
-        extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'index.js'),
+        // The test build of the extension (scripts/build.mjs made it), which lets the suite reach its services.
+        extensionDevelopmentPath: testExtensionDir,
+        extensionTestsPath: path.join(testExtensionDir, 'test', 'index.js'),
       }),
     );
     const exitCode = await Promise.race([

@@ -57,7 +57,6 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const cs = await startCodeServer({
     workspace: ws.dir,
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
-    env: { MCP_TEST_REPO_ROOT: repoRoot },
     ...(opts.locale ? { locale: opts.locale } : {}),
     ...(opts.extensionsDir ?? opts.alsoInstalled ? { extensionsDir: opts.extensionsDir ?? opts.alsoInstalled } : {}),
   });

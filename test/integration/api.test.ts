@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, nextPrompt, services, waitFor } from './helpers';
 
 interface ApiState {
@@ -16,7 +16,7 @@ const CLIENT = 'extension:mcp-test.api-client';
 const form = { message: 'Which environment?', requestedSchema: { type: 'object', properties: { env: { type: 'string', enum: ['dev', 'prod'] } }, required: ['env'] } };
 
 suite('Public API used from a second extension', () => {
-  let s: Services;
+  let s: TestServices;
   suiteSetup(async () => {
     s = await services();
     // tools/list follows the handshake: wait for both, or a slow host sees a running server with no tools yet.
@@ -53,6 +53,14 @@ suite('Public API used from a second extension', () => {
     assert.deepEqual(result, { action: 'decline' });
     assert.equal(shown, false);
     assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'policy');
+  });
+
+  test('the second extension is handed the public API and nothing that leads inside: no services, broker, manager or gateway key', async () => {
+    const got = await vscode.commands.executeCommand<{ keys: string[]; frozen: boolean; plain: boolean; reachable: string[] }>('mcpApiClient.surface');
+    assert.deepEqual(got.keys, ['elicit', 'onDidChangePending', 'onDidChangeServers', 'pending', 'servers', 'version']);
+    assert.ok(got.frozen && got.plain, 'a frozen plain object');
+    const inside = ['broker', 'manager', 'gateway', 'services', 'testServices', '__testing', 'hooks', 'queue', 'secret', 'key'];
+    assert.deepEqual(got.reachable.filter((n) => inside.includes(n)), []);
   });
 
   test('a source naming a configured server borrows nothing of it: the server is blocked, the extension is still asked', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // `dev.watch` (issue 23): a change to a watched file restarts the server, as VS Code does for the
@@ -12,7 +12,7 @@ type ToolText = { content: { text: string }[] };
 const pidOf = async (name: string): Promise<number> => Number((await vscode.commands.executeCommand<ToolText>('mcpElicitation.runTool', name, 'pid', {})).content[0]?.text);
 
 suite('dev.watch: a watched file changes, the server restarts', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
   let watched = '';
 

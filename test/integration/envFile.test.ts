@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 suite('envFile: values from a .env file reach a stdio server', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
   let envPath: string;
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 function repo(): string {
@@ -21,13 +21,13 @@ async function setServers(servers: Record<string, unknown> | undefined): Promise
   await vscode.workspace.getConfiguration('mcpElicitation').update('servers', servers, vscode.ConfigurationTarget.Workspace);
 }
 
-function state(s: Services, name: string): string {
+function state(s: TestServices, name: string): string {
   const st = s.manager.get(name)?.state;
   return st ? JSON.stringify(st) : 'absent';
 }
 
 /** Waits for the first `error` state of `name` and returns its reason. */
-async function errorReason(s: Services, name: string, timeoutMs = 20_000): Promise<string> {
+async function errorReason(s: TestServices, name: string, timeoutMs = 20_000): Promise<string> {
   let reason: string | undefined;
   await waitFor(() => {
     const st = s.manager.get(name)?.state;
@@ -38,7 +38,7 @@ async function errorReason(s: Services, name: string, timeoutMs = 20_000): Promi
 }
 
 /** The other servers are unaffected: still running, and answering. */
-async function neighboursFine(s: Services): Promise<void> {
+async function neighboursFine(s: TestServices): Promise<void> {
   assert.equal(s.manager.get('fixture')?.state.kind, 'running');
   const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'fixture', 'echo', { text: 'still here' });
   assert.equal(r.content[0]?.text, 'still here');
@@ -77,7 +77,7 @@ function formTabs(): vscode.Tab[] {
 }
 
 suite('Faults: dead, silent, broken and absent servers; a double Accept', () => {
-  let s: Services;
+  let s: TestServices;
   let savedServers: unknown;
   const children: ChildProcess[] = [];
 
@@ -92,7 +92,7 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await setServers(savedServers as Record<string, unknown> | undefined);
     await waitFor(() => !s.manager.list().some((e) => e.name.startsWith('fault-')), 'fault servers removed');
-    delete process.env['MCP_TEST_CONNECT_TIMEOUT_MS'];
+    s.hooks.connectTimeoutMs = undefined;
     for (const c of children.splice(0)) c.kill('SIGKILL');
   });
 
@@ -103,12 +103,10 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
     const pid = conn?.pid;
     assert.ok(conn && pid);
     const told: string[] = [];
-    const presenter = s.presenter;
-    const notify = presenter.notifyServerGone.bind(presenter);
-    presenter.notifyServerGone = (server) => {
+    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (server) => {
       told.push(server);
       notify(server);
-    };
+    });
     try {
       const shown = nextPrompt(s);
       // Two fields: the webview form, in the default presentation.
@@ -125,13 +123,13 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
       assert.equal(last?.decidedBy, 'disconnect');
       await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'restarted by the restart policy');
     } finally {
-      presenter.notifyServerGone = notify;
+      telling.dispose();
     }
   });
 
   test('a server that never answers initialize goes to error after the connect timeout; the others keep running', async () => {
     // Read per attempt by the connection (see connectTimeoutMs in src/context.ts).
-    process.env['MCP_TEST_CONNECT_TIMEOUT_MS'] = '1500';
+    s.hooks.connectTimeoutMs = 1500;
     const t0 = Date.now();
     await setServers({ 'fault-silent': { command: 'node', args: [fixture('silentServer.mjs')] } });
     await waitFor(() => s.manager.get('fault-silent')?.state.kind === 'starting', 'silent server starting');

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, messageText, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({ type: 'object', properties, required });
 
 suite('Form mode on native widgets (answers checked on the wire)', () => {
-  let s: Services;
+  let s: TestServices;
   suiteSetup(async () => {
     s = await services();
     await waitForRunning(s, 'fixture');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import { agentTool, invoke, startAsAgent } from './agent';
 import { nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
@@ -49,7 +49,7 @@ function post(url: string, headers: Record<string, string>, body: unknown): Prom
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '0' } } };
 
 suite('Agent gateway: VS Code\'s agent calls our servers, their questions come to us', () => {
-  let s: Services;
+  let s: TestServices;
   let savedServers: unknown;
 
   suiteSetup(async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // The configuration model with VS Code's chat on (this host runs with AI features enabled):
@@ -27,7 +27,7 @@ function agentTool(tool: string): vscode.LanguageModelToolInformation | undefine
 }
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
   const saved = { mode: undefined as unknown, servers: undefined as unknown, inputs: undefined as unknown };
 

@@ -1,17 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
-import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
+import type { ShownPrompt, TestServices } from '../host/testServices';
+import { testServices } from '../host/access';
 
-export const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
+export { EXTENSION_ID } from '../host/access';
+export type { ShownPrompt } from '../host/testServices';
 
-export async function services(): Promise<Services> {
-  const ext = vscode.extensions.getExtension<McpElicitationHostApi & { __testing?: Services }>(EXTENSION_ID);
-  if (!ext) throw new Error(`extension ${EXTENSION_ID} not found`);
-  const api = await ext.activate();
-  if (!api.__testing) throw new Error('test hooks missing: MCP_TEST_REPO_ROOT not set in the host');
-  return api.__testing;
+/** The extension's services, as the test build in this host made them (test/host/testServices.ts). */
+export function services(): Promise<TestServices> {
+  return testServices();
 }
 
 /** Polls `predicate` until true; the only wait in these tests, bounded and with a reason. */
@@ -23,18 +21,12 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
   }
 }
 
-export async function waitForRunning(s: Services, name: string): Promise<void> {
+export async function waitForRunning(s: TestServices, name: string): Promise<void> {
   await waitFor(() => s.manager.get(name)?.state.kind === 'running', `server ${name} running`);
 }
 
-export interface ShownPrompt {
-  readonly kind: string;
-  readonly id: string;
-  readonly widget: vscode.QuickInput | undefined;
-}
-
 /** Resolves with the next prompt the presenter shows. */
-export function nextPrompt(s: Services, timeoutMs = 20_000): Promise<ShownPrompt> {
+export function nextPrompt(s: TestServices, timeoutMs = 20_000): Promise<ShownPrompt> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       sub.dispose();

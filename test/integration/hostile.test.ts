@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import type { FormPrompt } from '../../src/elicitation/presenter';
 import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
 import { BY_TAG, CASES, PAYLOADS } from '../fixtures/hostileCases.mjs';
@@ -100,7 +100,7 @@ function toolJson<T>(result: unknown): T {
 }
 
 suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lose answers', () => {
-  let s: Services;
+  let s: TestServices;
   const record = path.join(os.tmpdir(), `mcp-eh-hostile-${process.pid}-${Date.now()}.jsonl`);
   const keys = ['servers', 'presentation', 'serverPolicy', 'rateLimit'] as const;
   const saved = new Map<string, unknown>();
@@ -110,7 +110,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
   const prompts: FormPrompt[] = [];
   const responderErrors: string[] = [];
   let responder: vscode.Disposable | undefined;
-  let restorePresenter: (() => void) | undefined;
+  let observing: vscode.Disposable | undefined;
   const stall = monitorEventLoopDelay({ resolution: 10 });
   let openedBefore = 0;
   /** While set, the responder only records: the test answers the prompt itself. */
@@ -232,15 +232,10 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     await waitForRunning(s, SERVER);
     await waitFor(() => s.manager.get(SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile tools listed');
     // Observe, without changing, what every widget is handed.
-    const presenter = s.presenter;
-    const original = presenter.presentForm.bind(presenter);
-    presenter.presentForm = (prompt, signal, control) => {
+    observing = s.hooks.presenter.intercept('presentForm', (present) => (prompt, signal, control) => {
       prompts.push(prompt);
-      return original(prompt, signal, control);
-    };
-    restorePresenter = () => {
-      presenter.presentForm = original;
-    };
+      return present(prompt, signal, control);
+    });
     responder = s.hooks.onDidShowPrompt((e) => {
       answer(e).catch((err: unknown) => responderErrors.push(String(err)));
     });
@@ -250,7 +245,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
   suiteTeardown(async function () {
     this.timeout(60_000);
     responder?.dispose();
-    restorePresenter?.();
+    observing?.dispose();
     stall.disable();
     s.broker.queue.cancelAll();
     for (const k of keys) await configuration().update(k, saved.get(k), vscode.ConfigurationTarget.Workspace);

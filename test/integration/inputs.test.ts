@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 const TOK = { id: 'tok', description: 'Token for the test server', password: true } as const;
 
 suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
 
   suiteSetup(async () => {

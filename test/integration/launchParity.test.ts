@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { resultText } from './agent';
 import { parseToolText, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
@@ -43,7 +43,7 @@ async function invokeVscodeCopy(variable: string): Promise<string> {
 }
 
 suite('Launch parity: a stdio server started by us sees what it sees when VS Code starts it', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
   const saved = { mode: undefined as unknown, servers: undefined as unknown };
 

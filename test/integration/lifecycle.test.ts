@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning } from './helpers';
 
 function mcpJsonPath(): string {
@@ -21,7 +21,7 @@ function isAlive(pid: number): boolean {
 }
 
 suite('Lifecycle: crashes, configuration changes and transports', () => {
-  let s: Services;
+  let s: TestServices;
   let originalMcpJson: string;
 
   suiteSetup(async () => {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import type { UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
 import { acceptQuickInput, nextPrompt, services, waitFor, waitForRunning } from './helpers';
@@ -56,7 +56,7 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 }
 
 /** Types `value` into the next InputBox and presses Enter. */
-async function answerBox(s: Services, value: string, expect?: RegExp): Promise<void> {
+async function answerBox(s: TestServices, value: string, expect?: RegExp): Promise<void> {
   const p = await nextPrompt(s);
   assert.equal(p.kind, 'inputBox');
   const box = p.widget as vscode.InputBox;
@@ -68,7 +68,7 @@ async function answerBox(s: Services, value: string, expect?: RegExp): Promise<v
 const STATE = (tag: string, round: number): string => `st\u00e4te:${tag}:${round} "q" \\ \n\u{1F512}  `;
 
 suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)', () => {
-  let s: Services;
+  let s: TestServices;
   let previous: unknown;
   let previousRate: unknown;
 
@@ -288,10 +288,10 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
   test('url mode: the consent dialog, then a retry; the server decides when it is done', async () => {
     // The consent dialog is modal (the e2e suite clicks it); here the presenter's consent step answers.
     const shown: UrlPrompt[] = [];
-    s.presenter.presentUrl = (prompt: UrlPrompt): Promise<UrlAnswer> => {
+    const answering = s.hooks.presenter.intercept('presentUrl', () => (prompt): Promise<UrlAnswer> => {
       shown.push(prompt);
       return Promise.resolve({ action: 'accept' });
-    };
+    });
     try {
       const result = await run('mrtr-modern', 'url', { url: 'https://example.com/sign-in', tag: 'url' });
       assert.deepEqual(toolJson(result), { done: true, rounds: 1 });
@@ -300,7 +300,7 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
       assert.deepEqual(legs('mrtr-modern', 'url')[1]?.inputResponses, { login: { action: 'accept' } });
       assert.equal(s.broker.queue.size, 0, 'no browser step left pending');
     } finally {
-      delete (s.presenter as { presentUrl?: unknown }).presentUrl;
+      answering.dispose();
     }
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import { invoke, startAsAgent } from './agent';
 import { acceptQuickInput, nextPrompt, services, waitFor, waitForRunning } from './helpers';
@@ -59,7 +59,7 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 }
 
 /** Types `value` into the next InputBox and presses Enter. */
-async function answerBox(s: Services, value: string, expect?: RegExp): Promise<void> {
+async function answerBox(s: TestServices, value: string, expect?: RegExp): Promise<void> {
   const p = await nextPrompt(s);
   assert.equal(p.kind, 'inputBox');
   const box = p.widget as vscode.InputBox;
@@ -69,7 +69,7 @@ async function answerBox(s: Services, value: string, expect?: RegExp): Promise<v
 }
 
 /** Picks `label` in the next QuickPick. */
-async function answerPick(s: Services, label: string): Promise<void> {
+async function answerPick(s: TestServices, label: string): Promise<void> {
   const p = await nextPrompt(s);
   const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
   const item = qp.items.find((i) => i.label === label);
@@ -98,7 +98,7 @@ async function httpServer(name: string, children: ChildProcess[]): Promise<strin
 }
 
 suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, Run Tool and the gateway)', () => {
-  let s: Services;
+  let s: TestServices;
   let saved: unknown;
   let savedRate: unknown;
   const children: ChildProcess[] = [];

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import type { ServerPolicy } from '../../src/elicitation/policy/policy';
 import type { FinishedElicitation } from '../../src/elicitation/outcome';
 import { acceptQuickInput, elicitVia, nextPrompt, parseToolText, services, waitFor, waitForRunning, type WireRecord } from './helpers';
@@ -36,13 +36,13 @@ function elicitMany(requests: Record<string, unknown>[], gapMs?: number): Promis
  * Cancels the question that has the turn, as the Cancel button of the prompt (or of the pending
  * list) does. Escape would not: it only sets the question aside, unanswered.
  */
-function cancelPrompt(s: Services): void {
+function cancelPrompt(s: TestServices): void {
   const current = s.broker.queue.list().find((e) => e.state === 'onScreen' || e.state === 'aside');
   if (current) s.broker.queue.settle(current.id, 'cancel');
 }
 
 suite('Policy, rate limit, pending queue and audit log (in the real host)', () => {
-  let s: Services;
+  let s: TestServices;
   const original = new Map<string, unknown>();
 
   /** The finished elicitation with this message (the newest, if several). */
@@ -144,7 +144,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     const shown: string[] = [];
     const sub = s.hooks.onDidShowPrompt((e) => shown.push(e.kind));
     // The notification may wait as long as a prompt: keep-alives go out meanwhile.
-    process.env['MCP_TEST_KEEPALIVE_MS'] = '100';
+    s.hooks.keepAliveMs = 100;
     try {
       const wire = elicitVia('fixture', { message: 'May I ask?', requestedSchema: oneText() }, { progress: true, tag: 'ask' });
       await waitFor(() => s.presenter.pendingAsks === 1, 'the ask notification');
@@ -158,7 +158,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       assert.deepEqual(r.response, { action: 'decline' });
     } finally {
       sub.dispose();
-      delete process.env['MCP_TEST_KEEPALIVE_MS'];
+      s.hooks.keepAliveMs = undefined;
     }
     assert.deepEqual(shown, []);
     assert.equal(s.presenter.pendingAsks, 0);
@@ -170,12 +170,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     // "Allow More" from an earlier notification would lift the limit for the session.
     s.gatekeeper.resetSession();
     const notices: [string, number, number][] = [];
-    const presenter = s.presenter;
-    const notify = presenter.notifyRateLimited.bind(presenter);
-    presenter.notifyRateLimited = (server: string, count: number, seconds: number): void => {
+    const noticing = s.hooks.presenter.intercept('notifyRateLimited', (notify) => (server, count, seconds) => {
       notices.push([server, count, seconds]);
       notify(server, count, seconds);
-    };
+    });
     const shown: string[] = [];
     const sub = s.hooks.onDidShowPrompt((e) => {
       shown.push(e.id);
@@ -187,7 +185,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       records = await elicitMany(Array.from({ length: 25 }, (_, i) => ({ message: `Burst ${i + 1}`, requestedSchema: oneText() })));
     } finally {
       sub.dispose();
-      presenter.notifyRateLimited = notify;
+      noticing.dispose();
       await freshRateLimit({ requests: 0, perSeconds: 0 });
     }
     // Once per window, at the first rejection: "fixture sent 11 requests in 60 s".
@@ -246,12 +244,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
 
   test('a server crash removes its entries, settles every handler and tells the user once', async () => {
     const told: string[] = [];
-    const presenter = s.presenter;
-    const notify = presenter.notifyServerGone.bind(presenter);
-    presenter.notifyServerGone = (server: string): void => {
+    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (server) => {
       told.push(server);
       notify(server);
-    };
+    });
     try {
       const call = elicitMany(['d1', 'd2', 'd3'].map((message) => ({ message, requestedSchema: oneText() })), 100).then(
         () => 'resolved',
@@ -269,7 +265,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       ]);
       assert.deepEqual(told, ['fixture'], 'one notice: a prompt of that server was on screen');
     } finally {
-      presenter.notifyServerGone = notify;
+      telling.dispose();
     }
     await waitForRunning(s, 'fixture');
     await waitFor(() => s.manager.get('fixture')?.tools.some((t) => t.name === 'elicitMany') ?? false, 'fixture tools after restart');
@@ -292,8 +288,8 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
   });
 
   test('keep-alive: with a progressToken the server receives notifications/progress while the prompt is open', async () => {
-    // The host reads this per request; 15 s is too long to wait for in a test.
-    process.env['MCP_TEST_KEEPALIVE_MS'] = '100';
+    // The services read this per request; 15 s is too long to wait for in a test.
+    s.hooks.keepAliveMs = 100;
     try {
       const wire = elicitVia('fixture', { message: 'Take your time', requestedSchema: oneText() }, { progress: true, tag: 'keepalive' });
       const p = await nextPrompt(s);
@@ -304,7 +300,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       assert.deepEqual(r.response, { action: 'accept', content: { v: 'done' } });
       assert.ok((r.progressCount ?? 0) >= 3, `progress counted by the server: ${r.progressCount}`);
     } finally {
-      delete process.env['MCP_TEST_KEEPALIVE_MS'];
+      s.hooks.keepAliveMs = undefined;
     }
   });
 

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { nextPrompt, services, waitFor } from './helpers';
 
 const examples = (): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'demo', 'examples');
 
 suite('Preview Elicitation Form (server authors)', () => {
-  let s: Services;
+  let s: TestServices;
   suiteSetup(async () => {
     s = await services();
   });

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, services, waitFor, waitForRunning } from './helpers';
 
 /** The next Run Tool picker of `kind`, with what `probe` said the moment it opened. */
-function nextPicker<T>(s: Services, kind: 'server' | 'tool', probe: () => T): Promise<T> {
+function nextPicker<T>(s: TestServices, kind: 'server' | 'tool', probe: () => T): Promise<T> {
   return new Promise((resolve) => {
     const sub = s.hooks.onDidShowPrompt((e) => {
       if (e.kind !== `runTool.${kind}`) return;
@@ -19,7 +19,7 @@ function nextPicker<T>(s: Services, kind: 'server' | 'tool', probe: () => T): Pr
 
 suite('Run Tool while servers start: starting servers are offered and waited for, stopped ones started', () => {
   const SERVER = 'extra-gated';
-  let s: Services;
+  let s: TestServices;
   let dir: string;
   let gate: string;
 

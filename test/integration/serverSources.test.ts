@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { userMcpJson } from '../../src/config/serverFiles';
 import { services, waitFor, waitForRunning } from './helpers';
 
@@ -14,11 +14,11 @@ import { services, waitFor, waitForRunning } from './helpers';
 
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
-const resolvedOf = (s: Services, name: string) => s.manager.list().find((e) => e.name === name)?.resolved;
+const resolvedOf = (s: TestServices, name: string) => s.manager.list().find((e) => e.name === name)?.resolved;
 const entry = (name: string): Record<string, unknown> => ({ command: 'node', args: [FIXTURE, name] });
 
 suite('Server sources: .mcp.json, the profile mcp.json and Copilot Global', () => {
-  let s: Services;
+  let s: TestServices;
   const saved = { mode: undefined as unknown, copilotHome: process.env['COPILOT_HOME'] };
   let folder = '';
   let profileFile = '';

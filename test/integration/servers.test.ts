@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning } from './helpers';
 
 suite('Servers: connections over stdio and Streamable HTTP', () => {
-  let s: Services;
+  let s: TestServices;
 
   suiteSetup(async () => {
     s = await services();

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, services, waitForRunning } from './helpers';
 
 /** This suite calls the API from our own extension's folder: it is attributed to our extension. */
@@ -10,7 +10,7 @@ const SELF = `extension:${EXTENSION_ID}`;
 // the workspace untrusted. There the workspace's .vscode/settings.json tries to loosen every
 // restricted setting and the user settings are stricter (see runUntrusted() in inHost.mjs).
 suite('Untrusted workspace: workspace servers do not start, workspace settings cannot loosen handling', () => {
-  let s: Services;
+  let s: TestServices;
   const shown: string[] = [];
 
   suiteSetup(async function () {

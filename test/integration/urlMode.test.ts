@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import type { UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
 import { elicitVia, services, waitFor, waitForRunning } from './helpers';
 
@@ -47,22 +47,22 @@ async function failure(p: Promise<unknown>): Promise<ToolFailure> {
  * the presenter's consent step answers for them; connection, broker, queue, settings and the
  * fixture server stay real.
  */
-function consentAnswers(s: Services, answer: UrlAnswer): { readonly shown: UrlPrompt[]; restore(): void } {
+function consentAnswers(s: TestServices, answer: UrlAnswer): { readonly shown: UrlPrompt[]; restore(): void } {
   const shown: UrlPrompt[] = [];
-  s.presenter.presentUrl = (prompt: UrlPrompt): Promise<UrlAnswer> => {
+  const answering = s.hooks.presenter.intercept('presentUrl', () => (prompt) => {
     shown.push(prompt);
     return Promise.resolve(answer);
-  };
+  });
   return {
     shown,
     restore: () => {
-      delete (s.presenter as { presentUrl?: unknown }).presentUrl;
+      answering.dispose();
     },
   };
 }
 
 suite('URL mode: completion notices, expiry and -32042 without the modal (in the real host)', () => {
-  let s: Services;
+  let s: TestServices;
   const original = new Map<string, unknown>();
   let consent: ReturnType<typeof consentAnswers> | undefined;
 
@@ -96,18 +96,16 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
   test('completion notices for foreign, unknown and already-completed ids are ignored; the real one settles it and names the server', async () => {
     consent = consentAnswers(s, { action: 'accept', browser: 'opened' });
     const notices: string[] = [];
-    const notify = s.presenter.notifyUrlCompleted.bind(s.presenter);
-    s.presenter.notifyUrlCompleted = (asker) => {
+    const noticing = s.hooks.presenter.intercept('notifyUrlCompleted', (notify) => (asker) => {
       notices.push(asker.name);
       notify(asker);
-    };
+    });
     // Which notices reached the broker: the HTTP fixture's arrive on their own stream, maybe after its tool result.
     const received: string[] = [];
-    const complete = s.broker.complete.bind(s.broker);
-    s.broker.complete = (server, id) => {
+    const receiving = s.hooks.sink.intercept('complete', (complete) => (server, id) => {
       received.push(`${server}/${id}`);
       complete(server, id);
-    };
+    });
     try {
       const reply = await elicitVia('fixture', { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/in-host', elicitationId: 'ih-1' });
       assert.deepEqual(reply.response, { action: 'accept' });
@@ -140,8 +138,8 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
       assert.deepEqual(snapshot(), after);
       assert.deepEqual(notices, ['fixture']);
     } finally {
-      delete (s.presenter as { notifyUrlCompleted?: unknown }).notifyUrlCompleted;
-      delete (s.broker as { complete?: unknown }).complete;
+      noticing.dispose();
+      receiving.dispose();
     }
   });
 

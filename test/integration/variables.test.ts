@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // Every input type and variable VS Code resolves for a server (issue 23): a pickString input, a
@@ -14,7 +14,7 @@ const FAILING_COMMAND = 'mcpElicitationTest.fails';
 type ToolText = { content: { text: string }[] };
 
 suite('Variables and inputs: pickString, command, ${command:…}, ${config:…}, ${workspaceFolder:Name}', () => {
-  let s: Services;
+  let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
   const registrations: vscode.Disposable[] = [];
   const commandArgs: unknown[] = [];

@@ -3,11 +3,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/context';
+import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 suite('Deactivation', () => {
-  let s: Services;
+  let s: TestServices;
   suiteSetup(async () => {
     s = await services();
     await waitForRunning(s, 'fixture');
@@ -22,7 +22,7 @@ suite('Deactivation', () => {
     assert.ok(ext);
     // The host loaded this very module; deactivate() is what VS Code calls on shutdown.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require(path.join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+    const mod = require(path.join(ext.extensionPath, (ext.packageJSON as { main: string }).main)) as { deactivate(): Promise<void> };
     // The tool call itself dies with the connection; the server's own record says what it got.
     await Promise.allSettled([wire, mod.deactivate()]);
     const recordFile = path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', 'fixture.jsonl');

@@ -72,6 +72,8 @@ const graph: Graph = new Map(files.map((f) => [f, (imports.get(f) ?? []).flatMap
  */
 const FOLDER_RANK: Readonly<Record<string, number>> = {
   'extension.ts': 9,
+  // What activation does with the services, for the extension's entry and the test build's.
+  'boot.ts': 8.5,
   commands: 8,
   'context.ts': 7,
   ui: 6,

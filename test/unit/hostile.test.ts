@@ -6,7 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { AskPrompt, AskAnswer, FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
+import type { FormAnswer, FormPrompt, Presenter } from '../../src/elicitation/presenter';
+import { FakePresenter } from './support/fakePresenter';
 import { analyseUrl } from '../../src/elicitation/safety/url';
 import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from '../../src/elicitation/safety/text';
 import { buildReply, validateField, VALIDATION_BUDGET_MS, TOO_COMPLEX } from '../../src/elicitation/form/validator';
@@ -18,28 +19,16 @@ import { BY_TAG, CASES } from '../fixtures/hostileCases.mjs';
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-class WorstCasePresenter implements Presenter {
-  readonly forms: FormPrompt[] = [];
-  readonly urls: UrlPrompt[] = [];
-  constructor(private readonly answerFor: (p: FormPrompt) => FormAnswer) {}
-  presentForm(prompt: FormPrompt): Promise<FormAnswer> {
-    this.forms.push(prompt);
-    return Promise.resolve(this.answerFor(prompt));
-  }
-  /** As if a buggy dialog had offered "Open" for every URL and the user clicked it. */
-  presentUrl(prompt: UrlPrompt): Promise<UrlAnswer> {
-    this.urls.push(prompt);
-    return Promise.resolve({ action: 'accept', browser: 'opened' });
-  }
-  askPermission(_p: AskPrompt): Promise<AskAnswer> {
-    return Promise.resolve('answer');
-  }
-  notifyBlocked(): void {}
-  notifyRateLimited(): void {}
-  notifyServerCancelled(): void {}
-  notifyServerGone(): void {}
-  notifyUrlCompleted(): void {}
+/**
+ * The worst a buggy UI could do: answers every form as `answerFor` says and accepts every URL
+ * ("Open" offered for every URL, and the user clicked it).
+ */
+function worstCase(answerFor: (p: FormPrompt) => FormAnswer): FakePresenter {
+  return new FakePresenter({ form: answerFor, url: () => ({ action: 'accept', browser: 'opened' }) });
 }
+
+/** What the form presenter was handed, in order. */
+const formsOf = (p: FakePresenter): FormPrompt[] => p.forms.map((f) => f.prompt);
 
 function broker(presenter: Presenter): ElicitationBroker {
   return new ElicitationBroker({
@@ -72,7 +61,7 @@ void describe('hostile battery through the broker (plain Node)', () => {
   const direct = CASES.filter((c) => c.params !== undefined);
   for (const c of direct) {
     void it(`${c.tag} → ${c.expect}`, async () => {
-      const presenter = new WorstCasePresenter((p) => {
+      const presenter = worstCase((p) => {
         const value = (c.answer as { value?: string } | undefined)?.value;
         const field = p.form.fields[0];
         if (c.expect !== 'accept' || value === undefined || !field) return { action: 'cancel' };
@@ -96,7 +85,7 @@ void describe('hostile battery through the broker (plain Node)', () => {
       }
       if (c.tag.startsWith('url/')) {
         // The worst case: the presenter says "accept" for every URL. A blocked one is still declined.
-        const prompt = presenter.urls[0];
+        const prompt = presenter.urls[0]?.prompt;
         assert.ok(prompt, 'the url reached the presenter');
         assert.equal(prompt.analysis.verdict, c.urlVerdict);
         assert.deepEqual(outcome.result, { action: c.urlVerdict === 'block' ? 'decline' : 'accept' });
@@ -108,10 +97,10 @@ void describe('hostile battery through the broker (plain Node)', () => {
   }
 
   void it('every text a widget is given is sanitised and bounded', async () => {
-    const presenter = new WorstCasePresenter(() => ({ action: 'cancel' }));
+    const presenter = worstCase(() => ({ action: 'cancel' }));
     for (const c of direct.filter((x) => x.expect === 'cancel' || x.expect === 'accept')) await broker(presenter).handle(server, c.params, extra());
     assert.ok(presenter.forms.length > 30);
-    for (const p of presenter.forms) {
+    for (const p of formsOf(presenter)) {
       assert.ok(p.message.length <= MAX_MESSAGE_CHARS + 2, `message ${p.message.length}`);
       for (const t of displayTexts(p)) assert.doesNotMatch(t, UNSAFE, `raw control in ${JSON.stringify(t.slice(0, 80))}`);
       for (const f of p.form.fields) {
@@ -121,17 +110,17 @@ void describe('hostile battery through the broker (plain Node)', () => {
       }
     }
     // Markers replace controls: the user can see that something was there.
-    const bidi = presenter.forms.find((p) => p.message.startsWith('Pay '));
+    const bidi = formsOf(presenter).find((p) => p.message.startsWith('Pay '));
     assert.match(bidi?.message ?? '', /⟨U\+202E⟩/);
     assert.match(bidi?.asker.info ?? '', /⟨U\+202E⟩/);
   });
 
   void it('oversize text is cut with a visible marker and a note', async () => {
-    const presenter = new WorstCasePresenter(() => ({ action: 'cancel' }));
+    const presenter = worstCase(() => ({ action: 'cancel' }));
     for (const tag of ['oversize/message-1mb', 'oversize/description-100kb', 'oversize/title-100kb', 'oversize/enum-labels-1000x2kb']) {
       await broker(presenter).handle(server, BY_TAG.get(tag)?.params, extra());
     }
-    const [message, description, title, labels] = presenter.forms;
+    const [message, description, title, labels] = formsOf(presenter);
     assert.equal(message?.messageTruncated, true);
     assert.ok((message?.message.length ?? Infinity) <= 4000);
     assert.ok(description?.form.fields[0]?.description?.endsWith('…'));

@@ -12,7 +12,8 @@ import { HostClient } from '../../src/servers/hostClient';
 import { sendWithInputRounds, type MrtrMethod } from '../../src/servers/mrtr/inputRounds';
 import { RoundLimitError, UndeclaredInputError, CallCancelledError } from '../../src/servers/mrtr/errors';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { FormAnswer, FormPrompt, Presenter, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
+import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
+import { FakePresenter, type Script } from './support/fakePresenter';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-unit-'));
@@ -39,29 +40,12 @@ function received(file: string, tag: string): Received[] {
     .filter((r) => r.kind === 'received' && r.tag === tag);
 }
 
-/** The user: answers each form with the next scripted answer, and says what was shown. */
-class ScriptedUser implements Presenter {
-  readonly forms: FormPrompt[] = [];
-  readonly urls: UrlPrompt[] = [];
-  answers: ((p: FormPrompt, signal: AbortSignal) => Promise<FormAnswer>)[] = [];
-  urlAnswer: UrlAnswer = { action: 'accept', browser: 'opened' };
-  presentForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer> {
-    this.forms.push(prompt);
-    const next = this.answers.shift();
-    return next ? next(prompt, signal) : Promise.resolve({ action: 'cancel' });
-  }
-  presentUrl(prompt: UrlPrompt): Promise<UrlAnswer> {
-    this.urls.push(prompt);
-    return Promise.resolve(this.urlAnswer);
-  }
-  askPermission(): Promise<'answer'> {
-    return Promise.resolve('answer');
-  }
-  notifyBlocked(): void {}
-  notifyRateLimited(): void {}
-  notifyServerCancelled(): void {}
-  notifyServerGone(): void {}
-  notifyUrlCompleted(): void {}
+/**
+ * The user: answers each form with the next of `answers` (cancel when none is left) and accepts
+ * every url; the presenter records what was shown.
+ */
+function scriptedUser(answers: Script<FormPrompt, FormAnswer>[]): FakePresenter {
+  return new FakePresenter({ form: (p, signal) => (answers.shift() ?? (() => ({ action: 'cancel' })))(p, signal), url: () => ({ action: 'accept', browser: 'opened' }) });
 }
 
 const accept = (content: Record<string, string | number>) => (): Promise<FormAnswer> => Promise.resolve({ action: 'accept', content });
@@ -75,13 +59,14 @@ async function connect(script: string, args: string[], record: string): Promise<
 void describe('MRTR rounds against a modern-only SDK server', () => {
   const record = path.join(dir, 'modern.jsonl');
   let client: HostClient;
-  let user: ScriptedUser;
+  const answers: Script<FormPrompt, FormAnswer>[] = [];
+  let user: FakePresenter;
   let broker: ElicitationBroker;
   let sensitive: 'warn' | 'decline' = 'warn';
 
   before(async () => {
     client = await connect('mrtrStdioServer.mjs', ['modern', 'modern'], record);
-    user = new ScriptedUser();
+    user = scriptedUser(answers);
     broker = new ElicitationBroker({
       presenter: user,
       gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
@@ -115,7 +100,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('echoes requestState byte for byte on a new request id, with the answer under its key', async () => {
-    user.answers.push(accept({ name: 'Ada' }));
+    answers.push(accept({ name: 'Ada' }));
     const r = text(await call('form', { withState: true, tag: 'echo' }));
     assert.deepEqual(r, { action: 'accept', content: { name: 'Ada' }, requestState: 'st\u00e4te:echo:1 "q" \\ \n\u{1F512}  ' });
     const legs = received(record, 'echo');
@@ -133,7 +118,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('sends no requestState when none came', async () => {
-    user.answers.push(accept({ name: 'Bo' }));
+    answers.push(accept({ name: 'Bo' }));
     await call('form', { tag: 'nostate' });
     const legs = received(record, 'nostate');
     assert.equal(legs.length, 2);
@@ -141,11 +126,11 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('answers several inputs of one round one after the other and sends them in one retry', async () => {
-    user.answers.push(accept({ name: 'Cy' }), accept({ color: 'green' }));
+    answers.push(accept({ name: 'Cy' }), accept({ color: 'green' }));
     const before = user.forms.length;
     const r = text(await call('multi', { tag: 'multi' }));
     assert.deepEqual(r, { name: { action: 'accept', content: { name: 'Cy' } }, color: { action: 'accept', content: { color: 'green' } } });
-    assert.deepEqual(user.forms.slice(before).map((f) => f.message), ['What is your name?', 'Pick a colour']);
+    assert.deepEqual(user.forms.slice(before).map((f) => f.prompt.message), ['What is your name?', 'Pick a colour']);
     assert.equal(received(record, 'multi').length, 2);
     // History (and so the audit log) says which call, round and request each answer belonged to.
     assert.deepEqual(
@@ -160,7 +145,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('asks again until the answer satisfies the server', async () => {
-    user.answers.push(accept({ n: 3 }), accept({ n: 12 }));
+    answers.push(accept({ n: 3 }), accept({ n: 12 }));
     const r = text(await call('untilValid', { tag: 'until' }));
     assert.deepEqual(r, { n: 12, rounds: 2 });
     const legs = received(record, 'until');
@@ -176,7 +161,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('keeps two parallel calls to one server apart', async () => {
-    user.answers.push(accept({ name: 'First' }), accept({ name: 'Second' }));
+    answers.push(accept({ name: 'First' }), accept({ name: 'Second' }));
     const [a, b] = await Promise.all([call('form', { withState: true, tag: 'par-a', holdMs: 50 }), call('form', { withState: true, tag: 'par-b' })]);
     const ra = text(a) as { requestState: string };
     const rb = text(b) as { requestState: string };
@@ -190,9 +175,9 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('sends decline and cancel answers as given', async () => {
-    user.answers.push(() => Promise.resolve({ action: 'decline' }));
+    answers.push(() => Promise.resolve({ action: 'decline' }));
     assert.deepEqual(text(await call('form', { tag: 'decline' })), { action: 'decline', requestState: null });
-    user.answers.push(() => Promise.resolve({ action: 'cancel' }));
+    answers.push(() => Promise.resolve({ action: 'cancel' }));
     assert.deepEqual(text(await call('form', { tag: 'cancel' })), { action: 'cancel', requestState: null });
     assert.deepEqual(received(record, 'cancel')[1]!.inputResponses, { name: { action: 'cancel' } });
   });
@@ -201,7 +186,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     const ac = new AbortController();
     let shown!: () => void;
     const onScreen = new Promise<void>((r) => (shown = r));
-    user.answers.push((_p, signal) => {
+    answers.push((_p, signal) => {
       shown();
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
     });
@@ -219,14 +204,14 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     const r = text(await call('url', { url: 'https://example.com/sign-in', tag: 'url' }));
     assert.deepEqual(r, { done: true, rounds: 1 });
     assert.equal(user.urls.length - before, 1);
-    assert.equal(user.urls.at(-1)!.url, 'https://example.com/sign-in');
+    assert.equal(user.urls.at(-1)!.prompt.url, 'https://example.com/sign-in');
     assert.deepEqual(received(record, 'url')[1]!.inputResponses, { login: { action: 'accept' } });
     assert.equal(broker.queue.list().length, 0, 'no browser step left in the pending list');
   });
 
   void it('a malformed input request gets a decline in its place; secret-like fields under "decline" too', async () => {
     sensitive = 'decline';
-    user.answers.push(accept({ name: 'Di' }));
+    answers.push(accept({ name: 'Di' }));
     try {
       const before = user.forms.length;
       const r = text(await call('secretAndForm', { tag: 'secret' }));
@@ -246,10 +231,10 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         broker: { handle: (sv, p, e) => broker.handle(sv, p, e), waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id), endBrowserStep: () => undefined },
         send,
       });
-    user.answers.push(accept({ name: 'Fay' }));
+    answers.push(accept({ name: 'Fay' }));
     const prompt = (await rounds('prompts/get', { name: 'greeting' }, (p, sig) => client.getPrompt(p as { name: string }, { signal: sig, allowInputRequired: true }))) as { messages: { content: { text: string } }[] };
     assert.equal(prompt.messages[0]?.content.text, 'Hello Fay');
-    user.answers.push(accept({ word: 'open sesame' }));
+    answers.push(accept({ word: 'open sesame' }));
     const resource = (await rounds('resources/read', { uri: 'mrtr://secret' }, (p, sig) => client.readResource(p as { uri: string }, { signal: sig, allowInputRequired: true }))) as { contents: { text: string }[] };
     assert.equal(resource.contents[0]?.text, 'opened with open sesame');
   });
@@ -290,8 +275,7 @@ void describe('the same form tool on a dual server, either revision', () => {
     void it(`content reaches the server identically (${mode})`, async () => {
       const record = path.join(dir, `dual-${mode}.jsonl`);
       const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode }, inputRequired: { autoFulfill: false } });
-      const user = new ScriptedUser();
-      user.answers.push(accept({ name: 'Eve' }));
+      const user = scriptedUser([accept({ name: 'Eve' })]);
       const broker = new ElicitationBroker({
         presenter: user,
         gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { History, PendingQueue, type NewPendingEntry } from '../../src/elicitation/queue/pendingQueue';
 import type { DecidedBy, ElicitationAction } from '../../src/elicitation/outcome';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { AskAnswer, AskPrompt, FormAnswer, FormPrompt, Presenter, PromptControl, UrlAnswer } from '../../src/elicitation/presenter';
+import type { Presenter } from '../../src/elicitation/presenter';
+import { FakePresenter } from './support/fakePresenter';
 
 let seq = 0;
 function entry(server: string, extra: Partial<NewPendingEntry<string>> = {}): NewPendingEntry<string> {
@@ -188,35 +189,8 @@ void describe('History', () => {
   });
 });
 
-/** A presenter the test drives by hand: each call waits until the test settles it. */
-class HandPresenter implements Presenter {
-  readonly asks: { prompt: AskPrompt; signal: AbortSignal; answer: (a: AskAnswer) => void }[] = [];
-  readonly forms: { prompt: FormPrompt; signal: AbortSignal; control: PromptControl | undefined; answer: (a: FormAnswer) => void }[] = [];
-  askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer> {
-    return new Promise((answer) => {
-      signal.addEventListener('abort', () => answer('dismissed'), { once: true });
-      this.asks.push({ prompt, signal, answer });
-    });
-  }
-  presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer> {
-    return new Promise((answer) => {
-      signal.addEventListener('abort', () => answer({ action: 'cancel' }), { once: true });
-      this.forms.push({ prompt, signal, control, answer });
-    });
-  }
-  urlAnswer: UrlAnswer = { action: 'cancel' };
-  presentUrl(): Promise<UrlAnswer> {
-    return Promise.resolve(this.urlAnswer);
-  }
-  notifyBlocked(): void {}
-  notifyRateLimited(): void {}
-  readonly withdrawn: string[] = [];
-  notifyServerCancelled(asker: { name: string }): void {
-    this.withdrawn.push(asker.name);
-  }
-  notifyServerGone(): void {}
-  notifyUrlCompleted(): void {}
-}
+/** The servers the user was told withdrew their prompt. */
+const withdrawn = (ui: FakePresenter): string[] => ui.notices.filter((n) => n.kind === 'serverCancelled').map((n) => n.server);
 
 function brokerWith(presenter: Presenter, outcome: 'show' | 'ask'): ElicitationBroker {
   return new ElicitationBroker({
@@ -239,7 +213,7 @@ const until = async (p: () => boolean): Promise<void> => {
 
 void describe('broker and queue: the ask notification and questions set aside', () => {
   void it('a request waiting on the ask notification is pending (asking), then queued in order once answered', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'ask');
     const reply = b.handle(fixture, params('May I?'), wire());
     await until(() => ui.asks.length === 1);
@@ -255,7 +229,7 @@ void describe('broker and queue: the ask notification and questions set aside', 
   });
 
   void it('settled from the pending list while asking: the notification is withdrawn and the server gets that answer', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'ask');
     const reply = b.handle(fixture, params('May I?'), wire());
     await until(() => ui.asks.length === 1);
@@ -269,7 +243,7 @@ void describe('broker and queue: the ask notification and questions set aside', 
   });
 
   void it('a blocked server declines requests still asking, recorded as the policy', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'ask');
     const reply = b.handle(fixture, params('May I?'), wire());
     await until(() => ui.asks.length === 1);
@@ -279,7 +253,7 @@ void describe('broker and queue: the ask notification and questions set aside', 
   });
 
   void it('a question set aside stays pending with its turn; once back on screen it is answered, then the next one shows', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'show');
     const first = b.handle(fixture, params('first'), wire());
     const second = b.handle(fixture, params('second'), wire());
@@ -298,7 +272,7 @@ void describe('broker and queue: the ask notification and questions set aside', 
   });
 
   void it('a question set aside can be cancelled from the list, and the server withdrawing it closes it', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'show');
     const first = b.handle(fixture, params('first'), wire());
     await until(() => ui.forms.length === 1);
@@ -316,23 +290,23 @@ void describe('broker and queue: the ask notification and questions set aside', 
   });
 
   void it('the user is told when the server withdraws the prompt on screen, not when the user cancels it from the list', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'show');
     const mine = b.handle(fixture, params('mine'), wire());
     await until(() => ui.forms.length === 1);
     b.queue.settle(b.queue.list()[0]?.id ?? '', 'cancel');
     assert.deepEqual(await mine, { action: 'cancel' });
-    assert.deepEqual(ui.withdrawn, []);
+    assert.deepEqual(withdrawn(ui), []);
     const server = new AbortController();
     const theirs = b.handle(fixture, params('theirs'), { signal: server.signal, requestId: 'r2' });
     await until(() => ui.forms.length === 2);
     server.abort();
     assert.deepEqual(await theirs, { action: 'cancel' });
-    assert.deepEqual(ui.withdrawn, ['fixture']);
+    assert.deepEqual(withdrawn(ui), ['fixture']);
   });
 
   void it('a form without fields reaches the presenter as a confirmation and accepts with {}', async () => {
-    const ui = new HandPresenter();
+    const ui = new FakePresenter();
     const b = brokerWith(ui, 'show');
     const reply = b.handle(fixture, { message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } }, wire());
     await until(() => ui.forms.length === 1);
@@ -351,8 +325,8 @@ void describe('broker: what became of "Open in Browser" is recorded', () => {
     [{ action: 'accept' }, 'accept', undefined],
   ] as const) {
     void it(`${JSON.stringify(answer)}: the server gets ${sent}, the history keeps browser ${String(browser)}`, async () => {
-      const ui = new HandPresenter();
-      ui.urlAnswer = answer;
+      const ui = new FakePresenter();
+      ui.answerUrl = () => answer;
       const b = brokerWith(ui, 'show');
       assert.deepEqual(await b.handle(fixture, url('u1'), wire()), { action: sent });
       const [h] = b.queue.history.list();

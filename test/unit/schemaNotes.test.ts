@@ -4,24 +4,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { FormAnswer, FormPrompt, Presenter } from '../../src/elicitation/presenter';
+import type { FormPrompt } from '../../src/elicitation/presenter';
+import { FakePresenter } from './support/fakePresenter';
 
-function setup(): { broker: ElicitationBroker; prompts: FormPrompt[]; log: string[] } {
-  const prompts: FormPrompt[] = [];
+function setup(): { broker: ElicitationBroker; prompts: () => FormPrompt[]; log: string[] } {
   const log: string[] = [];
-  const presenter: Presenter = {
-    presentForm: (p): Promise<FormAnswer> => {
-      prompts.push(p);
-      return Promise.resolve({ action: 'decline' });
-    },
-    presentUrl: () => Promise.resolve({ action: 'decline' }),
-    askPermission: () => Promise.resolve('answer'),
-    notifyBlocked: () => undefined,
-    notifyRateLimited: () => undefined,
-    notifyServerCancelled: () => undefined,
-    notifyServerGone: () => undefined,
-    notifyUrlCompleted: () => undefined,
-  };
+  const presenter = new FakePresenter({ form: () => ({ action: 'decline' }) });
+  const prompts = (): FormPrompt[] => presenter.forms.map((f) => f.prompt);
   const broker = new ElicitationBroker({
     presenter,
     gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
@@ -52,8 +41,8 @@ void describe('schema notes reach the log, not the person answering', () => {
       extra,
     );
     assert.deepEqual(result, { action: 'decline' });
-    assert.equal(prompts.length, 1, 'the form is still shown');
-    assert.deepEqual(prompts[0]?.warnings, []);
+    assert.equal(prompts().length, 1, 'the form is still shown');
+    assert.deepEqual(prompts()[0]?.warnings, []);
     const notes = log.filter((l) => l.includes('schema note'));
     assert.equal(notes.length, 3, log.join('\n'));
     assert.match(notes[0] ?? '', /^\[reference\] schema note: requestedSchema\.properties\.color: enumNames is deprecated; use oneOf with const and title$/);
@@ -71,6 +60,6 @@ void describe('schema notes reach the log, not the person answering', () => {
       },
       extra,
     );
-    assert.deepEqual(prompts[0]?.warnings.map((w) => w.code), ['linkInMessage', 'secretField']);
+    assert.deepEqual(prompts()[0]?.warnings.map((w) => w.code), ['linkInMessage', 'secretField']);
   });
 });

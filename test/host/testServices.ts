@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { Services, type ServicesOptions } from '../../src/context';
+import type { ElicitationSink } from '../../src/elicitation/broker';
+import type { Presenter } from '../../src/elicitation/presenter';
+import { Interceptor } from './intercept';
+
+/** A prompt the extension put on screen. */
+export interface ShownPrompt {
+  /** `inputBox`, `quickPick`, `webview`, `consent`, or a Run Tool picker (`runTool.server`, `runTool.tool`). */
+  readonly kind: string;
+  readonly id: string;
+  /**
+   * When show() returned, on the extension host's clock (`performance.timeOrigin +
+   * performance.now()`), which agrees across processes to well under a millisecond where
+   * Date.now() cuts whole ones: the benchmark subtracts a bench server's send stamp from it.
+   */
+  readonly at: number;
+  /** The quick input, for a quick-input prompt: tests type into it and accept it. */
+  readonly widget: vscode.QuickInput | undefined;
+}
+
+/** In-host tests exercise crash give-up without waiting the real 31 s of backoff. */
+const RESTART_DELAYS_MS = [100, 100, 100, 100, 100];
+
+/**
+ * What the in-host tests and the benchmark see of and change in one TestServices: observations,
+ * timings a test may shorten while it runs, and interceptors in front of the presenter and the
+ * broker's intake.
+ */
+export class TestHooks {
+  private readonly _onDidShowPrompt = new vscode.EventEmitter<ShownPrompt>();
+  readonly onDidShowPrompt = this._onDidShowPrompt.event;
+  /** Every URL handed to the browser, in order. */
+  readonly opened: string[] = [];
+  /** Every CSP violation a form webview reported (the hostile battery asserts there are none). */
+  readonly cspViolations: { readonly server: string; readonly directive: string }[] = [];
+  /** How long activation took to build the services and their commands, ms (the benchmark reads it). */
+  activationMs: number | undefined = undefined;
+  /** Keep-alive interval while the user answers, ms; `undefined`: the extension's own. */
+  keepAliveMs: number | undefined = undefined;
+  /** How long a server may take to answer `initialize`, ms; `undefined`: the extension's own. */
+  connectTimeoutMs: number | undefined = undefined;
+  /** In front of what the broker shows and tells the user. */
+  readonly presenter = new Interceptor<Presenter>();
+  /** In front of the broker's intake from the connections (requests, completion notices, servers gone). */
+  readonly sink = new Interceptor<ElicitationSink>();
+
+  /** The options the services are built with: every seam goes through this object. */
+  options(): ServicesOptions {
+    return {
+      restartDelaysMs: RESTART_DELAYS_MS,
+      presenter: (real) => this.presenter.wrap(real),
+      sink: (real) => this.sink.wrap(real),
+      keepAliveMs: () => this.keepAliveMs,
+      connectTimeoutMs: () => this.connectTimeoutMs,
+      observers: {
+        promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
+        cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
+        openedExternal: (url) => this.opened.push(url),
+      },
+    };
+  }
+
+  dispose(): void {
+    this._onDidShowPrompt.dispose();
+  }
+}
+
+/**
+ * The test factory: the extension's services with test timings, observers and interceptors.
+ * Built by the test build's activate() (test/host/extension.ts) in place of plain Services.
+ */
+export class TestServices extends Services {
+  constructor(
+    context: vscode.ExtensionContext,
+    readonly hooks: TestHooks = new TestHooks(),
+  ) {
+    super(context, hooks.options());
+    this.adopt([hooks]);
+  }
+}
