@@ -108,10 +108,10 @@ async function layer(name, fn) {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 if (wants('static')) {
-  await layer('static (typecheck + lint)', async () => {
-    const tc = await run(npm, ['run', '-s', 'typecheck']);
-    const lint = await run(npm, ['run', '-s', 'lint']);
-    return { passed: Number(tc.code === 0) + Number(lint.code === 0), failed: Number(tc.code !== 0) + Number(lint.code !== 0) };
+  await layer('static (typecheck + lint + format)', async () => {
+    const checks = [];
+    for (const script of ['typecheck', 'lint', 'format:check']) checks.push(await run(npm, ['run', '-s', script]));
+    return { passed: checks.filter((c) => c.code === 0).length, failed: checks.filter((c) => c.code !== 0).length };
   });
 }
 
