@@ -3,7 +3,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Modules that must stay free of `vscode` so they run (and are unit-tested) in plain Node. */
-const PURE = ['src/elicitation/**/*.ts', 'src/config/parse/**/*.ts', 'src/shared/**/*.ts', 'webview/**/*.ts', 'src/servers/connection.ts', 'src/servers/session.ts'];
+const PURE = [
+  'src/elicitation/**/*.ts',
+  'src/config/parse/**/*.ts',
+  'src/shared/**/*.ts',
+  'webview/**/*.ts',
+  'src/servers/connection.ts',
+  'src/servers/session.ts',
+];
 
 export default tseslint.config(
   // The tooling (scripts/, bench/), the demo and the fixture servers and extensions are linted like the code.
@@ -29,7 +36,15 @@ export default tseslint.config(
       // node:test's describe/it return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -47,8 +62,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showInputBox)$/]",
-          message: 'Use the helper of the same name in src/util/safeText.ts: it takes DisplayText, so server and config text cannot become a link.',
+          selector:
+            "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showInputBox)$/]",
+          message:
+            'Use the helper of the same name in src/util/safeText.ts: it takes DisplayText, so server and config text cannot become a link.',
         },
         {
           selector: "NewExpression[callee.property.name='MarkdownString']",

@@ -37,7 +37,16 @@ import { startCodeServer, workbenchUrl } from '../scripts/lib/codeServer.mjs';
 import { everythingDefaults } from '../scripts/lib/demoDefaults.mjs';
 import { listeningPort, makeWorkspace } from '../scripts/lib/fixtures.mjs';
 import { SeenBoard, startControl } from './lib/control.mjs';
-import { acceptButton, armWatch, collectPageGarbage, pageClockSkew, startCanceller, waitClean, waitForForm, waitForFormFocus } from './lib/page.mjs';
+import {
+  acceptButton,
+  armWatch,
+  collectPageGarbage,
+  pageClockSkew,
+  startCanceller,
+  waitClean,
+  waitForForm,
+  waitForFormFocus,
+} from './lib/page.mjs';
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
@@ -112,7 +121,11 @@ process.on('exit', () => {
   // codeServer.mjs has killed every code-server's process group by now (its exit handler runs
   // first); this catches whatever escaped a group.
   const left = killLeftoversSync();
-  if (left.length) process.stderr.write(`[bench] killed ${left.length} process(es) still running at exit: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}\n`);
+  if (left.length) {
+    process.stderr.write(
+      `[bench] killed ${left.length} process(es) still running at exit: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}\n`,
+    );
+  }
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 
@@ -186,14 +199,17 @@ function productionCopy() {
       const [top = '', second] = rel.split(path.sep);
       // Of the tests, only the test build's entry and factory (test/host/).
       if (top === 'test' && second !== undefined && second !== 'host') return false;
-      return !skip.has(top) && !rel.endsWith('.vsix') && rel !== path.join('media', 'webview.js') && rel !== path.join('media', 'webview.js.map');
+      return (
+        !skip.has(top) && !rel.endsWith('.vsix') && rel !== path.join('media', 'webview.js') && rel !== path.join('media', 'webview.js.map')
+      );
     },
   });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   // The build refuses a dist/extension.js over its size budget, after a successful build that wrote
   // it. The bundle row measures that same budget: over it is a result (✗), not a reason to measure
   // nothing else.
-  const overBudgetOnly = (/** @type {string} */ stderr) => /over its budget/.test(stderr) && existsSync(path.join(dir, 'dist', 'extension.js'));
+  const overBudgetOnly = (/** @type {string} */ stderr) =>
+    /over its budget/.test(stderr) && existsSync(path.join(dir, 'dist', 'extension.js'));
   const out = runNode([path.join(dir, 'scripts', 'build.mjs'), '--production', '--test-entry'], dir, overBudgetOnly).trim();
   const size = (/** @type {string} */ rel) => {
     const buf = readFileSync(path.join(dir, rel));
@@ -208,20 +224,52 @@ function productionCopy() {
  * @param {string} dir
  */
 async function unminifiedExtension(dir) {
-  await esbuild.build({ absWorkingDir: dir, entryPoints: { extension: 'test/host/extension.ts' }, outdir: 'out/testExtension/dist', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], sourcemap: 'linked', logLevel: 'warning' });
+  await esbuild.build({
+    absWorkingDir: dir,
+    entryPoints: { extension: 'test/host/extension.ts' },
+    outdir: 'out/testExtension/dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
 }
 
 /** The in-host benchmark (into out/bench) and the baseline extension (into an extensions folder). */
 async function bundles() {
   /** @type {esbuild.BuildOptions} */
-  const common = { absWorkingDir: repoRoot, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning', legalComments: 'none' };
-  await esbuild.build({ ...common, entryPoints: { index: 'bench/host/index.ts' }, outdir: path.join(repoRoot, 'out', 'bench'), sourcemap: 'linked' });
+  const common = {
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
+  await esbuild.build({
+    ...common,
+    entryPoints: { index: 'bench/host/index.ts' },
+    outdir: path.join(repoRoot, 'out', 'bench'),
+    sourcemap: 'linked',
+  });
   const extensionsDir = tempDir('mcp-eh-bench-exts-');
-  const pkg = /** @type {{ publisher: string, name: string, version: string }} */ (readJson(path.join(FIXTURES, 'baselineExtension', 'package.json')));
+  const pkg = /** @type {{ publisher: string, name: string, version: string }} */ (
+    readJson(path.join(FIXTURES, 'baselineExtension', 'package.json'))
+  );
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(target, { recursive: true });
   writeFileSync(path.join(target, 'package.json'), JSON.stringify(pkg, null, 2));
-  await esbuild.build({ ...common, entryPoints: { extension: 'bench/fixtures/baselineExtension/extension.ts' }, outdir: target, minify: true });
+  await esbuild.build({
+    ...common,
+    entryPoints: { extension: 'bench/fixtures/baselineExtension/extension.ts' },
+    outdir: target,
+    minify: true,
+  });
   return { extensionsDir };
 }
 
@@ -229,7 +277,13 @@ async function bundles() {
  * @param {string} file
  * @returns {unknown[]}
  */
-const readJsonl = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => parseJson(l)) : []);
+const readJsonl = (file) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => parseJson(l))
+    : [];
 
 /**
  * @param {string} file
@@ -245,7 +299,12 @@ async function waitForLines(file, count, timeoutMs) {
   return false;
 }
 
-const benchEntry = (/** @type {string} */ name, /** @type {string} */ recordDir) => ({ type: 'stdio', command: 'node', args: [BENCH_SERVER, name], env: { BENCH_RECORD: path.join(recordDir, `${name}.jsonl`) } });
+const benchEntry = (/** @type {string} */ name, /** @type {string} */ recordDir) => ({
+  type: 'stdio',
+  command: 'node',
+  args: [BENCH_SERVER, name],
+  env: { BENCH_RECORD: path.join(recordDir, `${name}.jsonl`) },
+});
 
 /**
  * One code-server with the production copy as the development extension and the in-host
@@ -257,7 +316,10 @@ const benchEntry = (/** @type {string} */ name, /** @type {string} */ recordDir)
  *           workspaceSettings?: Record<string, unknown> }} opts  `settings`: the user's, `workspaceSettings`: .vscode/settings.json
  * @returns {Promise<HostRun>}
  */
-async function runHost(browser, { mode, servers, env = {}, extensionsDir, extensionDir, timeoutMs, demoRecord, settings = {}, workspaceSettings }) {
+async function runHost(
+  browser,
+  { mode, servers, env = {}, extensionsDir, extensionDir, timeoutMs, demoRecord, settings = {}, workspaceSettings },
+) {
   const ws = makeWorkspace({ servers, ...(workspaceSettings ? { settings: workspaceSettings } : {}) });
   const seen = new SeenBoard();
   /** @type {import('playwright-core').Page} */
@@ -272,7 +334,9 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
       await waitClean(page);
       await armWatch(page, spec);
     },
-    '/seen': async (/** @type {{ token: string, timeoutMs?: number }} */ { token, timeoutMs: ms }) => ({ at: await seen.wait(token, ms ?? 30_000) }),
+    '/seen': async (/** @type {{ token: string, timeoutMs?: number }} */ { token, timeoutMs: ms }) => ({
+      at: await seen.wait(token, ms ?? 30_000),
+    }),
     '/accept-defaults': async (/** @type {{ method: 'click' | 'ctrlEnter' }} */ { method }) => {
       if (!demoRecord) throw new Error(`no demo server in the ${mode} run`);
       return acceptDefaults(page, method, demoRecord);
@@ -324,7 +388,10 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
     await page.goto(workbenchUrl(cs, ws.dir, { extensionDevelopmentPath: extensionDir, extensionTestsPath: IN_HOST_ENTRY }));
     /** @type {NodeJS.Timeout | undefined} */
     let timer;
-    const code = await Promise.race([exit, /** @type {Promise<number>} */ (new Promise((r) => (timer = setTimeout(() => r(124), timeoutMs))))]);
+    const code = await Promise.race([
+      exit,
+      /** @type {Promise<number>} */ (new Promise((r) => (timer = setTimeout(() => r(124), timeoutMs)))),
+    ]);
     clearTimeout(timer);
     if (process.env['MCP_BENCH_VERBOSE']) log(`${mode} host: page to exit ${Date.now() - started} ms`);
     return { code, results, hostLog, csOutput: cs.output };
@@ -341,7 +408,9 @@ async function runHost(browser, { mode, servers, env = {}, extensionsDir, extens
     if (strays().length) await new Promise((r) => setTimeout(r, 1000)); // a killed process may take a moment to go
     const left = strays();
     for (const p of left) killPid(p.pid);
-    if (left.length) log(`killed ${left.length} process(es) left behind by the ${mode} host: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
+    if (left.length) {
+      log(`killed ${left.length} process(es) left behind by the ${mode} host: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
+    }
   }
 }
 
@@ -434,7 +503,11 @@ function responseCounts(recordDir, names) {
  * @returns {Promise<{ url: string, stop: () => void }>}
  */
 async function startGatewayHttpServer(/** @type {string} */ name) {
-  const child = spawn(process.execPath, [GATEWAY_SERVER, name, 'http'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [RUN_ENV]: RUN_ID } });
+  const child = spawn(process.execPath, [GATEWAY_SERVER, name, 'http'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, [RUN_ENV]: RUN_ID },
+  });
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   };
@@ -534,12 +607,21 @@ async function latencyRounds(browser, extensionDir, extensionsDir) {
         mode: 'latency',
         servers: {
           bench: benchEntry('bench', recordDir),
-          benchMrtr: { type: 'stdio', command: 'node', args: [MRTR_SERVER, 'benchMrtr'], env: { BENCH_RECORD: path.join(recordDir, 'benchMrtr.jsonl') } },
+          benchMrtr: {
+            type: 'stdio',
+            command: 'node',
+            args: [MRTR_SERVER, 'benchMrtr'],
+            env: { BENCH_RECORD: path.join(recordDir, 'benchMrtr.jsonl') },
+          },
         },
         env: {
           MCP_BENCH_SAMPLES: String(SAMPLES),
           MCP_BENCH_WARMUP: String(WARMUP),
-          MCP_BENCH_BASELINE_SERVER: JSON.stringify({ command: 'node', args: [BENCH_SERVER, 'baseline'], env: { BENCH_RECORD: path.join(recordDir, 'baseline.jsonl') } }),
+          MCP_BENCH_BASELINE_SERVER: JSON.stringify({
+            command: 'node',
+            args: [BENCH_SERVER, 'baseline'],
+            env: { BENCH_RECORD: path.join(recordDir, 'baseline.jsonl') },
+          }),
         },
         extensionsDir,
         extensionDir,
@@ -573,7 +655,10 @@ async function oneStep(only, extensionDir, extensionsDir) {
       figures = { activation: { cold: f.cold, interval: f.interval, ok: f.ok, coldMs } };
     } else if (only === 'latency') {
       const rounds = await latencyRounds(browser, extensionDir, extensionsDir);
-      const f = latencyFigures(rounds.map((r) => ({ latency: r.latency.samples, mrtr: r.mrtr.samples })), TARGETS);
+      const f = latencyFigures(
+        rounds.map((r) => ({ latency: r.latency.samples, mrtr: r.mrtr.samples })),
+        TARGETS,
+      );
       rows = f.rows;
       figures = { latency: f.latency, mrtrLatency: f.mrtr, rounds };
     } else {
@@ -588,7 +673,9 @@ async function oneStep(only, extensionDir, extensionsDir) {
   const out = path.join(repoRoot, 'test-results', `bench-${only}-results.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, table: rows }, null, 2));
-  process.stdout.write(`\n${markdownTable(rows)}\n\n${only} step only; figures in ${path.relative(repoRoot, out)} (${Math.round((Date.now() - t0) / 1000)} s).\n`);
+  process.stdout.write(
+    `\n${markdownTable(rows)}\n\n${only} step only; figures in ${path.relative(repoRoot, out)} (${Math.round((Date.now() - t0) / 1000)} s).\n`,
+  );
 }
 
 async function main() {
@@ -655,7 +742,10 @@ async function main() {
   currentStep = 'figures';
 
   // ---- figures ----
-  const lat = latencyFigures(rounds.map((r) => ({ latency: r.latency.samples, mrtr: r.mrtr.samples })), TARGETS);
+  const lat = latencyFigures(
+    rounds.map((r) => ({ latency: r.latency.samples, mrtr: r.mrtr.samples })),
+    TARGETS,
+  );
   const activation = activationFigure(coldMs, TARGETS.activationMs);
   const { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes } = mainRun.burst;
   const wire = responseCounts(recordDir, burstNames);
@@ -671,7 +761,13 @@ async function main() {
   const demoLines = /** @type {DemoRecord[]} */ (readJsonl(demoRecord)).filter((r) => r.tool === 'everything');
   const interactions = mainRun.interactions.map((r, i) => {
     const rec = demoLines[i]?.result;
-    return { method: r.method, actions: r.actions, focusDelayMs: r.focusDelayMs, recorded: rec, acceptedDefaults: isDeepStrictEqual(rec, { action: 'accept', content: defaults }) };
+    return {
+      method: r.method,
+      actions: r.actions,
+      focusDelayMs: r.focusDelayMs,
+      recorded: rec,
+      acceptedDefaults: isDeepStrictEqual(rec, { action: 'accept', content: defaults }),
+    };
   });
   const actionsOk = interactions.length > 0 && interactions.every((r) => r.acceptedDefaults && r.actions <= TARGETS.acceptActions);
 
@@ -683,23 +779,55 @@ async function main() {
    * @param {(value: T) => string | number} f
    */
   const runs = (values, f) => values.map(f).join(', ');
-  rows.push({ measure: `Burst: ${perBurst} requests at once (${BURST_SERVERS} servers × ${PER_SERVER}), ${bursts.length} bursts: requests with exactly one response`, result: `${wire.exactlyOne} / ${total} (${lost} lost${wire.more ? `, ${wire.more} answered twice` : ''})`, target: '0 lost', ok: lost === 0 && wire.more === 0 });
-  rows.push({ measure: 'Burst: prompts shown / declined by the rate limit, per burst', result: `${runs(bursts, (b) => b.promptsShown)} / ${fmt((wire.actions['decline'] ?? 0) / bursts.length)}`, target: `${BURST_SERVERS * 10} / ${perBurst - BURST_SERVERS * 10}`, ok: shownOk && (wire.actions['decline'] ?? 0) === declinesExpected });
+  rows.push({
+    measure: `Burst: ${perBurst} requests at once (${BURST_SERVERS} servers × ${PER_SERVER}), ${bursts.length} bursts: requests with exactly one response`,
+    result: `${wire.exactlyOne} / ${total} (${lost} lost${wire.more ? `, ${wire.more} answered twice` : ''})`,
+    target: '0 lost',
+    ok: lost === 0 && wire.more === 0,
+  });
+  rows.push({
+    measure: 'Burst: prompts shown / declined by the rate limit, per burst',
+    result: `${runs(bursts, (b) => b.promptsShown)} / ${fmt((wire.actions['decline'] ?? 0) / bursts.length)}`,
+    target: `${BURST_SERVERS * 10} / ${perBurst - BURST_SERVERS * 10}`,
+    ok: shownOk && (wire.actions['decline'] ?? 0) === declinesExpected,
+  });
   // The max is the arrival of the requests (one stall per burst); the p99 covers the whole drain.
-  rows.push({ measure: 'Burst: extension-host event-loop delay p99 / max (per burst)', result: `${runs(bursts, (b) => fmt(b.eventLoop.p99, 1))} ms / ${runs(bursts, (b) => fmt(b.eventLoop.max, 1))} ms (idle host: p99 ${fmt(idle.p99, 1)}, max ${fmt(idle.max, 1)} ms)`, target: `p99 < ${TARGETS.eventLoopP99Ms} ms`, ok: loopP99.median < TARGETS.eventLoopP99Ms });
-  rows.push({ measure: `Burst: heap growth per burst (heapUsed after − before${bursts[0]?.heap.gc ? ', after gc' : ', no gc'})`, result: `${runs(bursts, (b) => mib(b.heap.growthBytes))}; all ${bursts.length} bursts: ${mib(heapLastAfterBytes - heapFirstBeforeBytes)}`, target: `< ${mib(TARGETS.heapGrowthBytes)}`, ok: heapGrowth.max < TARGETS.heapGrowthBytes });
+  rows.push({
+    measure: 'Burst: extension-host event-loop delay p99 / max (per burst)',
+    result: `${runs(bursts, (b) => fmt(b.eventLoop.p99, 1))} ms / ${runs(bursts, (b) => fmt(b.eventLoop.max, 1))} ms (idle host: p99 ${fmt(idle.p99, 1)}, max ${fmt(idle.max, 1)} ms)`,
+    target: `p99 < ${TARGETS.eventLoopP99Ms} ms`,
+    ok: loopP99.median < TARGETS.eventLoopP99Ms,
+  });
+  rows.push({
+    measure: `Burst: heap growth per burst (heapUsed after − before${bursts[0]?.heap.gc ? ', after gc' : ', no gc'})`,
+    result: `${runs(bursts, (b) => mib(b.heap.growthBytes))}; all ${bursts.length} bursts: ${mib(heapLastAfterBytes - heapFirstBeforeBytes)}`,
+    target: `< ${mib(TARGETS.heapGrowthBytes)}`,
+    ok: heapGrowth.max < TARGETS.heapGrowthBytes,
+  });
   rows.push({
     measure: 'Burst: time until the queue drained (per prompt: shown → answered, median)',
     result: `${runs(bursts, (b) => `${fmt(b.drainMs / 1000, 1)} s`)} (${runs(bursts, (b) => fmt(b.cycle.showToAnswerMs))} ms)`,
     target: '–',
   });
   rows.push(activation.row);
-  rows.push({ measure: 'Bundle dist/extension.js (production, minified)', result: `${kib(prod.sizes.extension.bytes)} (${kib(prod.sizes.extension.gzipBytes)} gzip)`, target: `< ${kib(TARGETS.bundleBytes)}`, ok: prod.sizes.extension.bytes < TARGETS.bundleBytes });
-  rows.push({ measure: 'Bundle media/webview.js (production, minified)', result: `${kib(prod.sizes.webview.bytes)} (${kib(prod.sizes.webview.gzipBytes)} gzip)`, target: '–' });
+  rows.push({
+    measure: 'Bundle dist/extension.js (production, minified)',
+    result: `${kib(prod.sizes.extension.bytes)} (${kib(prod.sizes.extension.gzipBytes)} gzip)`,
+    target: `< ${kib(TARGETS.bundleBytes)}`,
+    ok: prod.sizes.extension.bytes < TARGETS.bundleBytes,
+  });
+  rows.push({
+    measure: 'Bundle media/webview.js (production, minified)',
+    result: `${kib(prod.sizes.webview.bytes)} (${kib(prod.sizes.webview.gzipBytes)} gzip)`,
+    target: '–',
+  });
   rows.push({
     measure: 'Actions to accept the 12-field "everything" form with its defaults',
     result: interactions
-      .map((r) => `${r.actions} (${r.method === 'click' ? 'click Accept' : `Ctrl+Enter, once the form had keyboard focus ${fmt(r.focusDelayMs)} ms after it appeared`}${r.acceptedDefaults ? '' : ', NOT accepted with defaults'})`)
+      .map(
+        (r) =>
+          `${r.actions} (${r.method === 'click' ? 'click Accept' : `Ctrl+Enter, once the form had keyboard focus ${fmt(r.focusDelayMs)} ms after it appeared`}${r.acceptedDefaults ? '' : ', NOT accepted with defaults'})`,
+      )
       .join(', '),
     target: `${TARGETS.acceptActions}`,
     ok: actionsOk,
@@ -710,18 +838,46 @@ async function main() {
   const load1 = os.loadavg();
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: +(os.totalmem() / 2 ** 30).toFixed(1), loadavgStart: load0, loadavgEnd: load1, node: process.version, codeServer: CODE_SERVER_VERSION },
-    config: { samples: SAMPLES, rounds: ROUNDS, warmup: WARMUP, starts: STARTS, burstServers: BURST_SERVERS, perServer: PER_SERVER, bursts: BURSTS },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memGB: +(os.totalmem() / 2 ** 30).toFixed(1),
+      loadavgStart: load0,
+      loadavgEnd: load1,
+      node: process.version,
+      codeServer: CODE_SERVER_VERSION,
+    },
+    config: {
+      samples: SAMPLES,
+      rounds: ROUNDS,
+      warmup: WARMUP,
+      starts: STARTS,
+      burstServers: BURST_SERVERS,
+      perServer: PER_SERVER,
+      bursts: BURSTS,
+    },
     targets: TARGETS,
     latency: lat.latency,
     mrtrLatency: lat.mrtr,
     // Every sample, per round: enough to recompute each figure and interval (lib/figures.mjs).
-    latencyRounds: rounds.map((r) => ({ samples: r.latency.samples, failures: r.latency.failures, mrtrSamples: r.mrtr.samples, mrtrFailures: r.mrtr.failures, clock: r.clock })),
+    latencyRounds: rounds.map((r) => ({
+      samples: r.latency.samples,
+      failures: r.latency.failures,
+      mrtrSamples: r.mrtr.samples,
+      mrtrFailures: r.mrtr.failures,
+      clock: r.clock,
+    })),
     burst: { idle, bursts, pages, heapFirstBeforeBytes, heapLastAfterBytes, wire, lost, loopP99, loopMax, heapGrowth, drain },
     activation: { cold: activation.cold, interval: activation.interval, ok: activation.ok, coldMs },
     bundles: prod.sizes,
     interactions,
-    gateway: { ...gateway.figures, tools: gatewayResult.tools, calls: gatewayResult.calls, listChanged: gatewayResult.listChanged, probe: gatewayResult.probe },
+    gateway: {
+      ...gateway.figures,
+      tools: gatewayResult.tools,
+      calls: gatewayResult.calls,
+      listChanged: gatewayResult.listChanged,
+      probe: gatewayResult.probe,
+    },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };
@@ -736,14 +892,22 @@ async function main() {
   // are printed with would be in them. The offset skew is the precise one; a round trip only
   // shows a skew beyond its own half-width.
   const skews = rounds.flatMap((r) => [...r.clock.before, ...r.clock.after]);
-  const noticeable = skews.some((k) => Math.abs(k.offsetSkewMs) >= CLOCK_NOTICEABLE_MS || Math.abs(k.skewMs) - k.rttMs / 2 >= CLOCK_NOTICEABLE_MS);
+  const noticeable = skews.some(
+    (k) => Math.abs(k.offsetSkewMs) >= CLOCK_NOTICEABLE_MS || Math.abs(k.skewMs) - k.rttMs / 2 >= CLOCK_NOTICEABLE_MS,
+  );
   if (noticeable) {
-    const one = (/** @type {import('./host/clock').Skew} */ k) => `${k.peer} ${fmt(k.offsetSkewMs, 2)} ms (round trip ${fmt(k.skewMs, 2)} ± ${fmt(k.rttMs / 2, 2)})`;
-    process.stdout.write(`Clock skew against the extension host, before / after the latency rows of each round: ${skews.map(one).join(', ')}. The latency figures contain it.\n`);
+    const one = (/** @type {import('./host/clock').Skew} */ k) =>
+      `${k.peer} ${fmt(k.offsetSkewMs, 2)} ms (round trip ${fmt(k.skewMs, 2)} ± ${fmt(k.rttMs / 2, 2)})`;
+    process.stdout.write(
+      `Clock skew against the extension host, before / after the latency rows of each round: ${skews.map(one).join(', ')}. The latency figures contain it.\n`,
+    );
   }
   const missed = rows.filter((r) => r.ok === false).length;
   const undecided = rows.filter((r) => r.ok === 'undecided').length;
-  const verdicts = [missed ? `${missed} target(s) missed` : '', undecided ? `${undecided} undecided (the 95 % interval contains the target)` : ''].filter(Boolean);
+  const verdicts = [
+    missed ? `${missed} target(s) missed` : '',
+    undecided ? `${undecided} undecided (the 95 % interval contains the target)` : '',
+  ].filter(Boolean);
   process.stdout.write(verdicts.length ? `${verdicts.join(', ')}: results, not a harness failure.\n` : 'All targets met.\n');
 }
 
@@ -753,7 +917,14 @@ main().then(
     // The step and the cause on the first line; the host's log tail and the stack below it.
     const cause = err instanceof StepFailure && err.cause instanceof Error ? err.cause : err;
     process.stderr.write(`[bench] harness failure: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (cause instanceof Error && cause.stack) process.stderr.write(`${cause.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n')}\n`);
+    if (cause instanceof Error && cause.stack) {
+      process.stderr.write(
+        `${cause.stack
+          .split('\n')
+          .filter((l) => /^\s+at /.test(l))
+          .join('\n')}\n`,
+      );
+    }
     process.exit(1);
   },
 );

@@ -26,7 +26,9 @@ function integrationEntry() {
     setup(build) {
       build.onResolve({ filter: /^integration-tests$/ }, () => ({ path: 'integration-tests', namespace: 'it' }));
       build.onLoad({ filter: /.*/, namespace: 'it' }, () => {
-        const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort();
+        const files = readdirSync(dir)
+          .filter((f) => f.endsWith('.test.ts'))
+          .sort();
         return {
           // require() inside a function keeps each test module lazy, so mocha's globals exist
           // (pre-require) before any `suite(...)` call runs.
@@ -67,7 +69,9 @@ const zodEnglishOnly = {
 const mcpSdkShims = {
   name: 'mcp-sdk-shims',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/(client|server)\/_shims$/ }, () => ({ path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts') }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/(client|server)\/_shims$/ }, () => ({
+      path: path.join(repoRoot, 'src', 'servers', 'sdkShims.ts'),
+    }));
   },
 };
 
@@ -139,7 +143,10 @@ function lazyApart(self) {
       build.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, (args) => {
         const modules = LAZY.find((l) => l.entry === args.path)?.modules ?? [];
         const lines = modules.map((m, i) => `import * as m${i} from ${JSON.stringify(m)};`);
-        return { contents: `${lines.join('\n')}\nexport { ${modules.map((m, i) => `m${i} as ${JSON.stringify(m)}`).join(', ')} };\n`, resolveDir: repoRoot };
+        return {
+          contents: `${lines.join('\n')}\nexport { ${modules.map((m, i) => `m${i} as ${JSON.stringify(m)}`).join(', ')} };\n`,
+          resolveDir: repoRoot,
+        };
       });
       // Everyone else's stand-in for a package name: the namespace from the shared file.
       build.onResolve({ filter: /.*/, namespace: 'lazy-stub' }, (args) => ({ path: args.path, external: true }));
@@ -149,9 +156,12 @@ function lazyApart(self) {
       });
       build.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
-        const hit = LAZY.find((l) =>
-          l.entry !== self &&
-          (l.modules ? l.modules.includes(args.path) : args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === path.join(repoRoot, l.source)),
+        const hit = LAZY.find(
+          (l) =>
+            l.entry !== self &&
+            (l.modules
+              ? l.modules.includes(args.path)
+              : args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === path.join(repoRoot, l.source)),
         );
         if (!hit) return undefined;
         return hit.modules ? { path: `${hit.entry}|${args.path}`, namespace: 'lazy-stub' } : { path: `./${hit.entry}.js`, external: true };
@@ -270,7 +280,9 @@ if (watch) {
   // The size budget is checked where the minified file is made, so packaging fails before it ships.
   const mainBytes = results[0]?.metafile?.outputs['dist/extension.js']?.bytes ?? 0;
   if (production && mainBytes > EXTENSION_BUDGET_BYTES) {
-    process.stderr.write(`[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`);
+    process.stderr.write(
+      `[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`,
+    );
     process.exitCode = 1;
   }
   // `--analyze`: each shipped file's size and biggest contributors, and what still ships twice.

@@ -13,7 +13,10 @@ const port = Number(process.env['PORT'] ?? 8080);
 const mcpPort = Number(process.env['DEMO_MCP_PORT'] ?? 37651);
 const t0 = Date.now();
 
-for (const [what, args] of /** @type {[string, string[]][]} */ ([['provision', ['scripts/provision.mjs']], ['build', ['scripts/build.mjs']]])) {
+for (const [what, args] of /** @type {[string, string[]][]} */ ([
+  ['provision', ['scripts/provision.mjs']],
+  ['build', ['scripts/build.mjs']],
+])) {
   const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' });
   if (r.status !== 0) {
     process.stderr.write(`[demo] ${what} failed\n`);
@@ -22,11 +25,16 @@ for (const [what, args] of /** @type {[string, string[]][]} */ ([['provision', [
 }
 
 const demoDir = path.join(repoRoot, 'demo');
-const http = spawn(process.execPath, [path.join(demoDir, 'servers', 'demoHttpServer.mjs'), String(mcpPort)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+const http = spawn(process.execPath, [path.join(demoDir, 'servers', 'demoHttpServer.mjs'), String(mcpPort)], {
+  cwd: repoRoot,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 await /** @type {Promise<void>} */ (
   new Promise((resolve, reject) => {
     http.stdout.on('data', (/** @type {Buffer} */ d) => (d.toString().includes('LISTENING') ? resolve() : undefined));
-    http.on('exit', (code) => reject(new Error(`demo HTTP server exited (${code}); is port ${mcpPort} in use? Set DEMO_MCP_PORT and edit demo/.vscode/mcp.json.`)));
+    http.on('exit', (code) =>
+      reject(new Error(`demo HTTP server exited (${code}); is port ${mcpPort} in use? Set DEMO_MCP_PORT and edit demo/.vscode/mcp.json.`)),
+    );
   })
 );
 
@@ -41,14 +49,21 @@ process.on('exit', () => http.kill('SIGKILL'));
 /** @type {import('./lib/codeServer.mjs').CodeServer} */
 let cs;
 try {
-  cs = await startCodeServer({ workspace: demoDir, port, extensionsDir, settings: { 'workbench.colorTheme': process.env['DEMO_THEME'] ?? 'Default Dark Modern' } });
+  cs = await startCodeServer({
+    workspace: demoDir,
+    port,
+    extensionsDir,
+    settings: { 'workbench.colorTheme': process.env['DEMO_THEME'] ?? 'Default Dark Modern' },
+  });
 } catch (err) {
   http.kill();
   process.stderr.write(`[demo] ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 }
 
-process.stdout.write(`\n[demo] ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n[demo] open ${cs.url}/?folder=${encodeURIComponent(demoDir)}\n[demo] Ctrl+C stops code-server and the demo servers.\n`);
+process.stdout.write(
+  `\n[demo] ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n[demo] open ${cs.url}/?folder=${encodeURIComponent(demoDir)}\n[demo] Ctrl+C stops code-server and the demo servers.\n`,
+);
 
 let stopping = false;
 async function stop() {

@@ -28,7 +28,10 @@ async function runDemoTool(page: Page, title: string): Promise<void> {
 
 /** A cancelled or declined demo tool still returns a result, whose editor takes focus: wait for it. */
 async function resultShown(page: Page, action: string): Promise<void> {
-  await page.locator('.editor-instance .view-lines', { hasText: `The user chose "${action}"` }).first().waitFor();
+  await page
+    .locator('.editor-instance .view-lines', { hasText: `The user chose "${action}"` })
+    .first()
+    .waitFor();
 }
 
 async function pictures(theme: 'dark' | 'light'): Promise<void> {
@@ -66,7 +69,6 @@ async function pictures(theme: 'dark' | 'light'): Promise<void> {
     await shot(page, `url-consent-${theme}`);
     await page.locator('.monaco-dialog-box').getByRole('button', { name: 'Decline' }).click();
     await resultShown(page, 'decline');
-
   } finally {
     await wb.close();
   }
@@ -126,7 +128,22 @@ async function gif(): Promise<void> {
     await wb.close();
   }
   const out = path.join(OUT, 'elicitation.gif');
-  const r = spawnSync('ffmpeg', ['-y', '-loglevel', 'error', '-framerate', '5', '-i', path.join(frames, 'f%04d.png'), '-vf', 'scale=800:-1:flags=lanczos,split[a][b];[a]palettegen=max_colors=96[p];[b][p]paletteuse=dither=bayer', out], { stdio: 'inherit' });
+  const r = spawnSync(
+    'ffmpeg',
+    [
+      '-y',
+      '-loglevel',
+      'error',
+      '-framerate',
+      '5',
+      '-i',
+      path.join(frames, 'f%04d.png'),
+      '-vf',
+      'scale=800:-1:flags=lanczos,split[a][b];[a]palettegen=max_colors=96[p];[b][p]paletteuse=dither=bayer',
+      out,
+    ],
+    { stdio: 'inherit' },
+  );
   rmSync(frames, { recursive: true, force: true });
   if (r.status !== 0) throw new Error('ffmpeg failed (apt-get install ffmpeg)');
   process.stdout.write(`  elicitation.gif (${n} frames)\n`);

@@ -62,7 +62,9 @@ async function extract() {
   const entries = [];
   for (const [key, value] of Object.entries(bundle)) {
     // A `{ message, comment }` entry would need the comment kept for translators; none is used yet.
-    if (typeof value !== 'string') throw new Error(`l10n message with a translator comment is not supported by scripts/l10n.mjs yet: ${key}`);
+    if (typeof value !== 'string') {
+      throw new Error(`l10n message with a translator comment is not supported by scripts/l10n.mjs yet: ${key}`);
+    }
     entries.push([key, value]);
   }
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
@@ -89,7 +91,9 @@ export async function missingTranslations() {
     const tn = read(`package.nls.${loc}.json`);
     missing[loc] = [
       ...Object.keys(bundle).filter((k) => typeof t[k] !== 'string' || t[k] === ''),
-      ...Object.keys(nls).filter((k) => typeof tn[k] !== 'string' || tn[k] === '').map((k) => `package.nls: ${k}`),
+      ...Object.keys(nls)
+        .filter((k) => typeof tn[k] !== 'string' || tn[k] === '')
+        .map((k) => `package.nls: ${k}`),
     ];
   }
   return missing;

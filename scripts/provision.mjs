@@ -42,7 +42,9 @@ function ensureApt() {
     throw new Error(
       `missing system packages: ${missing.join(', ')}.\n` +
         `Install them with:\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}\n` +
-        (hasApt ? '' : '(this machine has no apt-get: install Chromium and the Kerberos, xkbfile and libsecret development headers with your package manager)\n'),
+        (hasApt
+          ? ''
+          : '(this machine has no apt-get: install Chromium and the Kerberos, xkbfile and libsecret development headers with your package manager)\n'),
     );
   }
   log(`apt: installing ${missing.join(' ')}`);
@@ -130,7 +132,9 @@ export function provision() {
   ensurePlaywright();
   ensureNode24(p);
   ensureCodeServer(p);
-  log(`host ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (node ${nodeVersionOf(p.node)}, code-server ${CODE_SERVER_VERSION}, chromium ${p.chromium})`);
+  log(
+    `host ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (node ${nodeVersionOf(p.node)}, code-server ${CODE_SERVER_VERSION}, chromium ${p.chromium})`,
+  );
   return p;
 }
 

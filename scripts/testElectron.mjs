@@ -24,7 +24,12 @@ try {
     extensionDevelopmentPath: [testExtensionDir, path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension')],
     extensionTestsPath: path.join(testExtensionDir, 'test', 'index.js'),
     launchArgs: [ws.dir, '--disable-extensions', '--disable-workspace-trust'],
-    extensionTestsEnv: { MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_HTTP_URL: http.url, MCP_TEST_SSE_URL: http.sseUrl },
+    extensionTestsEnv: {
+      MCP_TEST_REPO_ROOT: repoRoot,
+      MCP_TEST_RECORD_DIR: recordDir,
+      MCP_TEST_HTTP_URL: http.url,
+      MCP_TEST_SSE_URL: http.sseUrl,
+    },
   });
 } catch (err) {
   process.stderr.write(`test-electron failed: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -124,7 +124,11 @@ export class Services extends Disposable {
     this.broker = new ElicitationBroker({
       presenter: options.presenter?.(this.presenter) ?? this.presenter,
       gate: (server) => this.gatekeeper.decide(server),
-      settings: () => ({ sensitiveFields: this.settings.sensitiveFields, allowHttpLoopback: this.settings.allowHttpLoopback, urlExpiryMs: this.settings.urlExpiryMinutes * 60_000 }),
+      settings: () => ({
+        sensitiveFields: this.settings.sensitiveFields,
+        allowHttpLoopback: this.settings.allowHttpLoopback,
+        urlExpiryMs: this.settings.urlExpiryMinutes * 60_000,
+      }),
       log: this.log,
       now,
       get keepAliveMs() {
@@ -132,17 +136,23 @@ export class Services extends Disposable {
       },
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
-    this._register(this.broker.queue.onDidFinish((f) => {
-      // Kept only while the url elicitation awaits completion, for "Open Again".
-      if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
-      this.audit.write(f);
-    }));
-    this._register(this.broker.queue.onDidEndCompletion(({ entry, outcome }) => {
-      this.urls.delete(entry.id);
-      if (outcome === 'expired') {
-        void safe.showInformationMessage(safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.server)));
-      }
-    }));
+    this._register(
+      this.broker.queue.onDidFinish((f) => {
+        // Kept only while the url elicitation awaits completion, for "Open Again".
+        if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
+        this.audit.write(f);
+      }),
+    );
+    this._register(
+      this.broker.queue.onDidEndCompletion(({ entry, outcome }) => {
+        this.urls.delete(entry.id);
+        if (outcome === 'expired') {
+          void safe.showInformationMessage(
+            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.server)),
+          );
+        }
+      }),
+    );
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
     this.manager = this._register(
       new ServerManager(this.loader, {
@@ -155,13 +165,26 @@ export class Services extends Disposable {
       }),
     );
     this._register(new DevWatch(this.manager, this.log));
-    this.gateway = this._register(new Gateway({ manager: this.manager, broker: this.broker, log: this.log, self: { name: pkg.name, version: pkg.version }, agentOn, startTimeoutMs: connectTimeoutMs }));
+    this.gateway = this._register(
+      new Gateway({
+        manager: this.manager,
+        broker: this.broker,
+        log: this.log,
+        self: { name: pkg.name, version: pkg.version },
+        agentOn,
+        startTimeoutMs: connectTimeoutMs,
+      }),
+    );
     this._register(registerGatewayProvider(this.gateway));
-    this._register(onDidChangeAgentSettings(() => {
-      this.gateway.agentSettingChanged();
-      void this.manager.reload();
-    }));
-    const serversView = (this.serversView = this._register(new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway)));
+    this._register(
+      onDidChangeAgentSettings(() => {
+        this.gateway.agentSettingChanged();
+        void this.manager.reload();
+      }),
+    );
+    const serversView = (this.serversView = this._register(
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
+    ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
     const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this.pendingTree }));
@@ -196,7 +219,9 @@ export class Services extends Disposable {
     this.observers.openedExternal?.(uri.toString(true));
     this.log.info(`opening ${uri.toString(true)} in the browser (user consented)`);
     return vscode.env.openExternal(uri).then((opened) => {
-      if (!opened) this.log.warn(`the browser did not open ${uri.toString(true)}: VS Code's link prompt was turned down, or no browser is available`);
+      if (!opened) {
+        this.log.warn(`the browser did not open ${uri.toString(true)}: VS Code's link prompt was turned down, or no browser is available`);
+      }
       return opened;
     });
   }
@@ -216,7 +241,13 @@ export class Services extends Disposable {
     const url = this.urls.get(entry.id);
     if (!url) return;
     void showUrlConsent(
-      { id: entry.id, asker: { name: entry.server, info: undefined }, message: displayText(entry.message, MAX_MESSAGE_CHARS), url, analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }) },
+      {
+        id: entry.id,
+        asker: { name: entry.server, info: undefined },
+        message: displayText(entry.message, MAX_MESSAGE_CHARS),
+        url,
+        analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }),
+      },
       new AbortController().signal,
       { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server), answered: true },
     );

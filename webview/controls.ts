@@ -3,7 +3,15 @@
  * loose: the host runs the one validator, so a control reports what the user entered (even when
  * it is wrong) rather than silently dropping it.
  */
-import type { AnswerValue, BooleanField, Field, MultiSelectField, NumberField, SingleSelectField, StringField } from '../src/shared/fieldModel';
+import type {
+  AnswerValue,
+  BooleanField,
+  Field,
+  MultiSelectField,
+  NumberField,
+  SingleSelectField,
+  StringField,
+} from '../src/shared/fieldModel';
 import type { FormInit } from '../src/shared/webviewMessages';
 import { el } from './dom';
 
@@ -124,7 +132,9 @@ interface RadioGroup {
 
 /** Radio values are indexes: option values are server strings (possibly "") and never touch the DOM. */
 function radios(id: string, labels: readonly string[], selected: number | undefined): RadioGroup {
-  const inputs = labels.map((_, i) => el('input', { type: 'radio', id: `${id}-${i}`, name: id, value: String(i), checked: i === selected }));
+  const inputs = labels.map((_, i) =>
+    el('input', { type: 'radio', id: `${id}-${i}`, name: id, value: String(i), checked: i === selected }),
+  );
   const element = el(
     'div',
     { class: 'options' },

@@ -68,7 +68,10 @@ export function createFieldView(field: Field, index: number, s: Strings, initial
   const id = `field-${index}`;
   const control = createControl(field, id, s, initial);
   const hintText = hintFor(field, s);
-  const desc = field.description === undefined || field.description === '' ? undefined : el('div', { class: 'field-desc', id: `${id}-desc` }, field.description);
+  const desc =
+    field.description === undefined || field.description === ''
+      ? undefined
+      : el('div', { class: 'field-desc', id: `${id}-desc` }, field.description);
   const hint = hintText === undefined ? undefined : el('div', { class: 'field-hint', id: `${id}-hint` }, hintText);
   const error = el('div', { class: 'field-error', id: `${id}-error`, hidden: true });
   const describedBy = [desc?.id, hint?.id, error.id].filter((x): x is string => x !== undefined).join(' ');

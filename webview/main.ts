@@ -67,18 +67,7 @@ const footer = el(
   el('div', { class: 'accept-hint' }, fmt(s.acceptHint, /Mac|iPhone|iPad/.test(navigator.userAgent) ? '⌘' : 'Ctrl')),
 );
 
-document.body.append(
-  el(
-    'main',
-    { class: 'form' },
-    banner.root,
-    createWarnings(init),
-    fields,
-    formError,
-    status,
-    footer,
-  ),
-);
+document.body.append(el('main', { class: 'form' }, banner.root, createWarnings(init), fields, formError, status, footer));
 
 // ---- State -----------------------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ export interface ActivationResult {
 
 export function measureActivation(ext: ExtensionUnderTest): ActivationResult {
   const coldMs = ext.activationMs;
-  if (coldMs === undefined || !Number.isFinite(coldMs)) throw new Error(`the extension reported no activation time (activationMs: ${String(coldMs)})`);
+  if (coldMs === undefined || !Number.isFinite(coldMs)) {
+    throw new Error(`the extension reported no activation time (activationMs: ${String(coldMs)})`);
+  }
   return { coldMs };
 }

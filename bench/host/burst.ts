@@ -114,7 +114,13 @@ export interface BurstsResult {
   readonly heapLastAfterBytes: number;
 }
 
-export async function measureBursts(ext: ExtensionUnderTest, servers: readonly string[], perServer: number, repeats: number, log: (m: string) => void): Promise<BurstsResult> {
+export async function measureBursts(
+  ext: ExtensionUnderTest,
+  servers: readonly string[],
+  perServer: number,
+  repeats: number,
+  log: (m: string) => void,
+): Promise<BurstsResult> {
   const idle = await idleLoopDelay(3_000);
   log(`[bench] idle event-loop delay p99 ${idle.p99.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms`);
   const bursts: BurstResult[] = [];
@@ -134,10 +140,21 @@ export async function measureBursts(ext: ExtensionUnderTest, servers: readonly s
     bursts.push(b);
   }
   pages.push(await collectPageGarbage());
-  return { idle, bursts, pages, heapFirstBeforeBytes: bursts[0]?.heap.beforeBytes ?? 0, heapLastAfterBytes: bursts[bursts.length - 1]?.heap.afterBytes ?? 0 };
+  return {
+    idle,
+    bursts,
+    pages,
+    heapFirstBeforeBytes: bursts[0]?.heap.beforeBytes ?? 0,
+    heapLastAfterBytes: bursts[bursts.length - 1]?.heap.afterBytes ?? 0,
+  };
 }
 
-export async function measureBurst(ext: ExtensionUnderTest, servers: readonly string[], perServer: number, profileFile?: string): Promise<BurstResult> {
+export async function measureBurst(
+  ext: ExtensionUnderTest,
+  servers: readonly string[],
+  perServer: number,
+  profileFile?: string,
+): Promise<BurstResult> {
   const gc = collector();
   const beforeBytes = await settledHeap(gc);
 
@@ -172,7 +189,10 @@ export async function measureBurst(ext: ExtensionUnderTest, servers: readonly st
   }, 500);
   await canceller(true);
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  const params = { message: 'Burst request', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'Keep going' } }, required: ['ok'] } };
+  const params = {
+    message: 'Burst request',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'Keep going' } }, required: ['ok'] },
+  };
   const session = profileFile ? new Session() : undefined;
   if (session) {
     session.connect();
@@ -195,15 +215,24 @@ export async function measureBurst(ext: ExtensionUnderTest, servers: readonly st
   let clicks = 0;
   try {
     const calls = servers.map((name) =>
-      Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', name, 'burst', { count: perServer, params, tag: name })).then(
-        (r) => toolSummaries.push({ server: name, ...(JSON.parse((r as { content: { text: string }[] }).content[0]?.text ?? '{}') as object) }),
+      Promise.resolve(
+        vscode.commands.executeCommand('mcpElicitation.runTool', name, 'burst', { count: perServer, params, tag: name }),
+      ).then(
+        (r) =>
+          toolSummaries.push({ server: name, ...(JSON.parse((r as { content: { text: string }[] }).content[0]?.text ?? '{}') as object) }),
         (e: unknown) => toolErrors.push(`${name}: ${e instanceof Error ? e.message : String(e)}`),
       ),
     );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(calls),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`burst tool calls did not return within 180 s (queue ${ext.api.pending().length})`)), 180_000))),
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`burst tool calls did not return within 180 s (queue ${ext.api.pending().length})`)),
+            180_000,
+          )),
+      ),
     ]).finally(() => clearTimeout(timer));
     await waitUntil(() => ext.idle(), 'the queue to drain after the burst', 60_000);
   } finally {

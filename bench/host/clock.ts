@@ -42,7 +42,11 @@ async function roundTrip(stamp: () => Promise<number>, probes: number): Promise<
 
 /** Calls a tool of the baseline's bench server and reads the number `key` from its result. */
 async function serverTool(tool: 'clock' | 'clockOffset', key: 'at' | 'offsetMs'): Promise<number> {
-  const r = await vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] } | undefined>('benchBaseline.callTool', tool, {});
+  const r = await vscode.commands.executeCommand<{ content?: { type: string; text?: string }[] } | undefined>(
+    'benchBaseline.callTool',
+    tool,
+    {},
+  );
   const value = (JSON.parse(r?.content?.[0]?.text ?? '{}') as Record<string, unknown>)[key];
   if (typeof value !== 'number') throw new Error(`the bench server's ${tool} tool returned no ${key}: ${JSON.stringify(r)}`);
   return value;
@@ -69,6 +73,11 @@ export async function checkClocks(probes = 30): Promise<Skew[]> {
 }
 
 export const describeSkews = (skews: readonly Skew[]): string =>
-  skews.map((s) => `${s.peer} ${sign(s.offsetSkewMs)} ms against the system clock, ${sign(s.skewMs)} ± ${(s.rttMs / 2).toFixed(2)} ms by round trip`).join('; ');
+  skews
+    .map(
+      (s) =>
+        `${s.peer} ${sign(s.offsetSkewMs)} ms against the system clock, ${sign(s.skewMs)} ± ${(s.rttMs / 2).toFixed(2)} ms by round trip`,
+    )
+    .join('; ');
 
 const sign = (ms: number): string => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;

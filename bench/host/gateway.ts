@@ -69,15 +69,30 @@ async function listChangedOnce(server: AgentServer, k: number): Promise<number> 
   return (await listed) - sentAt;
 }
 
-export async function measureGateway(ext: ExtensionUnderTest, servers: readonly AgentServer[], n: number, warmup: number, listRuns: number, log: (m: string) => void): Promise<GatewayResult> {
+export async function measureGateway(
+  ext: ExtensionUnderTest,
+  servers: readonly AgentServer[],
+  n: number,
+  warmup: number,
+  listRuns: number,
+  log: (m: string) => void,
+): Promise<GatewayResult> {
   for (const ours of servers.filter((x) => x.path === 'gateway' || x.path === 'gatewayHttp')) {
-    await waitUntil(() => ext.allRunning([ours.name]) && ext.offeredToAgent(ours.name), `${ours.name} running with a gateway endpoint`, 60_000);
+    await waitUntil(
+      () => ext.allRunning([ours.name]) && ext.offeredToAgent(ours.name),
+      `${ours.name} running with a gateway endpoint`,
+      60_000,
+    );
   }
   // An mcp.json server is untrusted until someone starts it on purpose; autoTrustChanges is that.
   for (const server of servers) await startAsAgent(server.name, 'echo', server.id, server.id ? { autoTrustChanges: true } : {});
-  const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Partial<Record<GatewayPath, string>>;
+  const tools = Object.fromEntries(servers.map((x) => [x.path, agentTool(x.name, 'echo')?.name ?? '?'])) as Partial<
+    Record<GatewayPath, string>
+  >;
   // Two paths on one tool would measure one path twice (VS Code names tools after serverInfo).
-  if (new Set(Object.values(tools)).size !== servers.length) throw new Error(`the paths do not have an echo tool each: ${JSON.stringify(tools)}`);
+  if (new Set(Object.values(tools)).size !== servers.length) {
+    throw new Error(`the paths do not have an echo tool each: ${JSON.stringify(tools)}`);
+  }
   log(`[bench] gateway: agent tools ${servers.map((x) => `${x.path} ${tools[x.path]}`).join(', ')}`);
 
   const calls: GatewayResult['calls'] = [];
@@ -97,7 +112,10 @@ export async function measureGateway(ext: ExtensionUnderTest, servers: readonly 
     for (const server of order) listChanged.push({ path: server.path, ms: await listChangedOnce(server, k) });
   }
   const med = (v: number[]): string => (v.sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN).toFixed(2);
-  const of = <T extends { path: GatewayPath; ms: number }>(rows: T[], p: GatewayPath): number[] => rows.filter((r) => r.path === p).map((r) => r.ms);
-  log(`[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, http ${med(of(calls, 'http'))} ms, gateway ${med(of(calls, 'gateway'))} ms, gateway to http ${med(of(calls, 'gatewayHttp'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`);
+  const of = <T extends { path: GatewayPath; ms: number }>(rows: T[], p: GatewayPath): number[] =>
+    rows.filter((r) => r.path === p).map((r) => r.ms);
+  log(
+    `[bench] gateway: echo direct ${med(of(calls, 'direct'))} ms, http ${med(of(calls, 'http'))} ms, gateway ${med(of(calls, 'gateway'))} ms, gateway to http ${med(of(calls, 'gatewayHttp'))} ms; list_changed direct ${med(of(listChanged, 'direct'))} ms, gateway ${med(of(listChanged, 'gateway'))} ms (medians)`,
+  );
   return { calls, warmup, listChanged, tools };
 }

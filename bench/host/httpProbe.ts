@@ -58,7 +58,11 @@ function viaSocket(url: URL, sock: net.Socket, session: () => Record<string, str
       };
       sock.on('data', onData);
       const headers = { ...HEADERS, ...session(), host: url.host, 'content-length': String(Buffer.byteLength(payload)) };
-      sock.write(`POST ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${payload}`);
+      sock.write(
+        `POST ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}\r\n${payload}`,
+      );
     });
 }
 
@@ -76,14 +80,24 @@ export async function probeHttp(url: string, calls: number, warmup: number): Pro
     socket: viaSocket(target, sock, session),
   };
   try {
-    await send.fetch({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'bench-probe', version: '1' } } });
+    await send.fetch({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'bench-probe', version: '1' } },
+    });
     await send.fetch({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const clients: ProbeClient[] = ['fetch', 'nodeHttp', 'socket'];
     const samples: HttpProbeResult['samples'] = [];
     for (let i = 1; i <= warmup + calls; i++) {
       for (const client of i % 2 ? clients : [...clients].reverse()) {
         const t0 = performance.now();
-        const out = await send[client]({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `probe ${i}` } } });
+        const out = await send[client]({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: `probe ${i}` } },
+        });
         const ms = performance.now() - t0;
         if (!out.includes(`probe ${i}`)) throw new Error(`HTTP probe: ${client} answered ${out.slice(0, 200)}`);
         if (i > warmup) samples.push({ client, ms });

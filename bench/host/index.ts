@@ -79,7 +79,13 @@ async function main(): Promise<MainResults> {
   log(`[bench] ${all.length} servers running`);
   const interactions = await measureInteractions(ext, 'demo');
   log(`[bench] interactions: ${interactions.map((r) => `${r.method} ${r.actions}`).join(', ')}`);
-  const burst = await measureBursts(ext, burstServers, envNumber('MCP_BENCH_BURST_PER_SERVER', 100), Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)), log);
+  const burst = await measureBursts(
+    ext,
+    burstServers,
+    envNumber('MCP_BENCH_BURST_PER_SERVER', 100),
+    Math.max(1, envNumber('MCP_BENCH_BURSTS', 3)),
+    log,
+  );
   return { interactions, burst };
 }
 
@@ -115,7 +121,12 @@ async function gateway(): Promise<GatewayResult> {
 export async function run(): Promise<void> {
   const mode = process.env['MCP_BENCH_MODE'] ?? 'main';
   try {
-    const modes: Record<string, (() => Promise<NonNullable<PostedResults['results']>>) | undefined> = { latency, main, activation, gateway };
+    const modes: Record<string, (() => Promise<NonNullable<PostedResults['results']>>) | undefined> = {
+      latency,
+      main,
+      activation,
+      gateway,
+    };
     const run = modes[mode];
     if (!run) throw new Error(`unknown MCP_BENCH_MODE ${mode}`);
     const results = await run();

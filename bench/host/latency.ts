@@ -14,7 +14,11 @@ import { waitUntil } from './wait';
 /** The requested schemas, one per widget. The webview one has several fields of different kinds. */
 export const SCHEMAS: Record<PromptKind, Record<string, unknown>> = {
   inputBox: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
-  quickPick: { type: 'object', properties: { colour: { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] } }, required: ['colour'] },
+  quickPick: {
+    type: 'object',
+    properties: { colour: { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] } },
+    required: ['colour'],
+  },
   webview: {
     type: 'object',
     properties: {
@@ -114,7 +118,12 @@ let seq = 0;
 async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
   // Letters and digits only: the extension's text sanitiser must leave it as it is.
   const token = `Z${kind}${impl.name}${++seq}Q${Math.random().toString(36).slice(2, 8)}`;
-  await arm({ token, kind, ...(kind === 'quickPick' ? { option: 'green' } : {}), ...(kind === 'webview' ? { fields: WEBVIEW_FIELDS } : {}) });
+  await arm({
+    token,
+    kind,
+    ...(kind === 'quickPick' ? { option: 'green' } : {}),
+    ...(kind === 'webview' ? { fields: WEBVIEW_FIELDS } : {}),
+  });
   const call = Promise.resolve(impl.start({ message: `Benchmark request ${token}`, requestedSchema: SCHEMAS[kind] }, token));
   // If anything below throws, the call still settles (the prompt is dismissed in cleanup).
   call.catch(() => undefined);
@@ -123,14 +132,21 @@ async function sample(impl: Impl, kind: PromptKind): Promise<Sample> {
     await dismiss(impl, kind);
     const wire = parseTool(await call);
     if (wire.sentAt === undefined) throw new Error(`the server did not report a send time: ${JSON.stringify(wire)}`);
-    if (wire.response?.action !== 'cancel') throw new Error(`expected the dismissed prompt to answer cancel, got ${JSON.stringify(wire.response ?? wire.error)}`);
+    if (wire.response?.action !== 'cancel') {
+      throw new Error(`expected the dismissed prompt to answer cancel, got ${JSON.stringify(wire.response ?? wire.error)}`);
+    }
     const shown = await impl.shownAt();
     return { impl: impl.name, kind, ms: at - wire.sentAt, hostMs: shown === undefined ? undefined : shown - wire.sentAt };
   } finally {
-    await waitUntil(() => impl.idle(), `${impl.name} idle after a ${kind} sample`, 15_000, async () => {
-      // A sample that failed half-way may have left its prompt open.
-      await dismiss(impl, kind);
-    });
+    await waitUntil(
+      () => impl.idle(),
+      `${impl.name} idle after a ${kind} sample`,
+      15_000,
+      async () => {
+        // A sample that failed half-way may have left its prompt open.
+        await dismiss(impl, kind);
+      },
+    );
   }
 }
 
@@ -164,10 +180,15 @@ export async function measureLatency(
       }
     }
     const med = (impl: string): string => {
-      const v = samples.filter((x) => x.kind === kind && x.impl === impl).map((x) => x.ms).sort((a, b) => a - b);
+      const v = samples
+        .filter((x) => x.kind === kind && x.impl === impl)
+        .map((x) => x.ms)
+        .sort((a, b) => a - b);
       return v[Math.floor(v.length / 2)]?.toFixed(1) ?? '-';
     };
-    log(`[bench] latency ${kind}: ${impls.map((impl) => `${impl.name} ${med(impl.name)} ms`).join(', ')} (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    log(
+      `[bench] latency ${kind}: ${impls.map((impl) => `${impl.name} ${med(impl.name)} ms`).join(', ')} (median; ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
   }
   return { samples, warmup, failures };
 }

@@ -1,5 +1,10 @@
 /** Bounded polling on state, the only kind of wait the benchmark uses. */
-export async function waitUntil(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000, onSlow?: () => Promise<void>): Promise<void> {
+export async function waitUntil(
+  predicate: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+  onSlow?: () => Promise<void>,
+): Promise<void> {
   const t0 = Date.now();
   let nudged = false;
   while (!(await predicate())) {

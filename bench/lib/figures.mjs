@@ -22,7 +22,9 @@ export const GATEWAY_ADDED_TARGET_MS = 2;
  * @returns {number[]}
  */
 const pick = (samples, impl, kind, key = 'ms') =>
-  samples.filter((s) => s.impl === impl && s.kind === kind && s[key] !== undefined && Number.isFinite(s[key])).map((s) => /** @type {number} */ (s[key]));
+  samples
+    .filter((s) => s.impl === impl && s.kind === kind && s[key] !== undefined && Number.isFinite(s[key]))
+    .map((s) => /** @type {number} */ (s[key]));
 
 /**
  * Ours (`a`) against a reference (`b`) over several independent host runs: the ratio of the
@@ -34,10 +36,13 @@ const pick = (samples, impl, kind, key = 'ms') =>
  * @param {number} target  the ratio must be at most this
  */
 export function ratioFigure(perRun, a, b, kind, target) {
-  const runs = perRun.map((samples) => ({ a: pick(samples, a, kind), b: pick(samples, b, kind) })).filter((r) => r.a.length > 0 && r.b.length > 0);
+  const runs = perRun
+    .map((samples) => ({ a: pick(samples, a, kind), b: pick(samples, b, kind) }))
+    .filter((r) => r.a.length > 0 && r.b.length > 0);
   const ratioOf = (/** @type {{ a: number[], b: number[] }[]} */ rs) => median(rs.flatMap((r) => r.a)) / median(rs.flatMap((r) => r.b));
   const interval = runs.length ? bootstrapInterval(runs, ratioOf) : { low: NaN, high: NaN, level: 0.95 };
-  const all = (/** @type {ImplName} */ impl, /** @type {'ms' | 'hostMs'} */ key) => summarise(perRun.flatMap((s) => pick(s, impl, kind, key)));
+  const all = (/** @type {ImplName} */ impl, /** @type {'ms' | 'hostMs'} */ key) =>
+    summarise(perRun.flatMap((s) => pick(s, impl, kind, key)));
   return {
     a: all(a, 'ms'),
     b: all(b, 'ms'),
@@ -65,8 +70,25 @@ export function latencyFigures(runs, targets) {
   /** @type {Record<string, string>} */
   const names = { inputBox: 'InputBox (1 text field)', quickPick: 'QuickPick (1 enum field)', webview: 'Webview form (6 fields)' };
   const kinds = /** @type {PromptKind[]} */ (['inputBox', 'quickPick', 'webview']);
-  const latency = Object.fromEntries(kinds.map((kind) => [kind, ratioFigure(runs.map((r) => r.latency), 'ours', 'baseline', kind, kind === 'webview' ? targets.webviewRatio : targets.nativeRatio)]));
-  const mrtr = ratioFigure(runs.map((r) => r.mrtr), 'mrtr', 'ours', 'inputBox', targets.mrtrRatio);
+  const latency = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      ratioFigure(
+        runs.map((r) => r.latency),
+        'ours',
+        'baseline',
+        kind,
+        kind === 'webview' ? targets.webviewRatio : targets.nativeRatio,
+      ),
+    ]),
+  );
+  const mrtr = ratioFigure(
+    runs.map((r) => r.mrtr),
+    'mrtr',
+    'ours',
+    'inputBox',
+    targets.mrtrRatio,
+  );
   /** @type {Row[]} */
   const rows = kinds.map((kind) => {
     const l = /** @type {ReturnType<typeof ratioFigure>} */ (latency[kind]);
@@ -93,7 +115,9 @@ export function latencyFigures(runs, targets) {
  */
 export function activationFigure(coldMs, targetMs) {
   const cold = summarise(coldMs);
-  const interval = cold.n ? bootstrapInterval([{ ms: coldMs }], (rs) => median(rs.flatMap((r) => r.ms))) : { low: NaN, high: NaN, level: 0.95 };
+  const interval = cold.n
+    ? bootstrapInterval([{ ms: coldMs }], (rs) => median(rs.flatMap((r) => r.ms)))
+    : { low: NaN, high: NaN, level: 0.95 };
   const ok = verdictAtMost(interval, targetMs, true);
   /** @type {Row} */
   const row = {
@@ -111,11 +135,16 @@ export function activationFigure(coldMs, targetMs) {
  * @param {number[]} base
  */
 function addedTime(via, base) {
-  const of = (/** @type {{ via: number[], base: number[] }[]} */ rs) => median(rs.flatMap((r) => r.via)) - median(rs.flatMap((r) => r.base));
+  const of = (/** @type {{ via: number[], base: number[] }[]} */ rs) =>
+    median(rs.flatMap((r) => r.via)) - median(rs.flatMap((r) => r.base));
   const runs = [{ via, base }];
   const v = summarise(via);
   const b = summarise(base);
-  return { median: v.median - b.median, p95: v.p95 - b.p95, interval: via.length && base.length ? bootstrapInterval(runs, of) : { low: NaN, high: NaN, level: 0.95 } };
+  return {
+    median: v.median - b.median,
+    p95: v.p95 - b.p95,
+    interval: via.length && base.length ? bootstrapInterval(runs, of) : { low: NaN, high: NaN, level: 0.95 },
+  };
 }
 
 /**
@@ -139,7 +168,8 @@ function probeRow(probe) {
  * @param {GatewayResult} g
  */
 export function gatewayFigures(g) {
-  const of = (/** @type {{ path: string, ms: number }[]} */ rows, /** @type {string} */ p) => summarise(rows.filter((r) => r.path === p).map((r) => r.ms));
+  const of = (/** @type {{ path: string, ms: number }[]} */ rows, /** @type {string} */ p) =>
+    summarise(rows.filter((r) => r.path === p).map((r) => r.ms));
   const direct = of(g.calls, 'direct');
   const overHttp = of(g.calls, 'http');
   const via = of(g.calls, 'gateway');
@@ -180,6 +210,18 @@ export function gatewayFigures(g) {
       target: '–',
     },
   ];
-  return { rows, figures: { direct, http: overHttp, gateway: via, gatewayHttp: viaToHttp, added, addedOverHttp, addedSameUpstream, httpClient, listChanged: { gateway: listGateway, direct: listDirect } } };
+  return {
+    rows,
+    figures: {
+      direct,
+      http: overHttp,
+      gateway: via,
+      gatewayHttp: viaToHttp,
+      added,
+      addedOverHttp,
+      addedSameUpstream,
+      httpClient,
+      listChanged: { gateway: listGateway, direct: listDirect },
+    },
+  };
 }
-

@@ -36,13 +36,17 @@ export async function armWatch(page, spec) {
             continue;
           }
           const form = doc?.querySelector('main.form');
-          if (form && form.querySelectorAll('.field').length >= (spec.fields ?? 1) && (doc?.body?.textContent ?? '').includes(spec.token)) return true;
+          if (form && form.querySelectorAll('.field').length >= (spec.fields ?? 1) && (doc?.body?.textContent ?? '').includes(spec.token)) {
+            return true;
+          }
         }
         return false;
       }
       const w = /** @type {HTMLElement | null} */ (document.querySelector('.quick-input-widget'));
       if (!w || w.style.display === 'none' || !visible(w) || !(w.textContent ?? '').includes(spec.token)) return false;
-      if (spec.kind === 'quickPick') return [...w.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => (r.textContent ?? '').includes(spec.option ?? ''));
+      if (spec.kind === 'quickPick') {
+        return [...w.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => (r.textContent ?? '').includes(spec.option ?? ''));
+      }
       return true;
     };
     let done = false;

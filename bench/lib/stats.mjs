@@ -70,7 +70,9 @@ export function bootstrapInterval(runs, statistic, { iterations = 4000, level = 
   for (let i = 0; i < iterations; i++) {
     const drawn = runs.map(() => {
       const run = /** @type {R} */ (runs[pick(runs.length)]);
-      return /** @type {R} */ (Object.fromEntries(Object.entries(run).map(([arm, v]) => [arm, v.map(() => /** @type {number} */ (v[pick(v.length)]))])));
+      return /** @type {R} */ (
+        Object.fromEntries(Object.entries(run).map(([arm, v]) => [arm, v.map(() => /** @type {number} */ (v[pick(v.length)]))]))
+      );
     });
     const x = statistic(drawn);
     if (Number.isFinite(x)) stats.push(x);
@@ -78,7 +80,8 @@ export function bootstrapInterval(runs, statistic, { iterations = 4000, level = 
   const s = summarise(stats);
   if (s.n === 0) return { low: NaN, high: NaN, level };
   stats.sort((a, b) => a - b);
-  const at = (/** @type {number} */ q) => /** @type {number} */ (stats[Math.min(stats.length - 1, Math.max(0, Math.floor(q * stats.length)))]);
+  const at = (/** @type {number} */ q) =>
+    /** @type {number} */ (stats[Math.min(stats.length - 1, Math.max(0, Math.floor(q * stats.length)))]);
   return { low: at((1 - level) / 2), high: at(1 - (1 - level) / 2), level };
 }
 

@@ -24,33 +24,48 @@ const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const answer = (ctx, key) => inputResponse(ctx.mcpReq.inputResponses, key);
 
 function createServer() {
-  const server = new McpServer({ name: 'demo-modern', title: 'Demo (MCP 2026-07-28 only)', version: '1.0.0' }, { capabilities: { tools: {} }, inputRequired: { legacyShim: false } });
+  const server = new McpServer(
+    { name: 'demo-modern', title: 'Demo (MCP 2026-07-28 only)', version: '1.0.0' },
+    { capabilities: { tools: {} }, inputRequired: { legacyShim: false } },
+  );
 
-  server.registerTool('sign_up', { title: 'Sign up', description: 'A form: name, e-mail and plan, asked through input_required.' }, (ctx) => {
-    const a = answer(ctx, 'profile');
-    if (a.kind !== 'elicit') {
-      return inputRequired({
-        inputRequests: {
-          profile: inputRequired.elicit({
-            message: 'Create your account',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                name: { type: 'string', title: 'Name', minLength: 1 },
-                email: { type: 'string', title: 'E-mail', format: 'email' },
-                plan: { type: 'string', title: 'Plan', oneOf: [{ const: 'free', title: 'Free' }, { const: 'team', title: 'Team' }], default: 'free' },
+  server.registerTool(
+    'sign_up',
+    { title: 'Sign up', description: 'A form: name, e-mail and plan, asked through input_required.' },
+    (ctx) => {
+      const a = answer(ctx, 'profile');
+      if (a.kind !== 'elicit') {
+        return inputRequired({
+          inputRequests: {
+            profile: inputRequired.elicit({
+              message: 'Create your account',
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string', title: 'Name', minLength: 1 },
+                  email: { type: 'string', title: 'E-mail', format: 'email' },
+                  plan: {
+                    type: 'string',
+                    title: 'Plan',
+                    oneOf: [
+                      { const: 'free', title: 'Free' },
+                      { const: 'team', title: 'Team' },
+                    ],
+                    default: 'free',
+                  },
+                },
+                required: ['name', 'email'],
               },
-              required: ['name', 'email'],
-            },
-          }),
-        },
-      });
-    }
-    record('sign_up', { action: a.action, ...(a.content ? { content: a.content } : {}) });
-    if (a.action !== 'accept') return text(`The user chose "${a.action}".`);
-    const profile = /** @type {{ name?: string, plan?: string }} */ (a.content ?? {});
-    return text(`Welcome, ${profile.name} (${profile.plan ?? 'free'} plan).`);
-  });
+            }),
+          },
+        });
+      }
+      record('sign_up', { action: a.action, ...(a.content ? { content: a.content } : {}) });
+      if (a.action !== 'accept') return text(`The user chose "${a.action}".`);
+      const profile = /** @type {{ name?: string, plan?: string }} */ (a.content ?? {});
+      return text(`Welcome, ${profile.name} (${profile.plan ?? 'free'} plan).`);
+    },
+  );
 
   server.registerTool('plan_trip', { title: 'Plan a trip', description: 'Two questions in one round: where to, and when.' }, (ctx) => {
     const where = answer(ctx, 'destination');
@@ -58,8 +73,22 @@ function createServer() {
     if (where.kind !== 'elicit' || when.kind !== 'elicit') {
       return inputRequired({
         inputRequests: {
-          destination: inputRequired.elicit({ message: 'Where to?', requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', enum: ['Lisbon', 'Oslo', 'Kyoto'] } }, required: ['city'] } }),
-          dates: inputRequired.elicit({ message: 'When do you leave?', requestedSchema: { type: 'object', properties: { leave: { type: 'string', title: 'Departure', format: 'date' } }, required: ['leave'] } }),
+          destination: inputRequired.elicit({
+            message: 'Where to?',
+            requestedSchema: {
+              type: 'object',
+              properties: { city: { type: 'string', title: 'City', enum: ['Lisbon', 'Oslo', 'Kyoto'] } },
+              required: ['city'],
+            },
+          }),
+          dates: inputRequired.elicit({
+            message: 'When do you leave?',
+            requestedSchema: {
+              type: 'object',
+              properties: { leave: { type: 'string', title: 'Departure', format: 'date' } },
+              required: ['leave'],
+            },
+          }),
         },
       });
     }
@@ -71,18 +100,27 @@ function createServer() {
 
   // The server decides when the browser step is done. This demo keeps that state in requestState
   // (a real server would protect it with an HMAC and check its own records).
-  server.registerTool('connect_account', { title: 'Connect an account', description: 'url mode: consent, open the page, then the server checks.' }, (ctx) => {
-    const a = answer(ctx, 'login');
-    if (a.kind === 'elicit' && a.action !== 'accept') return text(`The user chose "${a.action}".`);
-    if (a.kind === 'elicit' && ctx.mcpReq.requestState() === 'opened') {
-      record('connect_account', { action: 'accept' });
-      return text('Account connected.');
-    }
-    return inputRequired({
-      inputRequests: { login: inputRequired.elicitUrl({ url: 'https://example.com/connect?client=demo', message: 'Sign in to connect your example.com account.' }) },
-      requestState: a.kind === 'elicit' ? 'opened' : 'asked',
-    });
-  });
+  server.registerTool(
+    'connect_account',
+    { title: 'Connect an account', description: 'url mode: consent, open the page, then the server checks.' },
+    (ctx) => {
+      const a = answer(ctx, 'login');
+      if (a.kind === 'elicit' && a.action !== 'accept') return text(`The user chose "${a.action}".`);
+      if (a.kind === 'elicit' && ctx.mcpReq.requestState() === 'opened') {
+        record('connect_account', { action: 'accept' });
+        return text('Account connected.');
+      }
+      return inputRequired({
+        inputRequests: {
+          login: inputRequired.elicitUrl({
+            url: 'https://example.com/connect?client=demo',
+            message: 'Sign in to connect your example.com account.',
+          }),
+        },
+        requestState: a.kind === 'elicit' ? 'opened' : 'asked',
+      });
+    },
+  );
 
   server.registerTool('guess_even', { title: 'Pick an even number', description: 'Asks again until the answer is even.' }, (ctx) => {
     const a = answer(ctx, 'n');

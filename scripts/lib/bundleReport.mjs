@@ -85,7 +85,9 @@ export function bundleReport(metafiles) {
   }
   const twice = duplicates(files);
   const extra = twice.reduce((s, d) => s + d.extraBytes, 0);
-  lines.push(`shipped JavaScript: ${kb(total)} in ${files.size} files; libraries in more than one file: ${twice.length === 0 ? 'none' : kb(extra)}`);
+  lines.push(
+    `shipped JavaScript: ${kb(total)} in ${files.size} files; libraries in more than one file: ${twice.length === 0 ? 'none' : kb(extra)}`,
+  );
   for (const d of twice) lines.push(`  ${kb(d.extraBytes).padStart(7)}  ${d.name} (${d.files.join(', ')})`);
   return `${lines.join('\n')}\n`;
 }

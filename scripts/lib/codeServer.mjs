@@ -83,7 +83,10 @@ export async function startCodeServer(opts) {
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
-  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...opts.settings }, null, 2));
+  writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...trust, ...opts.settings }, null, 2),
+  );
   if (opts.locale && !opts.locale.startsWith('en')) {
     // No language pack can be downloaded here. An empty one (core strings fall back to English)
     // is enough for the server to resolve the locale, so extensions get their own translations.
@@ -102,15 +105,20 @@ export async function startCodeServer(opts) {
 
   const args = [
     p.codeServerEntry,
-    '--bind-addr', `${host}:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `${host}:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--vscode-option',
+    'enable-smoke-test-driver',
     ...(opts.locale ? ['--locale', opts.locale] : []),
     opts.workspace,
   ];
@@ -138,10 +146,12 @@ export async function startCodeServer(opts) {
   child.stderr.on('data', onData);
 
   let exited = false;
-  const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => {
-    exited = true;
-    resolve({ code, signal });
-  }));
+  const exitPromise = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
 
   /** @type {CodeServer} */
   const cs = {
@@ -187,22 +197,24 @@ export async function startCodeServer(opts) {
   };
   live.add(cs);
 
-  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`code-server did not start within 30 s:\n${output.slice(-2000)}`)), 30_000);
-    const check = () => {
-      if (output.includes('HTTP server listening')) {
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`code-server did not start within 30 s:\n${output.slice(-2000)}`)), 30_000);
+      const check = () => {
+        if (output.includes('HTTP server listening')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      void exitPromise.then(({ code }) => {
         clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', check);
-    child.stderr.on('data', check);
-    void exitPromise.then(({ code }) => {
-      clearTimeout(timer);
-      reject(new Error(`code-server exited early (${code}):\n${output.slice(-2000)}`));
-    });
-    check();
-  })).catch(async (e) => {
+        reject(new Error(`code-server exited early (${code}):\n${output.slice(-2000)}`));
+      });
+      check();
+    })
+  ).catch(async (e) => {
     await cs.stop();
     throw e;
   });

@@ -78,10 +78,11 @@ export async function startHttpFixture(name = 'fixture-http', env = {}) {
     sseUrl: `http://127.0.0.1:${port}/sse`,
     pid: child.pid,
     /** @returns {Promise<void>} */
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

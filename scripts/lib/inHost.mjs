@@ -53,7 +53,9 @@ async function runTrusted({ grep }) {
   });
   // A second, installed extension that uses our public API the way a third party would.
   const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));
-  cpSync(path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension'), path.join(extensionsDir, 'mcp-test.api-client-0.0.1'), { recursive: true });
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension'), path.join(extensionsDir, 'mcp-test.api-client-0.0.1'), {
+    recursive: true,
+  });
   try {
     return await runHost({
       ws,
@@ -152,7 +154,9 @@ async function runHost({ ws, logName, codeServer }) {
     mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
     writeFileSync(path.join(repoRoot, 'test-results', logName), `${log}\n--- code-server ---\n${cs.output}`);
     const m = /MOCHA_SUMMARY (\{.*\})/.exec(log)?.[1];
-    const summary = m ? /** @type {{ passes: number, failures: number }} */ (parseJson(m)) : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
+    const summary = m
+      ? /** @type {{ passes: number, failures: number }} */ (parseJson(m))
+      : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
     if (!m) process.stdout.write(`    (no mocha summary; exit ${exitCode})\n${cs.output.slice(-3000)}\n`);
     return { passed: summary.passes, failed: exitCode !== 0 && summary.failures === 0 ? 1 : summary.failures, exitCode, log };
   } finally {

@@ -26,17 +26,35 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
 
   elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
     // Read synchronously, before the first await: later the caller's frames are gone.
-    const caller = callingExtension(callStackFiles(), [__filename], vscode.extensions.all.map((e) => ({ id: e.id, folder: e.extensionUri.fsPath })));
-    if (!caller) return Promise.reject(new Error('elicit: the calling extension could not be told from the call stack; call elicit directly from your extension\'s code'));
+    const caller = callingExtension(
+      callStackFiles(),
+      [__filename],
+      vscode.extensions.all.map((e) => ({ id: e.id, folder: e.extensionUri.fsPath })),
+    );
+    if (!caller) {
+      return Promise.reject(
+        new Error("elicit: the calling extension could not be told from the call stack; call elicit directly from your extension's code"),
+      );
+    }
     return this.elicitAs(caller, params, options);
   }
 
-  private async elicitAs(caller: InstalledExtension, params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
-    const label = typeof options.source === 'string' && options.source.trim() !== '' ? options.source : (vscode.extensions.getExtension(caller.id)?.packageJSON as { displayName?: unknown } | undefined)?.displayName;
+  private async elicitAs(
+    caller: InstalledExtension,
+    params: ElicitParams,
+    options: { source?: string; signal?: AbortSignal },
+  ): Promise<ElicitResult> {
+    const label =
+      typeof options.source === 'string' && options.source.trim() !== ''
+        ? options.source
+        : (vscode.extensions.getExtension(caller.id)?.packageJSON as { displayName?: unknown } | undefined)?.displayName;
     // The extension's id is its name, policy key and rate-limit bucket; `source` is only a label
     // beside it, so naming a configured server there borrows nothing of that server's.
     const result = await this.broker.handle(
-      { name: `${EXTENSION_NAME_PREFIX}${caller.id}`, serverInfo: typeof label === 'string' && label.trim() !== '' ? { name: label, version: '' } : undefined },
+      {
+        name: `${EXTENSION_NAME_PREFIX}${caller.id}`,
+        serverInfo: typeof label === 'string' && label.trim() !== '' ? { name: label, version: '' } : undefined,
+      },
       params,
       { signal: options.signal ?? new AbortController().signal, requestId: `api:${++this.seq}` },
     );
@@ -53,6 +71,8 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
   }
 
   pending(): readonly PendingElicitation[] {
-    return this.broker.queue.list().map((e) => ({ id: e.id, server: e.server, mode: e.mode, message: e.message, state: e.state, createdAt: e.createdAt }));
+    return this.broker.queue
+      .list()
+      .map((e) => ({ id: e.id, server: e.server, mode: e.mode, message: e.message, state: e.state, createdAt: e.createdAt }));
   }
 }

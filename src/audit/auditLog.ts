@@ -52,7 +52,10 @@ export class AuditLog {
   private async append(line: string): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     if (this.size === undefined) {
-      this.size = await stat(this.file).then((s) => s.size, () => 0);
+      this.size = await stat(this.file).then(
+        (s) => s.size,
+        () => 0,
+      );
       // A file written before this rule was readable by others: tighten it once.
       if (this.size > 0) await chmod(this.file, AUDIT_FILE_MODE).catch(() => undefined);
     }

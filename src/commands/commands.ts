@@ -25,27 +25,38 @@ function routing(): typeof RouteCommands {
 /** Accepts a tree node, a server name, or nothing (then asks). */
 async function serverFrom(s: Services, arg: unknown): Promise<Connection | undefined> {
   if (typeof arg === 'string') return s.manager.get(arg);
-  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') return (arg as Extract<ServersNode, { kind: 'server' }>).entry.connection;
+  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') {
+    return (arg as Extract<ServersNode, { kind: 'server' }>).entry.connection;
+  }
   const entries = s.manager.list().filter((e) => e.connection);
-  const picked = await vscode.window.showQuickPick(entries.map((e) => ({ label: e.name, description: e.connection?.state.kind ?? '', conn: e.connection })), { placeHolder: vscode.l10n.t('MCP server') });
+  const picked = await vscode.window.showQuickPick(
+    entries.map((e) => ({ label: e.name, description: e.connection?.state.kind ?? '', conn: e.connection })),
+    { placeHolder: vscode.l10n.t('MCP server') },
+  );
   return picked?.conn;
 }
 
 function serverName(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') return (arg as Extract<ServersNode, { kind: 'server' }>).entry.name;
+  if (typeof arg === 'object' && arg !== null && (arg as ServersNode).kind === 'server') {
+    return (arg as Extract<ServersNode, { kind: 'server' }>).entry.name;
+  }
   return undefined;
 }
 
 function pendingFrom(arg: unknown): PendingView | undefined {
-  if (typeof arg === 'object' && arg !== null && (arg as PendingNode).kind === 'entry') return (arg as Extract<PendingNode, { kind: 'entry' }>).entry;
+  if (typeof arg === 'object' && arg !== null && (arg as PendingNode).kind === 'entry') {
+    return (arg as Extract<PendingNode, { kind: 'entry' }>).entry;
+  }
   return undefined;
 }
 
-const setPolicy = (policy: ServerPolicy): Handler => async (s, arg) => {
-  const name = serverName(arg) ?? (await serverFrom(s, arg))?.name;
-  if (name) await s.policyActions.setPolicy(name, policy);
-};
+const setPolicy =
+  (policy: ServerPolicy): Handler =>
+  async (s, arg) => {
+    const name = serverName(arg) ?? (await serverFrom(s, arg))?.name;
+    if (name) await s.policyActions.setPolicy(name, policy);
+  };
 
 /** The command table: every contributed command, in one place. */
 const COMMANDS: Record<string, Handler> = {
@@ -102,7 +113,8 @@ const COMMANDS: Record<string, Handler> = {
   },
   'mcpElicitation.routeServer': (s, arg) => routing().routeThroughUs(s.manager, s.log, arg),
   'mcpElicitation.giveBackServer': (s, arg) => routing().giveBackToVscode(s.manager, s.log, arg),
-  'mcpElicitation.previewForm': (s) => previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.observers.promptShown?.('webview', 'preview')),
+  'mcpElicitation.previewForm': (s) =>
+    previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.observers.promptShown?.('webview', 'preview')),
   'mcpElicitation.policy.allow': setPolicy('allow'),
   'mcpElicitation.policy.ask': setPolicy('ask'),
   'mcpElicitation.policy.block': setPolicy('block'),

@@ -26,7 +26,9 @@ function noteText(note: PreviewNote): string {
     case 'notJson':
       return vscode.l10n.t('Not valid JSON (line {0}, column {1}): {2}', note.line, note.column, note.detail);
     case 'notRequest':
-      return vscode.l10n.t('Expected an elicitation/create request, its params, or a requestedSchema (an object schema with "properties").');
+      return vscode.l10n.t(
+        'Expected an elicitation/create request, its params, or a requestedSchema (an object schema with "properties").',
+      );
     case 'schema':
       return schemaNoteText(note.note, vscode.l10n);
     case 'form':
@@ -46,7 +48,10 @@ function rangeOf(doc: vscode.TextDocument, p: PreviewProblem): vscode.Range {
 }
 
 async function showWouldSend(result: unknown): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `// ${vscode.l10n.t('Preview: this result would be sent to the server')}\n${JSON.stringify(result, null, 2)}\n` });
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'json',
+    content: `// ${vscode.l10n.t('Preview: this result would be sent to the server')}\n${JSON.stringify(result, null, 2)}\n`,
+  });
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
 }
 
@@ -65,16 +70,26 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
   const result = preview().checkElicitationPayload(doc.getText());
   const warnings = result.kind === 'invalid' ? [] : result.warnings;
   diagnostics.set(doc.uri, [
-    ...result.violations.map((v) => Object.assign(new vscode.Diagnostic(rangeOf(doc, v), noteText(v.note), vscode.DiagnosticSeverity.Error), { source: 'MCP elicitation' })),
-    ...warnings.map((w) => Object.assign(new vscode.Diagnostic(rangeOf(doc, w), noteText(w.note), vscode.DiagnosticSeverity.Warning), { source: 'MCP elicitation' })),
+    ...result.violations.map((v) =>
+      Object.assign(new vscode.Diagnostic(rangeOf(doc, v), noteText(v.note), vscode.DiagnosticSeverity.Error), {
+        source: 'MCP elicitation',
+      }),
+    ),
+    ...warnings.map((w) =>
+      Object.assign(new vscode.Diagnostic(rangeOf(doc, w), noteText(w.note), vscode.DiagnosticSeverity.Warning), {
+        source: 'MCP elicitation',
+      }),
+    ),
   ]);
   if (result.violations.length > 0) {
     const list = result.violations.map((v) => `• ${noteText(v.note)}`).join('\n');
-    void safe.showErrorMessage(
-      safe.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
-      { modal: false, detail: displayText(list, MAX_MESSAGE_CHARS) },
-      vscode.l10n.t('Show Problems'),
-    ).then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    void safe
+      .showErrorMessage(
+        safe.l10n.t('A client would reject this request with -32602 ({0} problem(s)).', result.violations.length),
+        { modal: false, detail: displayText(list, MAX_MESSAGE_CHARS) },
+        vscode.l10n.t('Show Problems'),
+      )
+      .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
     return;
   }
   const asker = { name: vscode.l10n.t('Preview'), info: displayText(vscode.workspace.asRelativePath(doc.uri)) };
@@ -97,7 +112,12 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
     ...(onShown ? { onDidShow: onShown } : {}),
     init: {
       requestId: `preview:${doc.uri.toString()}:${doc.version}`,
-      attribution: { serverName: asker.name, serverInfo: asker.info, message: result.message || vscode.l10n.t('(no message: a bare requestedSchema)'), messageTruncated: false },
+      attribution: {
+        serverName: asker.name,
+        serverInfo: asker.info,
+        message: result.message || vscode.l10n.t('(no message: a bare requestedSchema)'),
+        messageTruncated: false,
+      },
       fields: result.form.fields,
       // What the person answering would see; the schema notes are in the Problems view.
       warnings: result.userWarnings,

@@ -52,7 +52,10 @@ async function writeText(uri: vscode.Uri, text: string): Promise<void> {
 export async function routeThroughUs(manager: ServerManager, log: Logger, arg: unknown): Promise<boolean> {
   let name = nameFrom(arg);
   if (!name) {
-    const picked = await vscode.window.showQuickPick(manager.vscodeOwned().map((d) => d.name), { placeHolder: vscode.l10n.t('Server from .vscode/mcp.json to route through MCP Elicitation Host') });
+    const picked = await vscode.window.showQuickPick(
+      manager.vscodeOwned().map((d) => d.name),
+      { placeHolder: vscode.l10n.t('Server from .vscode/mcp.json to route through MCP Elicitation Host') },
+    );
     if (!picked) return false;
     name = picked;
   }
@@ -82,7 +85,9 @@ export async function giveBackToVscode(manager: ServerManager, log: Logger, arg:
   const ours = ourWorkspaceConfig();
   let name = nameFrom(arg);
   if (!name) {
-    const picked = await vscode.window.showQuickPick(Object.keys(ours.servers), { placeHolder: vscode.l10n.t('Server to give back to VS Code') });
+    const picked = await vscode.window.showQuickPick(Object.keys(ours.servers), {
+      placeHolder: vscode.l10n.t('Server to give back to VS Code'),
+    });
     if (!picked) return false;
     name = picked;
   }

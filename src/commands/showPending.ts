@@ -24,7 +24,10 @@ function buttonsFor(entry: PendingView): vscode.QuickInputButton[] {
  * "MCP Elicitation: Show Pending Elicitations": every entry with server, first line, mode, age and
  * state. Enter shows/answers; item buttons decline or cancel it; "Decline All from ‹server›" rows.
  */
-export function showPending(queue: ElicitationQueue, actions: { reveal(entry: PendingView): void; openAgain(entry: PendingView): void }): Promise<void> {
+export function showPending(
+  queue: ElicitationQueue,
+  actions: { reveal(entry: PendingView): void; openAgain(entry: PendingView): void },
+): Promise<void> {
   const qp = vscode.window.createQuickPick<EntryItem>();
   qp.title = vscode.l10n.t('Pending Elicitations');
   qp.placeholder = vscode.l10n.t('Enter shows a request; the buttons decline or cancel it');

@@ -42,7 +42,9 @@ export interface LoadedConfig {
 /** Whether `file` lies in one of the open workspace folders. */
 function insideWorkspace(file: string): boolean {
   const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isInside(path.resolve(file), f.uri.fsPath, path.sep, caseInsensitive));
+  return (vscode.workspace.workspaceFolders ?? []).some(
+    (f) => f.uri.scheme === 'file' && isInside(path.resolve(file), f.uri.fsPath, path.sep, caseInsensitive),
+  );
 }
 
 /**
@@ -130,7 +132,10 @@ export class ConfigLoader extends Disposable {
     return vscode.workspace.isTrusted || !isWorkspaceDefined(def.source);
   }
 
-  private async resolve(def: ServerDefinition, inputs: ReadonlyMap<string, InputDefinition>): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
+  private async resolve(
+    def: ServerDefinition,
+    inputs: ReadonlyMap<string, InputDefinition>,
+  ): Promise<{ server: ResolvedServer } | { error: ConfigError }> {
     const file = sourceFile(def.source);
     const at = file ? { file } : {};
     const definitionUri = file ? vscode.Uri.file(file) : undefined;
@@ -147,26 +152,70 @@ export class ConfigLoader extends Disposable {
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
-      if (input.type === 'command' && !this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `input:${id}`, message: 'a command input of the workspace runs only once the workspace is trusted' } };
+      if (input.type === 'command' && !this.mayRunCommands(def)) {
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: `input:${id}`,
+            message: 'a command input of the workspace runs only once the workspace is trusted',
+          },
+        };
+      }
       let v: string | undefined;
       try {
         v = await this.inputs.resolve(input, { server: def.name, source: def.source });
       } catch (e) {
-        return { error: { ...at, server: def.name, key: `input:${id}`, message: `the command ${input.command ?? ''} failed: ${e instanceof Error ? e.message : String(e)}` } };
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: `input:${id}`,
+            message: `the command ${input.command ?? ''} failed: ${e instanceof Error ? e.message : String(e)}`,
+          },
+        };
       }
-      if (v === undefined) return { error: { ...at, server: def.name, key: `input:${id}`, message: input.type === 'command' ? `the command ${input.command ?? ''} returned no value` : 'no value was given for this input' } };
+      if (v === undefined) {
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: `input:${id}`,
+            message:
+              input.type === 'command' ? `the command ${input.command ?? ''} returned no value` : 'no value was given for this input',
+          },
+        };
+      }
       values[id] = v;
     }
     // `${command:id}`: run each once, before substituting (VS Code resolves them the same way).
     const commands: Record<string, string> = {};
     for (const id of collectCommandIds(def)) {
-      if (!this.mayRunCommands(def)) return { error: { ...at, server: def.name, key: `command:${id}`, message: 'a command variable of the workspace runs only once the workspace is trusted' } };
+      if (!this.mayRunCommands(def)) {
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: `command:${id}`,
+            message: 'a command variable of the workspace runs only once the workspace is trusted',
+          },
+        };
+      }
       try {
         const r = await vscode.commands.executeCommand<unknown>(id);
-        if (r === undefined || r === null) return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} returned no value` } };
+        if (r === undefined || r === null) {
+          return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} returned no value` } };
+        }
         commands[id] = asVariableText(r) ?? '';
       } catch (e) {
-        return { error: { ...at, server: def.name, key: `command:${id}`, message: `the command ${id} failed: ${e instanceof Error ? e.message : String(e)}` } };
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: `command:${id}`,
+            message: `the command ${id} failed: ${e instanceof Error ? e.message : String(e)}`,
+          },
+        };
       }
     }
     const folderUri = folder ? vscode.Uri.file(folder) : undefined;
@@ -187,20 +236,30 @@ export class ConfigLoader extends Disposable {
       try {
         fromFile = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(envPath))));
       } catch (e) {
-        return { error: { ...at, server: def.name, key: 'envFile', message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}` } };
+        return {
+          error: {
+            ...at,
+            server: def.name,
+            key: 'envFile',
+            message: `cannot read ${envPath}: ${e instanceof Error ? e.message : String(e)}`,
+          },
+        };
       }
       if (!vscode.workspace.isTrusted && insideWorkspace(envPath)) {
         // A user's server reading a file of an untrusted repository by its absolute path: the
         // repository must not choose what the process loads.
         const kept = withoutCodeLoadingEnv(fromFile);
-        if (kept.dropped.length) this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
+        if (kept.dropped.length) {
+          this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
+        }
         fromFile = kept.env;
       }
       // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
       resolved = { ...resolved, envFileValues: fromFile };
     }
     // A user-level server belongs to no folder: like VS Code, it starts in the home directory.
-    const launchFolder = def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
+    const launchFolder =
+      def.source.kind === 'userFile' || (def.source.kind === 'setting' && def.source.scope === 'user') ? undefined : folder;
     if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     this.warnIgnoredKeys(def);
     for (const v of resolved.type === 'stdio' ? envSecrets(resolved.env) : Object.values(resolved.headers)) this.log.addSecret(v);
@@ -221,7 +280,13 @@ export class ConfigLoader extends Disposable {
     const once = `ignored:${def.name}:${list}`;
     if (this.shownErrors.has(once)) return;
     this.shownErrors.add(once);
-    void safe.showWarningMessage(safe.l10n.t('MCP server {0} runs here without these settings, which only VS Code supports: {1}', displayText(JSON.stringify(def.name.slice(0, 60))), displayText(list)));
+    void safe.showWarningMessage(
+      safe.l10n.t(
+        'MCP server {0} runs here without these settings, which only VS Code supports: {1}',
+        displayText(JSON.stringify(def.name.slice(0, 60))),
+        displayText(list),
+      ),
+    );
   }
 
   /** Shows each distinct error once, with a button that opens the file (or the settings). */
@@ -232,16 +297,18 @@ export class ConfigLoader extends Disposable {
       if (this.shownErrors.has(text)) continue;
       this.shownErrors.add(text);
       const open = e.file ? vscode.l10n.t('Open File') : vscode.l10n.t('Open Settings');
-      void safe.showErrorMessage(safe.l10n.t('MCP server configuration: {0}', displayText(text, MAX_MESSAGE_CHARS)), open).then(async (choice) => {
-        if (choice !== open) return;
-        if (e.file) {
-          const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(e.file));
-          const line = Math.max(0, (e.line ?? 1) - 1);
-          await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
-        } else {
-          await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`);
-        }
-      });
+      void safe
+        .showErrorMessage(safe.l10n.t('MCP server configuration: {0}', displayText(text, MAX_MESSAGE_CHARS)), open)
+        .then(async (choice) => {
+          if (choice !== open) return;
+          if (e.file) {
+            const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(e.file));
+            const line = Math.max(0, (e.line ?? 1) - 1);
+            await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
+          } else {
+            await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`);
+          }
+        });
     }
   }
 }

@@ -31,7 +31,8 @@ export class InputResolver {
 
   /** The SecretStorage (password) or workspace state key of `input` for `use`. */
   storageKey(input: InputDefinition, use: InputUse): string {
-    const workspace = vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
+    const workspace =
+      vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
     return inputStorageKey(input.id, { workspace, server: use.server, source: use.source });
   }
 
@@ -55,13 +56,16 @@ export class InputResolver {
       return stored;
     }
     // The description comes from a config file, maybe the workspace's own.
-    const value = input.type === 'pickString' ? await pickInput(input, serverName) : await safe.showInputBox({
-      title: safe.l10n.t('Input for MCP server “{0}”', displayText(serverName)),
-      prompt: displayText(input.description || input.id, 1000),
-      password: input.password,
-      ignoreFocusOut: true,
-      ...(input.default !== undefined ? { value: input.default } : {}),
-    });
+    const value =
+      input.type === 'pickString'
+        ? await pickInput(input, serverName)
+        : await safe.showInputBox({
+            title: safe.l10n.t('Input for MCP server “{0}”', displayText(serverName)),
+            prompt: displayText(input.description || input.id, 1000),
+            password: input.password,
+            ignoreFocusOut: true,
+            ...(input.default !== undefined ? { value: input.default } : {}),
+          });
     if (value === undefined) return undefined;
     if (input.password) {
       this.log.addSecret(value);

@@ -42,7 +42,11 @@ function fileSpecs(globalStorageUri: vscode.Uri | undefined): FileSpec[] {
     const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
     specs.push({ uri: mcpJson, source: { kind: 'workspaceFile', file: mcpJson.fsPath, folder: folder.uri.fsPath }, portable: false });
     const dotMcp = vscode.Uri.joinPath(folder.uri, '.mcp.json');
-    specs.push({ uri: dotMcp, source: { kind: 'workspaceFile', file: dotMcp.fsPath, folder: folder.uri.fsPath, format: 'portable' }, portable: true });
+    specs.push({
+      uri: dotMcp,
+      source: { kind: 'workspaceFile', file: dotMcp.fsPath, folder: folder.uri.fsPath, format: 'portable' },
+      portable: true,
+    });
   }
   if (globalStorageUri) {
     const profile = userMcpJson(globalStorageUri);
@@ -61,7 +65,11 @@ async function readBounded(uri: vscode.Uri): Promise<{ text: string } | { missin
     return { missing: true };
   }
   if (stat.type & vscode.FileType.Directory) return { error: 'is a folder, not a file' };
-  if (stat.size > MAX_CONFIG_BYTES) return { error: `is ${(stat.size / 1024 / 1024).toFixed(1)} MB; configuration files over ${MAX_CONFIG_BYTES / 1024 / 1024} MB are not read` };
+  if (stat.size > MAX_CONFIG_BYTES) {
+    return {
+      error: `is ${(stat.size / 1024 / 1024).toFixed(1)} MB; configuration files over ${MAX_CONFIG_BYTES / 1024 / 1024} MB are not read`,
+    };
+  }
   try {
     return { text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
   } catch (e) {
@@ -101,7 +109,12 @@ function readWorkspaceFileSettings(): { servers: ServerDefinition[]; inputs: Inp
   if (!workspaceFile || workspaceFile.scheme !== 'file' || !folder) return { servers: [], inputs: [], errors: [] };
   const value = vscode.workspace.getConfiguration().inspect('mcp')?.workspaceValue;
   if (value === undefined) return { servers: [], inputs: [], errors: [] };
-  const parsed = parseMcpJson(JSON.stringify(value), { kind: 'workspaceFile', file: workspaceFile.fsPath, folder: folder.uri.fsPath, format: 'workspaceSettings' });
+  const parsed = parseMcpJson(JSON.stringify(value), {
+    kind: 'workspaceFile',
+    file: workspaceFile.fsPath,
+    folder: folder.uri.fsPath,
+    format: 'workspaceSettings',
+  });
   // Positions would point into our re-serialised copy, not the user's file: name the file and key only.
   return { ...parsed, errors: parsed.errors.map(({ line: _l, column: _c, ...e }) => e) };
 }

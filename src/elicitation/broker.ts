@@ -4,7 +4,12 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. The UI is a `Presenter`.
  */
-import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult, type Implementation } from '@modelcontextprotocol/client';
+import {
+  ProtocolError as McpError,
+  ProtocolErrorCode as ErrorCode,
+  type ElicitResult,
+  type Implementation,
+} from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
@@ -40,7 +45,11 @@ export interface ElicitationSink {
 export interface BrokerDeps {
   readonly presenter: Presenter;
   readonly gate: (server: string) => GateDecision;
-  readonly settings: () => { readonly sensitiveFields: 'warn' | 'decline'; readonly allowHttpLoopback: boolean; readonly urlExpiryMs: number };
+  readonly settings: () => {
+    readonly sensitiveFields: 'warn' | 'decline';
+    readonly allowHttpLoopback: boolean;
+    readonly urlExpiryMs: number;
+  };
   /** `addSecret`: answers to secret-like fields never reach the log afterwards, echoed or not. */
   readonly log: { info(m: string): void; warn(m: string): void; addSecret?(value: string): void };
   readonly now?: () => number;
@@ -57,7 +66,9 @@ function invalid(reason: string): McpError {
 function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
   const out: AnswerContent = { ...content };
   for (const f of form.fields) {
-    if (out[f.key] === undefined && f.default !== undefined) out[f.key] = Array.isArray(f.default) ? [...(f.default as readonly string[])] : (f.default as string | number | boolean);
+    if (out[f.key] === undefined && f.default !== undefined) {
+      out[f.key] = Array.isArray(f.default) ? [...(f.default as readonly string[])] : (f.default as string | number | boolean);
+    }
   }
   return out;
 }
@@ -65,7 +76,10 @@ function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
 function askerOf(s: ServerIdentity): Asker {
   const info = s.serverInfo;
   // serverInfo is the server's own claim, shown on every prompt: same rules as any server text.
-  return { name: s.name, info: info ? sanitiseForDisplay(`${info.title ?? info.name} ${info.version}`.trim(), MAX_LABEL_CHARS).text : undefined };
+  return {
+    name: s.name,
+    info: info ? sanitiseForDisplay(`${info.title ?? info.name} ${info.version}`.trim(), MAX_LABEL_CHARS).text : undefined,
+  };
 }
 
 /** A request that passed the checks: everything the later steps need, computed once. */
@@ -109,7 +123,8 @@ export class ElicitationBroker implements ElicitationSink {
     const checked = this.check(server, rawParams);
     const round = extra.round;
     // Several requests of one round are shown in sequence: the prompt itself says which one this is.
-    const asker: Asker = round && round.total > 1 ? { ...checked.asker, position: { index: round.index, total: round.total } } : checked.asker;
+    const asker: Asker =
+      round && round.total > 1 ? { ...checked.asker, position: { index: round.index, total: round.total } } : checked.asker;
     const req: CheckedRequest = round ? { ...checked, asker, round } : checked;
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
@@ -136,12 +151,17 @@ export class ElicitationBroker implements ElicitationSink {
       this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${logReason}`);
       return invalid(reason);
     };
-    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) throw reject('params must be an object', 'params must be an object');
+    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
+      throw reject('params must be an object', 'params must be an object');
+    }
     const params = rawParams as Record<string, unknown>;
     // Only an absent mode means form; `null` or any other value is not a mode we know.
     const mode = params['mode'] === undefined ? 'form' : params['mode'];
     if (mode !== 'form' && mode !== 'url') {
-      throw reject('unsupported mode', `mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`);
+      throw reject(
+        'unsupported mode',
+        `mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`,
+      );
     }
     if (typeof params['message'] !== 'string') throw reject('message is not a string', 'message: must be a string');
     const rawMessage = params['message'];
@@ -179,7 +199,9 @@ export class ElicitationBroker implements ElicitationSink {
     const elicitationId = params['elicitationId'];
     if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
       this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
-      throw invalid(typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode');
+      throw invalid(
+        typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode',
+      );
     }
     return { kind: 'url', url, elicitationId };
   }
@@ -218,7 +240,10 @@ export class ElicitationBroker implements ElicitationSink {
 
   /** The `ask` policy: asked before queueing, so the notification takes no focus and a "no" costs the queue nothing. */
   private async askPermission(req: CheckedRequest, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult | undefined> {
-    const answer: AskAnswer = await this.deps.presenter.askPermission({ id: req.id, asker: req.asker, message: req.message.text }, ticket.controller.signal);
+    const answer: AskAnswer = await this.deps.presenter.askPermission(
+      { id: req.id, asker: req.asker, message: req.message.text },
+      ticket.controller.signal,
+    );
     // The server cancelled, or the user settled it from the pending list, while the notification waited.
     const settled = this.settledFromOutside(req, ticket, extra, false);
     if (settled) return settled;
@@ -236,7 +261,9 @@ export class ElicitationBroker implements ElicitationSink {
       this.finish(req, turn, ticket.decidedBy ?? 'user');
       return { action: turn };
     }
-    return prepared.kind === 'form' ? await this.presentForm(req, prepared, ticket, extra) : await this.presentUrl(req, prepared, ticket, extra);
+    return prepared.kind === 'form'
+      ? await this.presentForm(req, prepared, ticket, extra)
+      : await this.presentUrl(req, prepared, ticket, extra);
   }
 
   private async presentForm(req: CheckedRequest, prepared: PreparedForm, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
@@ -276,7 +303,10 @@ export class ElicitationBroker implements ElicitationSink {
 
   private async presentUrl(req: CheckedRequest, prepared: PreparedUrl, ticket: Ticket, extra: HandleExtra): Promise<ElicitResult> {
     const analysis = analyseUrl(prepared.url, { allowHttpLoopback: this.deps.settings().allowHttpLoopback });
-    const answer: UrlAnswer = await this.deps.presenter.presentUrl({ id: req.id, asker: req.asker, message: req.message.text, url: prepared.url, analysis }, ticket.controller.signal);
+    const answer: UrlAnswer = await this.deps.presenter.presentUrl(
+      { id: req.id, asker: req.asker, message: req.message.text, url: prepared.url, analysis },
+      ticket.controller.signal,
+    );
     const settled = this.settledFromOutside(req, ticket, extra, true);
     if (settled) return settled;
     const browser = answer.action === 'decline' ? undefined : answer.browser;
@@ -304,7 +334,13 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** Records the outcome once, for the history view and the audit log. */
-  private finish(req: CheckedRequest, action: ElicitationAction, decidedBy: DecidedBy, content?: AnswerContent, browser?: BrowserStep): void {
+  private finish(
+    req: CheckedRequest,
+    action: ElicitationAction,
+    decidedBy: DecidedBy,
+    content?: AnswerContent,
+    browser?: BrowserStep,
+  ): void {
     // Before the reply goes out (and is traced), and for any later echo in a tool result or stderr.
     for (const key of content ? req.secretKeys : []) {
       const v = content?.[key];
@@ -337,7 +373,9 @@ export class ElicitationBroker implements ElicitationSink {
    */
   declineQueuedFromBlocked(isBlocked: (server: string) => boolean): void {
     for (const entry of this.queue.list()) {
-      if ((entry.state === 'queued' || entry.state === 'asking') && isBlocked(entry.server)) this.queue.settle(entry.id, 'decline', 'policy');
+      if ((entry.state === 'queued' || entry.state === 'asking') && isBlocked(entry.server)) {
+        this.queue.settle(entry.id, 'decline', 'policy');
+      }
     }
   }
 
@@ -369,7 +407,9 @@ export class ElicitationBroker implements ElicitationSink {
     const entry = this.queue.complete(server, elicitationId);
     if (!entry) {
       // The spec: ignore unknown, foreign or already-completed ids.
-      this.deps.log.info(`[${server}] ignored notifications/elicitation/complete for unknown id ${JSON.stringify(elicitationId.slice(0, 100))}`);
+      this.deps.log.info(
+        `[${server}] ignored notifications/elicitation/complete for unknown id ${JSON.stringify(elicitationId.slice(0, 100))}`,
+      );
       return;
     }
     this.deps.log.info(`[${server}] url elicitation ${elicitationId} completed`);
@@ -379,7 +419,9 @@ export class ElicitationBroker implements ElicitationSink {
   serverGone(server: string): void {
     // A crash reports the loss twice (the close, then the restart logic) before the dropped
     // entries are released: tell the user once, for a prompt not already dropped.
-    const onScreenNotYetDropped = this.queue.list().some((e) => e.server === server && e.state === 'onScreen' && e.payload.ticket.decidedBy !== 'disconnect');
+    const onScreenNotYetDropped = this.queue
+      .list()
+      .some((e) => e.server === server && e.state === 'onScreen' && e.payload.ticket.decidedBy !== 'disconnect');
     this.queue.dropServer(server);
     if (onScreenNotYetDropped) this.deps.presenter.notifyServerGone(server);
   }

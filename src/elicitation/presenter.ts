@@ -40,9 +40,7 @@ export interface UrlPrompt {
 }
 
 export type FormAnswer =
-  | { readonly action: 'accept'; readonly content: AnswerContent }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+  { readonly action: 'accept'; readonly content: AnswerContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
 
 export type UrlAnswer =
   | { readonly action: 'accept'; readonly browser?: BrowserStep }

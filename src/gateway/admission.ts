@@ -37,11 +37,15 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export function admit(req: AdmissionRequest, expected: { readonly port: number; readonly secret: string }): Admission {
   const host = req.host?.toLowerCase();
-  if (!host || !loopbackAuthorities(expected.port).includes(host)) return { ok: false, reason: `unexpected Host ${JSON.stringify(req.host ?? '')}` };
+  if (!host || !loopbackAuthorities(expected.port).includes(host)) {
+    return { ok: false, reason: `unexpected Host ${JSON.stringify(req.host ?? '')}` };
+  }
   if (req.origin !== undefined) {
     // Only a page served by this very endpoint would be same-origin, and it serves no pages.
     const origin = req.origin.toLowerCase();
-    if (!loopbackAuthorities(expected.port).some((a) => origin === `http://${a}`)) return { ok: false, reason: `foreign Origin ${JSON.stringify(req.origin)}` };
+    if (!loopbackAuthorities(expected.port).some((a) => origin === `http://${a}`)) {
+      return { ok: false, reason: `foreign Origin ${JSON.stringify(req.origin)}` };
+    }
   }
   const secret = req.secret;
   if (typeof secret !== 'string' || !sameSecret(secret, expected.secret)) return { ok: false, reason: 'missing or wrong gateway key' };

@@ -4,7 +4,11 @@ import { agentCanRunServers, mcpJsonOwner, parseMcpJsonMode } from './ownership'
 /** Whether VS Code's chat can start MCP servers (its AI features and MCP support are on). */
 export function agentOn(): boolean {
   const chat = vscode.workspace.getConfiguration('chat');
-  return agentCanRunServers({ disableAIFeatures: chat.get('disableAIFeatures'), mcpEnabled: chat.get('mcp.enabled'), mcpAccess: chat.get('mcp.access') });
+  return agentCanRunServers({
+    disableAIFeatures: chat.get('disableAIFeatures'),
+    mcpEnabled: chat.get('mcp.enabled'),
+    mcpAccess: chat.get('mcp.access'),
+  });
 }
 
 /** Who runs the servers of `.vscode/mcp.json`, from our setting and VS Code's. */
@@ -15,6 +19,12 @@ export function currentMcpJsonOwner(): 'vscode' | 'us' {
 /** Fires when anything that decides ownership or the agent's reach changes. */
 export function onDidChangeAgentSettings(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('chat.disableAIFeatures') || e.affectsConfiguration('chat.mcp') || e.affectsConfiguration('mcpElicitation.workspaceMcpJson')) listener();
+    if (
+      e.affectsConfiguration('chat.disableAIFeatures') ||
+      e.affectsConfiguration('chat.mcp') ||
+      e.affectsConfiguration('mcpElicitation.workspaceMcpJson')
+    ) {
+      listener();
+    }
   });
 }

@@ -59,7 +59,10 @@ export class BrokeredUpstream implements GatewayUpstream {
         }
       case 'prompts/get':
       case 'resources/read':
-        return (await callWithInputRounds(this.conn, this.broker, request.method, params, callLabel(request), o)) as Record<string, unknown>;
+        return (await callWithInputRounds(this.conn, this.broker, request.method, params, callLabel(request), o)) as Record<
+          string,
+          unknown
+        >;
       default:
         return this.conn.relay(request, options);
     }

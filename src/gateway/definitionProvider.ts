@@ -27,7 +27,12 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
     const current = this.gateway.definitions().find((d) => d.name === server.label);
     if (!current) return undefined;
     // The endpoint of the moment, should the listed one be stale (a port changes when an endpoint reopens).
-    return new vscode.McpHttpServerDefinition(server.label, vscode.Uri.parse(current.url), { ...server.headers, [SECRET_HEADER]: this.gateway.secret }, server.version);
+    return new vscode.McpHttpServerDefinition(
+      server.label,
+      vscode.Uri.parse(current.url),
+      { ...server.headers, [SECRET_HEADER]: this.gateway.secret },
+      server.version,
+    );
   }
 }
 

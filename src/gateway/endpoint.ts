@@ -85,7 +85,12 @@ export class GatewayEndpoint {
 
   static async open(deps: EndpointDeps): Promise<GatewayEndpoint> {
     const t = deps.timeouts ?? DEFAULT_TIMEOUTS;
-    const server = http.createServer({ headersTimeout: t.headersMs, requestTimeout: t.requestMs, keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: t.checkEveryMs });
+    const server = http.createServer({
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      keepAliveTimeout: t.keepAliveMs,
+      connectionsCheckingInterval: t.checkEveryMs,
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -105,7 +110,10 @@ export class GatewayEndpoint {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
-      const verdict = admit({ host: req.headers.host, origin: req.headers.origin, secret: req.headers[SECRET_HEADER] }, { port: this.port, secret: this.deps.secret });
+      const verdict = admit(
+        { host: req.headers.host, origin: req.headers.origin, secret: req.headers[SECRET_HEADER] },
+        { port: this.port, secret: this.deps.secret },
+      );
       if (!verdict.ok) {
         this.refusals.note(`[${this.deps.name}] gateway refused a ${req.method ?? ''} request: ${verdict.reason}`);
         throw new HttpError(403, `Forbidden: ${verdict.reason}`);
@@ -130,7 +138,9 @@ export class GatewayEndpoint {
       // After a refusal Node would otherwise read and discard the rest of the body to keep the
       // connection alive: `connection: close` ends it once the answer is out instead.
       const close = err instanceof HttpError && err.closes;
-      res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+      res
+        .writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
       if (close) req.pause();
     }
   }
@@ -187,7 +197,9 @@ export class GatewayEndpoint {
   /** Passes an upstream notification to every open session. */
   notify(notification: RelayedMessage): void {
     for (const { server } of this.sessions.values()) {
-      relayNotification(server, notification).catch((e: unknown) => this.deps.log.warn(`[${this.deps.name}] could not relay ${notification.method}: ${e instanceof Error ? e.message : String(e)}`));
+      relayNotification(server, notification).catch((e: unknown) =>
+        this.deps.log.warn(`[${this.deps.name}] could not relay ${notification.method}: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
   }
 

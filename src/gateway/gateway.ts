@@ -96,14 +96,18 @@ export class Gateway extends Disposable {
   private offerable(): Map<string, Connection> {
     const out = new Map<string, Connection>();
     for (const e of this.deps.manager.list()) {
-      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source, vscode.version) && e.connection.state.kind !== 'untrusted') out.set(e.name, e.connection);
+      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source, vscode.version) && e.connection.state.kind !== 'untrusted') {
+        out.set(e.name, e.connection);
+      }
     }
     return out;
   }
 
   /** Serialised: endpoints open and close in the order configuration changed. */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(() => this.reconcile()).catch((e: unknown) => this.deps.log.error('gateway: updating endpoints failed', e));
+    this.syncing = this.syncing
+      .then(() => this.reconcile())
+      .catch((e: unknown) => this.deps.log.error('gateway: updating endpoints failed', e));
     return this.syncing;
   }
 
@@ -171,7 +175,13 @@ export class Gateway extends Disposable {
         // A restarted server may offer other tools, prompts and resources than the one before.
         const running = conn.isRunning;
         if (running && !b.wasRunning) {
-          for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) b.endpoint.notify({ method });
+          for (const method of [
+            'notifications/tools/list_changed',
+            'notifications/prompts/list_changed',
+            'notifications/resources/list_changed',
+          ]) {
+            b.endpoint.notify({ method });
+          }
         }
         b.wasRunning = running;
       }),
@@ -190,10 +200,12 @@ export class Gateway extends Disposable {
     await this.syncing;
     const all = [...this.bindings.values()];
     this.bindings.clear();
-    await Promise.all(all.map(async (b) => {
-      this.unbind(b);
-      await b.endpoint.close();
-    }));
+    await Promise.all(
+      all.map(async (b) => {
+        this.unbind(b);
+        await b.endpoint.close();
+      }),
+    );
   }
 
   override dispose(): void {

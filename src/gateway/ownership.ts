@@ -20,7 +20,11 @@ export function parseMcpJsonMode(value: unknown): McpJsonMode {
 }
 
 /** Whether VS Code's chat can start MCP servers, from its settings as read. */
-export function agentCanRunServers(chat: { readonly disableAIFeatures?: unknown; readonly mcpEnabled?: unknown; readonly mcpAccess?: unknown }): boolean {
+export function agentCanRunServers(chat: {
+  readonly disableAIFeatures?: unknown;
+  readonly mcpEnabled?: unknown;
+  readonly mcpAccess?: unknown;
+}): boolean {
   return chat.disableAIFeatures !== true && chat.mcpEnabled !== false && chat.mcpAccess !== 'none';
 }
 

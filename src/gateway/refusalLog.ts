@@ -32,7 +32,9 @@ export class RefusalLog {
     this.suppressed = 0;
     const notes = [
       ...(skipped > 0 ? [`${skipped} earlier refusals were not logged`] : []),
-      ...(this.inWindow === this.limit ? [`further refusals in the next ${Math.round(this.windowMs / 1000)} s are counted, not logged`] : []),
+      ...(this.inWindow === this.limit
+        ? [`further refusals in the next ${Math.round(this.windowMs / 1000)} s are counted, not logged`]
+        : []),
     ];
     this.warn(notes.length ? `${line} (${notes.join('; ')})` : line);
   }

@@ -10,7 +10,10 @@ type RelayedMethod = (typeof RELAYED_REQUESTS)[keyof typeof RELAYED_REQUESTS][nu
  * Takes VS Code's progress token out of the params: the upstream request gets the client's own
  * token, and progress coming back is re-addressed to VS Code's.
  */
-export function splitProgressToken(params: Record<string, unknown> | undefined): { params: Record<string, unknown> | undefined; token: ProgressToken | undefined } {
+export function splitProgressToken(params: Record<string, unknown> | undefined): {
+  params: Record<string, unknown> | undefined;
+  token: ProgressToken | undefined;
+} {
   const meta = params?.['_meta'];
   if (!params || typeof meta !== 'object' || meta === null) return { params, token: undefined };
   const { progressToken, ...restMeta } = meta as Record<string, unknown>;
@@ -38,7 +41,10 @@ export function createRelayServer(name: string, upstream: () => GatewayUpstream 
     for (const method of methods) {
       // One handler serves eleven methods whose SDK types differ per method; it passes params and
       // results through untouched, so it is typed by what it reads (hence the cast).
-      server.setRequestHandler(method, (async (request: { params?: Record<string, unknown> }, ctx: { mcpReq: { signal: AbortSignal; notify(n: RelayedMessage): Promise<void> } }) => {
+      server.setRequestHandler(method, (async (
+        request: { params?: Record<string, unknown> },
+        ctx: { mcpReq: { signal: AbortSignal; notify(n: RelayedMessage): Promise<void> } },
+      ) => {
         const up = upstream();
         if (!up?.isRunning) throw notRunningError(name, up?.state);
         const { params, token } = splitProgressToken(request.params);

@@ -63,7 +63,8 @@ export function answeringEvents(answer: (reply: MalformedReply) => void): Transf
 /** The event as it came (re-joined with '\n'), or only its non-data fields when we answered it. */
 function checked(lines: readonly string[], answer: (reply: MalformedReply) => void): string {
   const whole = lines.join('\n') + '\n';
-  const field = (name: string): string[] => lines.filter((l) => l === name || l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
+  const field = (name: string): string[] =>
+    lines.filter((l) => l === name || l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
   const type = field('event')[0];
   const data = field('data').join('\n');
   if (data === '' || (type !== undefined && type !== 'message')) return whole;
@@ -78,5 +79,10 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
   if (!reply) return whole;
   answer(reply);
   // Keep `id:` and `retry:` so resumption still knows where the stream is.
-  return lines.filter((l) => l.startsWith('id:') || l.startsWith('retry:')).concat('').join('\n') + '\n';
+  return (
+    lines
+      .filter((l) => l.startsWith('id:') || l.startsWith('retry:'))
+      .concat('')
+      .join('\n') + '\n'
+  );
 }

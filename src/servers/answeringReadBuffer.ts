@@ -41,14 +41,24 @@ export function replyToMalformed(raw: unknown): MalformedReply | undefined {
   const id = raw['id'];
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
   const extra = Object.keys(raw).filter((k) => !ENVELOPE.has(k));
-  if (raw['jsonrpc'] !== '2.0' || typeof id === 'number' && !Number.isInteger(id) || extra.length > 0) {
-    const why = raw['jsonrpc'] !== '2.0' ? 'jsonrpc must be "2.0"' : extra.length > 0 ? `unexpected member ${JSON.stringify(extra[0]).slice(0, 60)}` : 'id must be a string or an integer';
+  if (raw['jsonrpc'] !== '2.0' || (typeof id === 'number' && !Number.isInteger(id)) || extra.length > 0) {
+    const why =
+      raw['jsonrpc'] !== '2.0'
+        ? 'jsonrpc must be "2.0"'
+        : extra.length > 0
+          ? `unexpected member ${JSON.stringify(extra[0]).slice(0, 60)}`
+          : 'id must be a string or an integer';
     return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } };
   }
   const params = raw['params'];
   // The union's own error says only "Invalid input"; the request schema names the field.
   const issues = JSONRPCRequestSchema.safeParse(raw).error?.issues ?? [];
-  const why = isRecord(params) ? issues.map((i) => `${['params', ...i.path.slice(1).map(String)].join('.')}: ${i.message}`).join('; ').slice(0, 300) : 'params must be an object';
+  const why = isRecord(params)
+    ? issues
+        .map((i) => `${['params', ...i.path.slice(1).map(String)].join('.')}: ${i.message}`)
+        .join('; ')
+        .slice(0, 300)
+    : 'params must be an object';
   return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } };
 }
 
@@ -82,7 +92,11 @@ export class AnsweringReadBuffer {
     if (parsed.success) return parsed.data;
     const reply = replyToMalformed(raw);
     if (reply) this.answer(reply);
-    throw new Error(reply ? `malformed request answered with ${reply.error.code} ${reply.error.message}` : `dropped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`);
+    throw new Error(
+      reply
+        ? `malformed request answered with ${reply.error.code} ${reply.error.message}`
+        : `dropped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`,
+    );
   }
 
   clear(): void {

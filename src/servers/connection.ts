@@ -167,14 +167,22 @@ export class Connection extends Disposable {
       return;
     }
     const session = launch.session;
-    this.setState({ kind: 'running', transport: session.kind, serverInfo: session.serverInfo, pid: session.pid, protocolVersion: session.protocolVersion });
+    this.setState({
+      kind: 'running',
+      transport: session.kind,
+      serverInfo: session.serverInfo,
+      pid: session.pid,
+      protocolVersion: session.protocolVersion,
+    });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
     // The view and readiness hear the first listing through onDidChangeTools.
     await session.refreshTools();
   }
 
   /** A new session, connected; a transport that cannot even be made (a bad URL) fails like a connect. */
-  private async launch(kind: TransportKind | undefined): Promise<{ failed: false; session: Session } | { failed: true; session: Session | undefined; err: unknown }> {
+  private async launch(
+    kind: TransportKind | undefined,
+  ): Promise<{ failed: false; session: Session } | { failed: true; session: Session | undefined; err: unknown }> {
     let session: Session | undefined;
     try {
       session = this.beginSession(kind);
@@ -188,8 +196,18 @@ export class Connection extends Disposable {
   /** Makes the session of a new launch current; its events reach this connection until it is disposed. */
   private beginSession(kind: TransportKind | undefined): Session {
     const make = this.deps.createTransport ?? createTransport;
-    const prepared = make(this.definition, { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) }, kind);
-    const session = new Session(prepared, { name: this.name, clientInfo: this.deps.clientInfo, sink: this.deps.sink, log: this.deps.log, protocolVersion: this.definition.protocolVersion });
+    const prepared = make(
+      this.definition,
+      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
+      kind,
+    );
+    const session = new Session(prepared, {
+      name: this.name,
+      clientInfo: this.deps.clientInfo,
+      sink: this.deps.sink,
+      log: this.deps.log,
+      protocolVersion: this.definition.protocolVersion,
+    });
     // The session disposes its emitters with itself, so these listeners go with it.
     session.onDidChangeTools(() => this._onDidChange.fire(this));
     session.onDidNotify((n) => this._onDidNotify.fire(n));

@@ -38,7 +38,12 @@ export class DevWatch extends Disposable {
     for (const e of this.manager.list()) {
       const def = e.resolved?.def;
       if (!def?.devWatch?.length || !e.connection) continue;
-      const base = def.source.kind === 'workspaceFile' ? def.source.folder : def.type === 'stdio' && def.launchFolder ? def.launchFolder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      const base =
+        def.source.kind === 'workspaceFile'
+          ? def.source.folder
+          : def.type === 'stdio' && def.launchFolder
+            ? def.launchFolder
+            : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       if (base) wanted.set(e.name, { globs: def.devWatch, base });
     }
     for (const [name, w] of this.watches) {
@@ -60,7 +65,9 @@ export class DevWatch extends Disposable {
       burst++;
       if (burst === BURST_WARNING && !warned) {
         warned = true;
-        this.log.warn(`[${name}] dev.watch (${want.globs.join(', ')}) matched ${BURST_WARNING}+ changes at once; the server restarts once per burst. Narrow the glob to the server's sources.`);
+        this.log.warn(
+          `[${name}] dev.watch (${want.globs.join(', ')}) matched ${BURST_WARNING}+ changes at once; the server restarts once per burst. Narrow the glob to the server's sources.`,
+        );
       }
       clearTimeout(timer);
       timer = setTimeout(() => {

@@ -1,4 +1,13 @@
-import { Client, type CallToolRequestOptions, type CallToolResult, type ClientContext, type JSONRPCRequest, type JSONRPCResponse, type Result, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type CallToolRequestOptions,
+  type CallToolResult,
+  type ClientContext,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Result,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { answerFault, faultResponse } from './mrtr/answerShape';
 import type { InputRequired } from './mrtr/inputRounds';
 
@@ -69,8 +78,12 @@ export class HostClient extends Client {
     }
   }
 
-  protected override _resolveNonCompleteResult<T extends StandardSchemaV1>(decoded: { kind: 'input_required' } & NonComplete, flow: { request: { method: string }; options: unknown }): Promise<unknown> {
-    const marked = typeof flow.options === 'object' && flow.options !== null && (flow.options as Record<symbol, unknown>)[HAND_BACK_ROUND] === true;
+  protected override _resolveNonCompleteResult<T extends StandardSchemaV1>(
+    decoded: { kind: 'input_required' } & NonComplete,
+    flow: { request: { method: string }; options: unknown },
+  ): Promise<unknown> {
+    const marked =
+      typeof flow.options === 'object' && flow.options !== null && (flow.options as Record<symbol, unknown>)[HAND_BACK_ROUND] === true;
     if (!marked || flow.request.method !== 'tools/call') return super._resolveNonCompleteResult<T>(decoded, flow as never);
     // The value the SDK itself returns under allowInputRequired (its manualInputRequiredValue).
     const round: InputRequired & { _meta?: unknown } = {

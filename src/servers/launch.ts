@@ -48,7 +48,8 @@ export function stdioLaunch(def: StdioLaunchInput, ctx: LaunchContext): StdioLau
   const p = ctx.platform === 'win32' ? path.win32 : path.posix;
   const env: Record<string, string | undefined> = { ...ctx.hostEnv };
   // Windows variable names are case-insensitive: `Path` from the host and `PATH` from a file are one variable.
-  const keyFor = (name: string): string => (ctx.platform === 'win32' ? (Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase()) ?? name) : name);
+  const keyFor = (name: string): string =>
+    ctx.platform === 'win32' ? (Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase()) ?? name) : name;
   for (const [k, v] of Object.entries(def.envFileValues ?? {})) env[keyFor(k)] = v;
   for (const [k, v] of Object.entries(def.env)) {
     const key = keyFor(k);

@@ -32,6 +32,8 @@ export class DefaultJsonSchemaValidator {
       return (input) => ({ valid: true, data: input, errorMessage: undefined });
     }
     return (input) =>
-      check(input) ? { valid: true, data: input, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: engine.errorsText(check.errors as Parameters<Ajv['errorsText']>[0]) };
+      check(input)
+        ? { valid: true, data: input, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: engine.errorsText(check.errors as Parameters<Ajv['errorsText']>[0]) };
   }
 }

@@ -37,7 +37,14 @@ export class ServerManager extends Disposable {
 
   constructor(
     private readonly loader: ConfigLoader,
-    private readonly deps: { log: Logger; clientInfo: Implementation; sink: ElicitationSink; autoStart: () => boolean; restartDelaysMs?: readonly number[]; connectTimeoutMs?: () => number },
+    private readonly deps: {
+      log: Logger;
+      clientInfo: Implementation;
+      sink: ElicitationSink;
+      autoStart: () => boolean;
+      restartDelaysMs?: readonly number[];
+      connectTimeoutMs?: () => number;
+    },
   ) {
     super();
     this._register(loader.onDidChange(() => void this.reload()));
@@ -57,13 +64,15 @@ export class ServerManager extends Disposable {
 
   /** Re-reads configuration; serialised so overlapping edits apply in order. */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(async () => {
-      if (this.isDisposed) return;
-      const cfg = await this.loader.load();
-      this.broken = cfg.broken;
-      this._vscodeOwned = cfg.vscodeOwned;
-      await this.reconcile(cfg.servers);
-    }).catch((e: unknown) => this.deps.log.error('reloading configuration failed', e));
+    this.reloading = this.reloading
+      .then(async () => {
+        if (this.isDisposed) return;
+        const cfg = await this.loader.load();
+        this.broken = cfg.broken;
+        this._vscodeOwned = cfg.vscodeOwned;
+        await this.reconcile(cfg.servers);
+      })
+      .catch((e: unknown) => this.deps.log.error('reloading configuration failed', e));
     return this.reloading;
   }
 
@@ -72,7 +81,12 @@ export class ServerManager extends Disposable {
     const stops: Promise<void>[] = [];
     for (const [name, entry] of this.connections) {
       const next = wanted.get(name);
-      if (!next || fingerprint(next.def) !== entry.print || next.workspaceDefined !== entry.resolved.workspaceDefined || next.usesWorkspace !== entry.resolved.usesWorkspace) {
+      if (
+        !next ||
+        fingerprint(next.def) !== entry.print ||
+        next.workspaceDefined !== entry.resolved.workspaceDefined ||
+        next.usesWorkspace !== entry.resolved.usesWorkspace
+      ) {
         this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
         this.connections.delete(name);
         entry.sub.dispose();
@@ -85,7 +99,9 @@ export class ServerManager extends Disposable {
       const existing = this.connections.get(name);
       if (existing) {
         // Trust was granted since: start what the gate held back.
-        if (existing.conn.state.kind === 'untrusted' && mayStart(resolved, vscode.workspace.isTrusted) && this.deps.autoStart()) starts.push(existing.conn.start());
+        if (existing.conn.state.kind === 'untrusted' && mayStart(resolved, vscode.workspace.isTrusted) && this.deps.autoStart()) {
+          starts.push(existing.conn.start());
+        }
         continue;
       }
       const conn = new Connection(resolved.def, {
@@ -108,12 +124,24 @@ export class ServerManager extends Disposable {
 
   private async showGaveUp(name: string, reason: string): Promise<void> {
     const show = vscode.l10n.t('Show Log');
-    const choice = await safe.showErrorMessage(safe.l10n.t('MCP server “{0}” keeps failing and was not restarted again: {1}', displayText(name), displayText(reason, MAX_MESSAGE_CHARS)), show);
+    const choice = await safe.showErrorMessage(
+      safe.l10n.t(
+        'MCP server “{0}” keeps failing and was not restarted again: {1}',
+        displayText(name),
+        displayText(reason, MAX_MESSAGE_CHARS),
+      ),
+      show,
+    );
     if (choice === show) this.deps.log.show();
   }
 
   list(): ServerEntry[] {
-    const out: ServerEntry[] = [...this.connections.values()].map(({ conn, resolved }) => ({ name: conn.name, connection: conn, resolved, configError: undefined }));
+    const out: ServerEntry[] = [...this.connections.values()].map(({ conn, resolved }) => ({
+      name: conn.name,
+      connection: conn,
+      resolved,
+      configError: undefined,
+    }));
     for (const [name, err] of this.broken) {
       if (!this.connections.has(name)) out.push({ name, connection: undefined, resolved: undefined, configError: err });
     }
@@ -145,7 +173,9 @@ export class ServerManager extends Disposable {
   }
 
   async startAll(): Promise<void> {
-    await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.start()));
+    await Promise.all(
+      [...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.start()),
+    );
   }
 
   async stopAll(): Promise<void> {
@@ -153,7 +183,9 @@ export class ServerManager extends Disposable {
   }
 
   async restartAll(): Promise<void> {
-    await Promise.all([...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.restart()));
+    await Promise.all(
+      [...this.connections.values()].filter((e) => mayStart(e.resolved, vscode.workspace.isTrusted)).map((e) => e.conn.restart()),
+    );
   }
 
   private trustAllows(entry: { readonly conn: Connection; readonly resolved: ResolvedServer }): boolean {
@@ -162,7 +194,10 @@ export class ServerManager extends Disposable {
     const name = displayText(entry.conn.name);
     const why = entry.resolved.workspaceDefined
       ? safe.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', name)
-      : safe.l10n.t('“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.', name);
+      : safe.l10n.t(
+          '“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.',
+          name,
+        );
     void safe
       .showWarningMessage(why, manage)
       .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));
@@ -178,10 +213,12 @@ export class ServerManager extends Disposable {
   async shutdown(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all(all.map(async (e) => {
-      e.sub.dispose();
-      await e.conn.shutdown();
-    }));
+    await Promise.all(
+      all.map(async (e) => {
+        e.sub.dispose();
+        await e.conn.shutdown();
+      }),
+    );
   }
 
   override dispose(): void {

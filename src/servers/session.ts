@@ -17,7 +17,16 @@
  * disposing removes every listener of its events, so a launch that ended can never touch the
  * next one. No `vscode` import: tests run this in plain Node over an in-memory transport.
  */
-import { ProtocolError, type ClientCapabilities, type Implementation, type JSONRPCMessage, type ProgressCallback, type ServerCapabilities, type Tool, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  type ClientCapabilities,
+  type Implementation,
+  type JSONRPCMessage,
+  type ProgressCallback,
+  type ServerCapabilities,
+  type Tool,
+  type VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { raceAbort } from '../util/async';
@@ -190,7 +199,10 @@ export class Session {
         signal: ctx.mcpReq.signal,
         requestId: ctx.mcpReq.id,
         sendProgress: async (progressToken, progress, message) => {
-          await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message } : {}) } });
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(message ? { message } : {}) },
+          });
         },
       }),
     );
@@ -263,7 +275,10 @@ export class Session {
     if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
     // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
-    const alive = this.client.getProtocolEra() === 'modern' ? this.client.discover({ timeout: PROBE_TIMEOUT_MS }) : this.client.ping({ timeout: PROBE_TIMEOUT_MS });
+    const alive =
+      this.client.getProtocolEra() === 'modern'
+        ? this.client.discover({ timeout: PROBE_TIMEOUT_MS })
+        : this.client.ping({ timeout: PROBE_TIMEOUT_MS });
     alive.then(
       () => {
         this.probing = false;
@@ -313,7 +328,10 @@ export class Session {
    */
   async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
     try {
-      return await this.client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, legRequestOptions(leg, RELAY_TIMEOUT_MS));
+      return await this.client.request(
+        { method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) },
+        legRequestOptions(leg, RELAY_TIMEOUT_MS),
+      );
     } catch (err) {
       throw this.protocolFailure(err, request.method);
     }
@@ -325,13 +343,16 @@ export class Session {
     const name = this.deps.name;
     const data = err.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
     if (err.code === -32021) {
-      const caps = typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
+      const caps =
+        typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
       return new MissingCapabilityError(name, label, caps);
     }
     if (err.code === -32022) {
       // The revision was chosen at connect; a server that drops it since needs a new session.
       const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(`[${name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
+      this.deps.log.warn(
+        `[${name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`,
+      );
       this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
       return new VersionGoneError(name, label, supported);
     }
@@ -383,8 +404,16 @@ export class Session {
   }
 }
 
-function legRequestOptions(leg: LegOptions, timeout: number): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
-  return { ...(leg.signal ? { signal: leg.signal } : {}), ...(leg.onprogress ? { onprogress: leg.onprogress } : {}), timeout: leg.timeoutMs ?? timeout, resetTimeoutOnProgress: true };
+function legRequestOptions(
+  leg: LegOptions,
+  timeout: number,
+): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
+  return {
+    ...(leg.signal ? { signal: leg.signal } : {}),
+    ...(leg.onprogress ? { onprogress: leg.onprogress } : {}),
+    timeout: leg.timeoutMs ?? timeout,
+    resetTimeoutOnProgress: true,
+  };
 }
 
 /**

@@ -1,4 +1,9 @@
-import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CallToolResult, type ProgressCallback } from '@modelcontextprotocol/client';
+import {
+  ProtocolError as McpError,
+  ProtocolErrorCode as ErrorCode,
+  type CallToolResult,
+  type ProgressCallback,
+} from '@modelcontextprotocol/client';
 import type { ElicitationBroker } from '../elicitation/broker';
 import type { Connection } from './connection';
 import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
@@ -25,7 +30,9 @@ export function requiredElicitations(err: unknown): RequiredUrl[] | undefined {
     if (typeof e !== 'object' || e === null) continue;
     const r = e as Record<string, unknown>;
     const id = r['elicitationId'] ?? r['elicitionId'];
-    if (typeof r['url'] === 'string' && typeof id === 'string') out.push({ url: r['url'], elicitationId: id, message: typeof r['message'] === 'string' ? r['message'] : '' });
+    if (typeof r['url'] === 'string' && typeof id === 'string') {
+      out.push({ url: r['url'], elicitationId: id, message: typeof r['message'] === 'string' ? r['message'] : '' });
+    }
   }
   return out.length ? out : undefined;
 }
@@ -77,7 +84,14 @@ export interface ToolCallOptions {
  * through the broker and retried (mrtr/inputRounds.ts); a 2025 server's pushed requests reach the
  * broker through the connection meanwhile.
  */
-export async function callWithInputRounds(conn: Connection, broker: ElicitationBroker, method: MrtrMethod, params: Readonly<Record<string, unknown>>, label: string, o: ToolCallOptions): Promise<unknown> {
+export async function callWithInputRounds(
+  conn: Connection,
+  broker: ElicitationBroker,
+  method: MrtrMethod,
+  params: Readonly<Record<string, unknown>>,
+  label: string,
+  o: ToolCallOptions,
+): Promise<unknown> {
   return sendWithInputRounds(params, {
     method,
     label,
@@ -101,7 +115,12 @@ function callOnce(conn: Connection, broker: ElicitationBroker, call: ToolCall, o
  * url elicitation with the same consent flow, waits for completion (or Mark as Done), then retries
  * once. A retry that asks for the same URLs again is not retried (loop guard).
  */
-export async function callToolWithElicitation(conn: Connection, broker: ElicitationBroker, call: ToolCall, o: ToolCallOptions = {}): Promise<CallToolResult> {
+export async function callToolWithElicitation(
+  conn: Connection,
+  broker: ElicitationBroker,
+  call: ToolCall,
+  o: ToolCallOptions = {},
+): Promise<CallToolResult> {
   const { signal, log } = o;
   const name = call.name;
   try {
@@ -119,8 +138,12 @@ export async function callToolWithElicitation(conn: Connection, broker: Elicitat
       if (result.action !== 'accept') throw new UrlElicitationDeclinedError(err, `the user chose ${result.action} for ${e.url}`);
       // Unless the tool call is cancelled first (Cancel on its progress).
       const outcome = await raceAbort(broker.waitForCompletion(conn.name, e.elicitationId), signal, () => 'cancelled' as const);
-      if (outcome === 'cancelled') throw new UrlElicitationDeclinedError(err, 'the tool call was cancelled while it waited for the browser step');
-      if (outcome !== 'completed' && outcome !== 'markedDone') throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
+      if (outcome === 'cancelled') {
+        throw new UrlElicitationDeclinedError(err, 'the tool call was cancelled while it waited for the browser step');
+      }
+      if (outcome !== 'completed' && outcome !== 'markedDone') {
+        throw new UrlElicitationDeclinedError(err, `the browser step ended as ${outcome}`);
+      }
     }
     try {
       return await callOnce(conn, broker, call, o);

@@ -32,7 +32,9 @@ export interface TransportLog {
 export function installAnsweringReadBuffer(transport: StdioClientTransport): boolean {
   const framing = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
   const current = framing._readBuffer;
-  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') return false;
+  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') {
+    return false;
+  }
   framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
   return true;
 }
@@ -43,7 +45,13 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
     // Started as VS Code starts it (launch.ts): a server routed here sees what it saw there.
     const launch = stdioLaunch(def, { hostEnv: process.env, platform: process.platform, home: os.homedir(), folder: def.launchFolder });
     log.debug?.(`command line: ${launch.command} ${launch.args.join(' ')} (in ${launch.cwd})`);
-    const transport = new StdioClientTransport({ command: launch.command, args: [...launch.args], env: { ...launch.env }, cwd: launch.cwd, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: launch.command,
+      args: [...launch.args],
+      env: { ...launch.env },
+      cwd: launch.cwd,
+      stderr: 'pipe',
+    });
     if (!installAnsweringReadBuffer(transport)) {
       log.warn('this MCP SDK version changed its stdio framing: malformed requests from this server may go unanswered');
     }
@@ -73,7 +81,10 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
       requestInit,
       fetch: checkedFetch,
       // EventSource ignores requestInit; pass headers to its fetch too.
-      eventSourceInit: { fetch: (u, init) => checkedFetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }) },
+      eventSourceInit: {
+        fetch: (u, init) =>
+          checkedFetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }),
+      },
     });
     return { transport: answerVia, kind: 'sse', pid: () => undefined };
   }

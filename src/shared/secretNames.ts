@@ -6,19 +6,60 @@
 
 // Whole words that on their own mean a secret. `token` is handled separately (see below).
 const SECRET_WORDS = new Set([
-  'password', 'passwords', 'passwd', 'passphrase', 'passcode', 'pwd', 'secret', 'secrets',
-  'credential', 'credentials', 'cvv', 'cvc', 'cvv2', 'ssn', 'otp', 'apikey', 'iban', 'mnemonic',
+  'password',
+  'passwords',
+  'passwd',
+  'passphrase',
+  'passcode',
+  'pwd',
+  'secret',
+  'secrets',
+  'credential',
+  'credentials',
+  'cvv',
+  'cvc',
+  'cvv2',
+  'ssn',
+  'otp',
+  'apikey',
+  'iban',
+  'mnemonic',
 ]);
 // Adjacent word pairs, checked after splitting camelCase, snake_case and kebab-case.
 const SECRET_PAIRS = new Set([
-  'api key', 'access key', 'private key', 'secret key', 'signing key', 'encryption key', 'ssh key',
-  'card number', 'cc number', 'credit card', 'security code', 'social security', 'seed phrase',
-  'recovery phrase', 'client secret', 'bearer token', 'pin code', 'pin number',
+  'api key',
+  'access key',
+  'private key',
+  'secret key',
+  'signing key',
+  'encryption key',
+  'ssh key',
+  'card number',
+  'cc number',
+  'credit card',
+  'security code',
+  'social security',
+  'seed phrase',
+  'recovery phrase',
+  'client secret',
+  'bearer token',
+  'pin code',
+  'pin number',
 ]);
 // Squashed forms that show up as one lower-case word (`userpassword`, `x_apikey`, `privatekey`).
 const SECRET_SUBSTRINGS = [
-  'password', 'passwd', 'apikey', 'privatekey', 'secretkey', 'accesskey', 'accesstoken', 'authtoken',
-  'refreshtoken', 'clientsecret', 'creditcard', 'cardnumber',
+  'password',
+  'passwd',
+  'apikey',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+  'accesstoken',
+  'authtoken',
+  'refreshtoken',
+  'clientsecret',
+  'creditcard',
+  'cardnumber',
 ];
 // `max_tokens`, `token count`, `tokenizer`: token words about quantities, not credentials.
 const TOKEN_QUANTITY_WORDS = new Set(['max', 'min', 'num', 'number', 'count', 'limit', 'budget', 'usage', 'total', 'per']);

@@ -131,7 +131,10 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         return item;
       }
       case 'historyRoot': {
-        const item = new vscode.TreeItem(vscode.l10n.t('History ({0})', this.queue.history.size), vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          vscode.l10n.t('History ({0})', this.queue.history.size),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = 'history';
         item.iconPath = new vscode.ThemeIcon('history');
         return item;

@@ -23,17 +23,37 @@ export class PolicyActions {
     try {
       await config.update('serverPolicy', { ...current, [server]: policy }, target);
     } catch (e) {
-      void safe.showErrorMessage(safe.l10n.t('Could not set “{0}” to {1} in {2}: {3}', shown.server, shown.policy, shown.where, displayText(e instanceof Error ? e.message : String(e))));
+      void safe.showErrorMessage(
+        safe.l10n.t(
+          'Could not set “{0}” to {1} in {2}: {3}',
+          shown.server,
+          shown.policy,
+          shown.where,
+          displayText(e instanceof Error ? e.message : String(e)),
+        ),
+      );
       return undefined;
     }
     // Read back what VS Code now applies: a folder setting or a managed policy can still override.
     const now = vscode.workspace.getConfiguration(SECTION);
     const serverPolicy = now.get<unknown>('serverPolicy');
-    const inForce = resolvePolicy(server, { serverPolicy: typeof serverPolicy === 'object' && serverPolicy !== null ? (serverPolicy as Record<string, unknown>) : {}, defaultPolicy: now.get('defaultPolicy') });
+    const inForce = resolvePolicy(server, {
+      serverPolicy: typeof serverPolicy === 'object' && serverPolicy !== null ? (serverPolicy as Record<string, unknown>) : {},
+      defaultPolicy: now.get('defaultPolicy'),
+    });
     if (inForce !== policy) {
       const open = vscode.l10n.t('Open Settings');
       void safe
-        .showWarningMessage(safe.l10n.t('“{0}” was set to {1} in {2}, but another setting overrides it: {3} is still in force.', shown.server, shown.policy, shown.where, displayText(inForce)), open)
+        .showWarningMessage(
+          safe.l10n.t(
+            '“{0}” was set to {1} in {2}, but another setting overrides it: {3} is still in force.',
+            shown.server,
+            shown.policy,
+            shown.where,
+            displayText(inForce),
+          ),
+          open,
+        )
         .then((choice) => choice === open && vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPolicy`));
       return undefined;
     }

@@ -23,7 +23,9 @@ export function renderToolResult(server: string, tool: string, result: CallToolR
       lines.push('```json', JSON.stringify(c, null, 2).slice(0, 20_000), '```', '');
     }
   }
-  if (result.structuredContent) lines.push(`## ${vscode.l10n.t('Structured content')}`, '```json', JSON.stringify(result.structuredContent, null, 2), '```');
+  if (result.structuredContent) {
+    lines.push(`## ${vscode.l10n.t('Structured content')}`, '```json', JSON.stringify(result.structuredContent, null, 2), '```');
+  }
   return lines.join('\n');
 }
 
@@ -54,7 +56,14 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
       // showTextDocument has no background option; vscode.open passes `background` on as the
       // editor's `inactive`. Pinned: a later result must not replace one the user has not seen.
       await vscode.commands.executeCommand('vscode.open', uri, { preview: false, preserveFocus: true, background: true });
-      safe.setStatusBarMessage(safe.l10n.t('$(output) {0} on {1} returned; its result is in a tab behind the open question.', displayText(tool), displayText(server)), 10_000);
+      safe.setStatusBarMessage(
+        safe.l10n.t(
+          '$(output) {0} on {1} returned; its result is in a tab behind the open question.',
+          displayText(tool),
+          displayText(server),
+        ),
+        10_000,
+      );
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(uri);

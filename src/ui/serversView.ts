@@ -31,11 +31,15 @@ function reachDescription(reach: AgentReach): string | undefined {
 function reachTooltip(reach: AgentReach): string {
   switch (reach.kind) {
     case 'offered':
-      return vscode.l10n.t('VS Code\'s agent reaches this server through the gateway ({0}); open sessions: {1}. Its questions come here.', reach.url, reach.sessions);
+      return vscode.l10n.t(
+        "VS Code's agent reaches this server through the gateway ({0}); open sessions: {1}. Its questions come here.",
+        reach.url,
+        reach.sessions,
+      );
     case 'agentOff':
-      return vscode.l10n.t('VS Code\'s agent: not offered, because VS Code\'s AI features are turned off.');
+      return vscode.l10n.t("VS Code's agent: not offered, because VS Code's AI features are turned off.");
     case 'notOffered':
-      return vscode.l10n.t('VS Code\'s agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).');
+      return vscode.l10n.t("VS Code's agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).");
   }
 }
 
@@ -61,7 +65,13 @@ function stateDescription(entry: ServerEntry): string {
   const transport = entry.resolved?.def.type ?? '';
   switch (s?.kind) {
     case 'running':
-      return [s.transport, s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined, s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined].filter(Boolean).join(' · ');
+      return [
+        s.transport,
+        s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined,
+        s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ');
     case 'starting':
       return vscode.l10n.t('{0} · starting…', transport);
     case 'error':
@@ -99,7 +109,9 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       const theirs: ServersNode[] = this.manager.vscodeOwned().map((def) => ({ kind: 'vscodeServer', def }));
       return [...ours, ...theirs];
     }
-    if (node.kind === 'server') return (node.entry.connection?.tools ?? []).map((tool) => ({ kind: 'tool', server: node.entry.name, tool }));
+    if (node.kind === 'server') {
+      return (node.entry.connection?.tools ?? []).map((tool) => ({ kind: 'tool', server: node.entry.name, tool }));
+    }
     return [];
   }
 
@@ -110,13 +122,19 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
       item.description = vscode.l10n.t('run by VS Code · .vscode/mcp.json');
       item.tooltip = safe.markdownTooltip(
-        safe.l10n.t('{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.', displayText(node.def.name)),
+        safe.l10n.t(
+          '{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.',
+          displayText(node.def.name),
+        ),
       );
       item.contextValue = 'vscodeServer';
       return item;
     }
     if (node.kind === 'tool') {
-      const item = new vscode.TreeItem(node.tool.title ?? node.tool.annotations?.title ?? node.tool.name, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        node.tool.title ?? node.tool.annotations?.title ?? node.tool.name,
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.description = node.tool.description?.split('\n')[0] ?? '';
       item.tooltip = safe.markdownTooltip(displayText(`${node.tool.name}\n\n${node.tool.description ?? ''}`, MAX_MESSAGE_CHARS));
       item.iconPath = new vscode.ThemeIcon('tools');
@@ -127,13 +145,19 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const { entry } = node;
     const state = entry.connection?.state;
     const hasTools = (entry.connection?.tools.length ?? 0) > 0;
-    const item = new vscode.TreeItem(entry.name, hasTools ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      entry.name,
+      hasTools ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `server:${entry.name}`;
     item.iconPath = stateIcon(state, entry.configError !== undefined);
     const reach = this.agent.reach(entry.name);
     // A narrow sidebar cuts the description's end. A running server's transport and version can
     // go (the tooltip has them) before the agent's reach; an error or a stop cannot.
-    const parts = state?.kind === 'running' && !entry.configError ? [reachDescription(reach), stateDescription(entry)] : [stateDescription(entry), reachDescription(reach)];
+    const parts =
+      state?.kind === 'running' && !entry.configError
+        ? [reachDescription(reach), stateDescription(entry)]
+        : [stateDescription(entry), reachDescription(reach)];
     item.description = parts.filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
     const tip = [

@@ -9,8 +9,12 @@ import { coalesced } from '../util/coalesce';
  * pending elicitations (only while non-zero; runs Show Pending).
  */
 export class StatusBar extends Disposable {
-  private readonly servers = this._register(vscode.window.createStatusBarItem('mcpElicitation.servers', vscode.StatusBarAlignment.Left, 50));
-  private readonly pending = this._register(vscode.window.createStatusBarItem('mcpElicitation.pending', vscode.StatusBarAlignment.Left, 49));
+  private readonly servers = this._register(
+    vscode.window.createStatusBarItem('mcpElicitation.servers', vscode.StatusBarAlignment.Left, 50),
+  );
+  private readonly pending = this._register(
+    vscode.window.createStatusBarItem('mcpElicitation.pending', vscode.StatusBarAlignment.Left, 49),
+  );
   // The queue changes several times per prompt, and once per request when a burst arrives.
   private readonly queueChanged = this._register(coalesced(() => this.update()));
 
@@ -36,7 +40,12 @@ export class StatusBar extends Disposable {
       this.servers.hide();
     } else {
       this.servers.text = failing ? `$(warning) MCP ${running}/${all.length}` : `$(server-process) MCP ${running}/${all.length}`;
-      this.servers.tooltip = vscode.l10n.t('{0} of {1} MCP servers running{2}', running, all.length, failing ? vscode.l10n.t(', {0} failing', failing) : '');
+      this.servers.tooltip = vscode.l10n.t(
+        '{0} of {1} MCP servers running{2}',
+        running,
+        all.length,
+        failing ? vscode.l10n.t(', {0} failing', failing) : '',
+      );
       this.servers.backgroundColor = failing ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.servers.show();
     }

@@ -40,7 +40,9 @@ export async function collectToolArgs(presenter: Presenter, conn: Connection, to
         return safe.l10n.t('Not valid JSON: {0}', displayText(e instanceof Error ? e.message : String(e)));
       }
       // Ajv's messages quote the schema (a pattern, an enum value): server text, neutralised.
-      if (!validate(v)) return displayText((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; '), MAX_MESSAGE_CHARS);
+      if (!validate(v)) {
+        return displayText((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; '), MAX_MESSAGE_CHARS);
+      }
       return undefined;
     },
   });

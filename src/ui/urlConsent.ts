@@ -16,7 +16,8 @@ export interface UrlConsentHooks {
 }
 
 function who(prompt: UrlPrompt): string {
-  const named = prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
+  const named =
+    prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
   const pos = positionText(prompt.asker);
   return pos ? `${named} · ${pos}` : named;
 }
@@ -37,7 +38,8 @@ function site(prompt: UrlPrompt): string {
 function hostLine(prompt: UrlPrompt): string[] {
   const d = prompt.analysis.display;
   if (!d?.hostUnicode) return [];
-  const host = d.hostPunycode !== d.hostUnicode ? `${d.hostUnicode} (${vscode.l10n.t('registered as {0}', d.hostPunycode)})` : d.hostUnicode;
+  const host =
+    d.hostPunycode !== d.hostUnicode ? `${d.hostUnicode} (${vscode.l10n.t('registered as {0}', d.hostPunycode)})` : d.hostUnicode;
   return [vscode.l10n.t('Host: {0}', d.port ? `${host}, ${vscode.l10n.t('port {0}', d.port)}` : host)];
 }
 
@@ -59,7 +61,9 @@ function detailText(prompt: UrlPrompt): string {
     // VS Code's link protection asks again for domains the user has not trusted, and an extension
     // cannot (and should not) skip it: say so, so the second question is expected, not alarming.
     // See docs/link-protection.md.
-    ...(prompt.analysis.verdict === 'block' ? [] : ['', vscode.l10n.t('After “Open in Browser”, VS Code\'s own link protection may ask once more before the page opens.')]),
+    ...(prompt.analysis.verdict === 'block'
+      ? []
+      : ['', vscode.l10n.t("After “Open in Browser”, VS Code's own link protection may ask once more before the page opens.")]),
     ...(prompt.message ? ['', vscode.l10n.t('Message from the server:'), prompt.message] : []),
   ].join('\n');
 }
@@ -90,7 +94,11 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
     // One button: a second one would be the default (VS Code makes the first non-cancel button
     // primary), and Enter should not change a server's policy.
     const ok: vscode.MessageItem = { title: vscode.l10n.t('OK'), isCloseAffordance: true };
-    void safe.showErrorMessage(safe.l10n.t('Blocked a link from “{0}” to {1}', displayText(prompt.asker.name), displayText(site(prompt))), { modal: true, detail }, ok);
+    void safe.showErrorMessage(
+      safe.l10n.t('Blocked a link from “{0}” to {1}', displayText(prompt.asker.name), displayText(site(prompt))),
+      { modal: true, detail },
+      ok,
+    );
     return { action: 'decline' };
   }
 
@@ -126,7 +134,11 @@ async function copyAndConfirm(prompt: UrlPrompt, signal: AbortSignal): Promise<b
   await vscode.env.clipboard.writeText(prompt.url);
   const yes = vscode.l10n.t('Yes, I will open it');
   const r = await modalUnlessWithdrawn(
-    safe.showInformationMessage(safe.l10n.t('The URL is on the clipboard. Will you open it yourself?'), { modal: true, detail: prompt.url }, yes),
+    safe.showInformationMessage(
+      safe.l10n.t('The URL is on the clipboard. Will you open it yourself?'),
+      { modal: true, detail: prompt.url },
+      yes,
+    ),
     signal,
   );
   return r === yes;
@@ -145,12 +157,17 @@ async function browserDidNotOpen(prompt: UrlPrompt, signal: AbortSignal, hooks: 
   const copy = vscode.l10n.t('Copy URL');
   const detail = [
     vscode.l10n.t('VS Code did not open the page: its link prompt was closed without “Open”, or no browser is available.'),
-    ...(hooks.answered ? [] : [vscode.l10n.t('Unless you open it yourself, “{0}” is told the request was cancelled.', displayText(prompt.asker.name))]),
+    ...(hooks.answered
+      ? []
+      : [vscode.l10n.t('Unless you open it yourself, “{0}” is told the request was cancelled.', displayText(prompt.asker.name))]),
     '',
     vscode.l10n.t('Full address:'),
     prompt.url,
   ].join('\n');
-  const choice = await modalUnlessWithdrawn(safe.showWarningMessage(safe.l10n.t('The page on {0} did not open', displayText(site(prompt))), { modal: true, detail }, copy), signal);
+  const choice = await modalUnlessWithdrawn(
+    safe.showWarningMessage(safe.l10n.t('The page on {0} did not open', displayText(site(prompt))), { modal: true, detail }, copy),
+    signal,
+  );
   if (signal.aborted) return { action: 'cancel' };
   if (choice === copy && (await copyAndConfirm(prompt, signal)) && !signal.aborted) return { action: 'accept', browser: 'notOpened' };
   return { action: 'cancel', browser: 'notOpened' };

@@ -1,5 +1,15 @@
 import * as vscode from 'vscode';
-import type { AskAnswer, AskPrompt, Asker, FormAnswer, FormPrompt, Presenter, PromptControl, UrlAnswer, UrlPrompt } from '../elicitation/presenter';
+import type {
+  AskAnswer,
+  AskPrompt,
+  Asker,
+  FormAnswer,
+  FormPrompt,
+  Presenter,
+  PromptControl,
+  UrlAnswer,
+  UrlPrompt,
+} from '../elicitation/presenter';
 import { defaultValues } from '../elicitation/form/validator';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
@@ -104,7 +114,12 @@ export class VscodePresenter implements Presenter {
       onDidShow: () => this.deps.onDidShowPrompt('webview', prompt.id),
       init: {
         requestId: prompt.id,
-        attribution: { serverName: prompt.asker.name, serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined, message: prompt.messageTruncated ? `${prompt.message} …` : prompt.message, messageTruncated: prompt.messageTruncated ?? false },
+        attribution: {
+          serverName: prompt.asker.name,
+          serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined,
+          message: prompt.messageTruncated ? `${prompt.message} …` : prompt.message,
+          messageTruncated: prompt.messageTruncated ?? false,
+        },
         fields: prompt.form.fields,
         warnings: prompt.warnings,
         values: defaultValues(prompt.form),
@@ -147,10 +162,16 @@ export class VscodePresenter implements Presenter {
       if (once.settled) return;
       this.resumers.set(prompt.id, () => finish('resume'));
       // Closed without a choice, the question stays pending: the status bar and the list still offer it.
-      void safe.showInformationMessage(safe.l10n.t('The question from {0} is set aside, not answered: {1}', displayText(prompt.asker.name), firstLine(prompt.message)), answer, cancel).then((c) => {
-        if (c === answer) finish('resume');
-        else if (c === cancel) finish('cancel');
-      });
+      void safe
+        .showInformationMessage(
+          safe.l10n.t('The question from {0} is set aside, not answered: {1}', displayText(prompt.asker.name), firstLine(prompt.message)),
+          answer,
+          cancel,
+        )
+        .then((c) => {
+          if (c === answer) finish('resume');
+          else if (c === cancel) finish('cancel');
+        });
     });
   }
 
@@ -186,15 +207,22 @@ export class VscodePresenter implements Presenter {
       if (once.settled) return;
       this.asks.add(pending);
       this.resumers.set(prompt.id, () => pending.settle('answer'));
-      void safe.showInformationMessage(safe.l10n.t('{0} wants your input: {1}', displayText(asker.name), firstLine(message)), answer, decline, block).then(async (c) => {
-        if (c === block) {
-          // Even on a stale notification: the user asked for the server to be blocked.
-          await this.deps.policy.blockServer(asker.name);
-          pending.settle('block');
-        } else {
-          pending.settle(c === answer ? 'answer' : c === decline ? 'decline' : 'dismissed');
-        }
-      });
+      void safe
+        .showInformationMessage(
+          safe.l10n.t('{0} wants your input: {1}', displayText(asker.name), firstLine(message)),
+          answer,
+          decline,
+          block,
+        )
+        .then(async (c) => {
+          if (c === block) {
+            // Even on a stale notification: the user asked for the server to be blocked.
+            await this.deps.policy.blockServer(asker.name);
+            pending.settle('block');
+          } else {
+            pending.settle(c === answer ? 'answer' : c === decline ? 'decline' : 'dismissed');
+          }
+        });
     });
     // Blocked while the notification waited (Servers view, another prompt's Block button).
     if (choice === 'answer' && this.deps.policyFor(asker.name) === 'block') return 'block';
@@ -215,18 +243,26 @@ export class VscodePresenter implements Presenter {
     if (this.blockedNoticeShown.has(server)) return;
     this.blockedNoticeShown.add(server);
     const unblock = vscode.l10n.t('Unblock');
-    void safe.showInformationMessage(safe.l10n.t('Declined a request from “{0}”: the server is blocked.', displayText(server)), unblock).then((c) => {
-      if (c === unblock) void this.deps.policy.setPolicy(server, 'allow');
-    });
+    void safe
+      .showInformationMessage(safe.l10n.t('Declined a request from “{0}”: the server is blocked.', displayText(server)), unblock)
+      .then((c) => {
+        if (c === unblock) void this.deps.policy.setPolicy(server, 'allow');
+      });
   }
 
   notifyRateLimited(server: string, count: number, seconds: number): void {
     const block = vscode.l10n.t('Block Server');
     const more = vscode.l10n.t('Allow More');
-    void safe.showWarningMessage(safe.l10n.t('{0} sent {1} requests in {2} s; further requests are declined.', displayText(server), count, seconds), block, more).then((c) => {
-      if (c === block) void this.deps.policy.blockServer(server);
-      else if (c === more) this.deps.allowMore(server);
-    });
+    void safe
+      .showWarningMessage(
+        safe.l10n.t('{0} sent {1} requests in {2} s; further requests are declined.', displayText(server), count, seconds),
+        block,
+        more,
+      )
+      .then((c) => {
+        if (c === block) void this.deps.policy.blockServer(server);
+        else if (c === more) this.deps.allowMore(server);
+      });
   }
 
   notifyServerCancelled(asker: Asker): void {

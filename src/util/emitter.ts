@@ -15,7 +15,12 @@ export class Emitter<T> {
   private listeners: ((e: T) => unknown)[] = [];
   private disposed = false;
 
-  constructor(private readonly onListenerError: (err: unknown) => void = (err) => queueMicrotask(() => { throw err; })) {}
+  constructor(
+    private readonly onListenerError: (err: unknown) => void = (err) =>
+      queueMicrotask(() => {
+        throw err;
+      }),
+  ) {}
 
   /** Subscribes; the returned disposable unsubscribes (idempotent). After dispose, subscribing is a no-op. */
   readonly event: Event<T> = (listener) => {

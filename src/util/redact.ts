@@ -10,8 +10,17 @@ export const REDACTED = '[redacted]';
 
 // Headers and OAuth fields whose names the form's rule (made for field names) does not cover.
 const CREDENTIAL_KEYS = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'code_verifier', 'id_token',
-  'assertion', 'client_assertion', 'mcp-session-id', 'env',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'code_verifier',
+  'id_token',
+  'assertion',
+  'client_assertion',
+  'mcp-session-id',
+  'env',
 ]);
 // Named like a secret by the form's rule, but protocol bookkeeping that a trace needs.
 const NOT_SECRET = new Set(['progresstoken', 'progress_token']);
@@ -28,7 +37,10 @@ function keyKind(key: string): 'whole' | 'primitive' | undefined {
 const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
 // `"key": value` where the value is a string, a number, a literal, or a flat object or array
 // (`"headers": {...}`, `"env": {...}`): enough for the messages we log, and linear.
-const KEY_VALUE = new RegExp(String.raw`(${JSON_STRING})(\s*:\s*)(${JSON_STRING}|-?\d[\d.eE+-]*|true|false|null|\{[^{}]*\}|\[[^[\]]*\])`, 'g');
+const KEY_VALUE = new RegExp(
+  String.raw`(${JSON_STRING})(\s*:\s*)(${JSON_STRING}|-?\d[\d.eE+-]*|true|false|null|\{[^{}]*\}|\[[^[\]]*\])`,
+  'g',
+);
 
 function redactJsonKeys(text: string): string {
   return text.replace(KEY_VALUE, (whole, rawKey: string, colon: string, value: string) => {

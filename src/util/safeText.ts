@@ -24,20 +24,38 @@ type Items<T> = T[];
  */
 type Options = (vscode.MessageOptions & { modal: true }) | (vscode.MessageOptions & { modal?: false; detail?: DisplayText });
 
-export function showInformationMessage<T extends string | vscode.MessageItem>(message: DisplayText, ...items: Items<T>): Thenable<T | undefined>;
-export function showInformationMessage<T extends string | vscode.MessageItem>(message: DisplayText, options: Options, ...items: Items<T>): Thenable<T | undefined>;
+export function showInformationMessage<T extends string | vscode.MessageItem>(
+  message: DisplayText,
+  ...items: Items<T>
+): Thenable<T | undefined>;
+export function showInformationMessage<T extends string | vscode.MessageItem>(
+  message: DisplayText,
+  options: Options,
+  ...items: Items<T>
+): Thenable<T | undefined>;
 export function showInformationMessage(message: DisplayText, ...rest: unknown[]): Thenable<unknown> {
   return vscode.window.showInformationMessage(message, ...(rest as string[]));
 }
 
-export function showWarningMessage<T extends string | vscode.MessageItem>(message: DisplayText, ...items: Items<T>): Thenable<T | undefined>;
-export function showWarningMessage<T extends string | vscode.MessageItem>(message: DisplayText, options: Options, ...items: Items<T>): Thenable<T | undefined>;
+export function showWarningMessage<T extends string | vscode.MessageItem>(
+  message: DisplayText,
+  ...items: Items<T>
+): Thenable<T | undefined>;
+export function showWarningMessage<T extends string | vscode.MessageItem>(
+  message: DisplayText,
+  options: Options,
+  ...items: Items<T>
+): Thenable<T | undefined>;
 export function showWarningMessage(message: DisplayText, ...rest: unknown[]): Thenable<unknown> {
   return vscode.window.showWarningMessage(message, ...(rest as string[]));
 }
 
 export function showErrorMessage<T extends string | vscode.MessageItem>(message: DisplayText, ...items: Items<T>): Thenable<T | undefined>;
-export function showErrorMessage<T extends string | vscode.MessageItem>(message: DisplayText, options: Options, ...items: Items<T>): Thenable<T | undefined>;
+export function showErrorMessage<T extends string | vscode.MessageItem>(
+  message: DisplayText,
+  options: Options,
+  ...items: Items<T>
+): Thenable<T | undefined>;
 export function showErrorMessage(message: DisplayText, ...rest: unknown[]): Thenable<unknown> {
   return vscode.window.showErrorMessage(message, ...(rest as string[]));
 }
@@ -49,7 +67,11 @@ export function setStatusBarMessage(text: DisplayText, hideAfterTimeout: number)
 
 /** An InputBox whose title, prompt and placeholder are neutralised text. */
 export function showInputBox(
-  options: Omit<vscode.InputBoxOptions, 'title' | 'prompt' | 'placeHolder'> & { title?: DisplayText; prompt?: DisplayText; placeHolder?: DisplayText },
+  options: Omit<vscode.InputBoxOptions, 'title' | 'prompt' | 'placeHolder'> & {
+    title?: DisplayText;
+    prompt?: DisplayText;
+    placeHolder?: DisplayText;
+  },
 ): Thenable<string | undefined> {
   return vscode.window.showInputBox(options);
 }

@@ -15,7 +15,7 @@ import { formFrame, openWorkbench, runCommand, screenshot, waitForRecord, waitFo
 
 const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
 
-describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () => {
+describe("Workbench: VS Code's agent calls a tool, and its form is ours", () => {
   let wb: Workbench;
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-agent-'));
   const players = fixtureExtensionDir('agentPlayerExtension', 'mcp-test.agent-player-0.0.1');
@@ -26,7 +26,12 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
       workspaceSettings: {
         'mcpElicitation.servers': demoModernServers(recordDir),
       },
-      settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: {
+        'chat.disableAIFeatures': false,
+        'chat.mcp.autostart': 'never',
+        'mcpElicitation.presentation': 'webview',
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      },
       alsoInstalled: players,
     });
     await waitForServers(wb.page, 1);
@@ -35,14 +40,19 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) await screenshot(wb.page, `agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    if ('passed' in t && !t.passed) {
+      await screenshot(wb.page, `agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
   });
 
-  it('a multi-field form raised under the agent is our webview, answered through it; the result reaches the invoking code; VS Code\'s own prompt never shows', async () => {
+  it("a multi-field form raised under the agent is our webview, answered through it; the result reaches the invoking code; VS Code's own prompt never shows", async () => {
     const { page } = wb;
     const agentDir = path.join(wb.workspace, '.agent');
     mkdirSync(agentDir, { recursive: true });
-    writeFileSync(path.join(agentDir, 'request.json'), JSON.stringify({ server: `${EXTENSION_ID}/demo-modern`, tool: 'sign_up', input: {} }));
+    writeFileSync(
+      path.join(agentDir, 'request.json'),
+      JSON.stringify({ server: `${EXTENSION_ID}/demo-modern`, tool: 'sign_up', input: {} }),
+    );
     await runCommand(page, 'Agent Player: Invoke the Requested Tool');
     // VS Code's own confirmation before an agent runs a tool (not an elicitation): the user allows it.
     const confirm = page.locator('.monaco-dialog-box').filter({ has: page.locator('.dialog-message-text', { hasText: 'Run Sign up' }) });
@@ -54,7 +64,10 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     const resultFile = path.join(agentDir, 'result.json');
     let shown = false;
     await Promise.race([
-      form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 }).finally(() => (shown = true)),
+      form
+        .locator('.banner .server-name', { hasText: 'demo-modern' })
+        .waitFor({ timeout: 60_000 })
+        .finally(() => (shown = true)),
       // A result before any form means the call went wrong: say how, instead of timing out.
       (async () => {
         while (!shown && !existsSync(resultFile)) await new Promise((r) => setTimeout(r, 200));
@@ -79,12 +92,19 @@ describe('Workbench: VS Code\'s agent calls a tool, and its form is ours', () =>
     const outcome = JSON.parse(readFileSync(resultFile, 'utf8')) as { tool?: string; text?: string; error?: string };
     assert.equal(outcome.error, undefined);
     assert.equal(outcome.text, 'Welcome, Ada Lovelace (team plan).', 'the tool result the agent got carries our answer');
-    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
+    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, {
+      action: 'accept',
+      content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' },
+    });
     assert.equal(await vscodeElicitationShown(page), 0, 'and none afterwards, nor in the notification centre');
 
     // The Servers view says the agent is connected through the gateway.
     await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
-    await page.locator('.monaco-list-row', { hasText: 'demo-modern' }).filter({ hasText: 'agent connected' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-list-row', { hasText: 'demo-modern' })
+      .filter({ hasText: 'agent connected' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'agent-gateway-servers-view');
   });
 });

@@ -20,7 +20,13 @@ export function fixtureExtensionDir(fixture: string, folder: string): string {
 
 /** `mcpElicitation.servers` with `demo-modern` (speaks only MCP 2026-07-28), recording into `recordDir`. */
 export function demoModernServers(recordDir: string): Record<string, unknown> {
-  return { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } };
+  return {
+    'demo-modern': {
+      command: 'node',
+      args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')],
+      env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') },
+    },
+  };
 }
 
 /** VS Code's own answer to an elicitation: its notification, or a prompt in the chat, with "Respond". */

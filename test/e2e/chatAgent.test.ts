@@ -14,7 +14,16 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
-import { formFrame, hideNotifications, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  formFrame,
+  hideNotifications,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 
 describe('Workbench: the chat panel in agent mode calls a brokered tool, and our form answers it', () => {
   let wb: Workbench;
@@ -42,10 +51,12 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) await screenshot(wb.page, `chat-agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    if ('passed' in t && !t.passed) {
+      await screenshot(wb.page, `chat-agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
   });
 
-  it('a prompt in agent mode runs sign_up through our gateway; its form is ours; the answer carries the result; VS Code\'s own prompt never shows', async () => {
+  it("a prompt in agent mode runs sign_up through our gateway; its form is ours; the answer carries the result; VS Code's own prompt never shows", async () => {
     const { page } = wb;
     const chat = page.locator('.part.auxiliarybar');
 
@@ -62,7 +73,11 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     const input = chat.locator('.interactive-input-editor').first();
     await input.waitFor({ timeout: 30_000 });
     // Agent mode, and the test model: the only one, so VS Code picks it.
-    await chat.locator('.chat-input-toolbars', { hasText: 'Agent' }).filter({ hasText: 'Tool Caller' }).first().waitFor({ timeout: 60_000 });
+    await chat
+      .locator('.chat-input-toolbars', { hasText: 'Agent' })
+      .filter({ hasText: 'Tool Caller' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     // Copilot's offer to set up more models covers the input; the user closes it.
     const dismissOffer = chat.locator('.chat-input-notification-dismiss');
     if (await dismissOffer.isVisible()) await dismissOffer.click();
@@ -79,13 +94,19 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
       noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
     ]);
     assert.match(await confirmation.innerText(), /demo-modern/, 'the confirmation names the server');
-    await confirmation.getByRole('button', { name: /^Allow/ }).first().click();
+    await confirmation
+      .getByRole('button', { name: /^Allow/ })
+      .first()
+      .click();
 
     const form = formFrame(page);
     await form.locator('.banner .server-name', { hasText: 'demo-modern' }).waitFor({ timeout: 60_000 });
     assert.equal(await form.locator('.banner .message').textContent(), 'Create your account');
     assert.equal(await form.locator('.field').count(), 3, 'name, e-mail and plan in one form');
-    await chat.getByText(/Running Sign up/).first().waitFor({ timeout: 10_000 }); // the agent waits on the form
+    await chat
+      .getByText(/Running Sign up/)
+      .first()
+      .waitFor({ timeout: 10_000 }); // the agent waits on the form
     await form.getByLabel(/^Name\*?$/).fill('Ada Lovelace');
     await form.getByLabel(/^E-mail\*?$/).fill('ada@example.com');
     await form.getByRole('radio', { name: 'Team' }).check();
@@ -96,8 +117,14 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     // The agent gets the tool's result and answers with it.
     const answer = chat.getByText('The tool answered: Welcome, Ada Lovelace (team plan).');
     await answer.waitFor({ timeout: 60_000 });
-    await chat.getByText(/Ran Sign up/).first().waitFor();
-    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, { action: 'accept', content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' } });
+    await chat
+      .getByText(/Ran Sign up/)
+      .first()
+      .waitFor();
+    assert.deepEqual((await waitForRecord({ ...wb, recordDir }, 'sign_up'))[0]?.result, {
+      action: 'accept',
+      content: { name: 'Ada Lovelace', email: 'ada@example.com', plan: 'team' },
+    });
     assert.equal(await vscodeElicitationShown(page), 0, 'nor afterwards');
     await screenshot(page, 'chat-agent-answer');
     // Toasts are off under the smoke-test driver: every notification lands in the centre, shown here.

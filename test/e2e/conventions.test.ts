@@ -30,7 +30,8 @@ async function waitForPalette(page: Page, title: string, offered: boolean): Prom
   }
 }
 
-const activityBadge = (page: Page) => page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="MCP Elicitation"]') }).locator('.badge .badge-content');
+const activityBadge = (page: Page) =>
+  page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="MCP Elicitation"]') }).locator('.badge .badge-content');
 
 describe('Conventions: palette entries follow the servers, the pending view has a badge', () => {
   let wb: Workbench;
@@ -67,10 +68,18 @@ describe('Conventions: palette entries follow the servers, the pending view has 
 
   it('Stop All and Restart All are offered in the palette only while a server is configured', async () => {
     const { page } = wb;
-    for (const title of ['MCP Elicitation: Stop All Servers', 'MCP Elicitation: Restart All Servers']) await waitForPalette(page, title, true);
+    for (const title of ['MCP Elicitation: Stop All Servers', 'MCP Elicitation: Restart All Servers']) {
+      await waitForPalette(page, title, true);
+    }
     writeFileSync(mcpJson, JSON.stringify({ servers: {} }, null, 2));
     await page.locator('.statusbar-item', { hasText: 'MCP 2/2' }).first().waitFor({ state: 'hidden', timeout: 30_000 });
-    for (const title of ['MCP Elicitation: Stop All Servers', 'MCP Elicitation: Restart All Servers', 'MCP Elicitation: Start All Servers']) await waitForPalette(page, title, false);
+    for (const title of [
+      'MCP Elicitation: Stop All Servers',
+      'MCP Elicitation: Restart All Servers',
+      'MCP Elicitation: Start All Servers',
+    ]) {
+      await waitForPalette(page, title, false);
+    }
     writeFileSync(mcpJson, original);
     await waitForServers(page, 2);
     await waitForPalette(page, 'MCP Elicitation: Stop All Servers', true);

@@ -7,7 +7,17 @@
 import { beforeEach, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import { declineAllPending, demoRecords, hideNotifications, notification, pickItem, quickInput, runCommand, screenshot, type DemoRecord } from './workbench';
+import {
+  declineAllPending,
+  demoRecords,
+  hideNotifications,
+  notification,
+  pickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  type DemoRecord,
+} from './workbench';
 import { formWorkbench } from './formWorkbench';
 
 describe('Workbench: form-mode elicitation on native quick input', () => {
@@ -32,7 +42,9 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await runCommand(wb.page, 'MCP Elicitation: Run Tool…');
     await pickItem(wb.page, server);
     await pickItem(wb.page, tool);
-    await qi().locator('.quick-input-titlebar', { hasText: `MCP server “${server}” asks` }).waitFor();
+    await qi()
+      .locator('.quick-input-titlebar', { hasText: `MCP server “${server}” asks` })
+      .waitFor();
     await qi().getByText(shows).first().waitFor();
   }
 
@@ -82,10 +94,16 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
 
   /** The review's rows as "label: description". */
   const reviewRows = (): Promise<string[]> =>
-    rows().evaluateAll((rs) => rs.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''}: ${r.querySelector('.label-description')?.textContent ?? ''}`));
+    rows().evaluateAll((rs) =>
+      rs.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''}: ${r.querySelector('.label-description')?.textContent ?? ''}`),
+    );
 
   const checked = async (): Promise<string[]> =>
-    (await rows().evaluateAll((rs) => rs.filter((r) => r.getAttribute('aria-checked') === 'true').map((r) => r.getAttribute('aria-label') ?? ''))).map((l) => l.split(',')[0] ?? '');
+    (
+      await rows().evaluateAll((rs) =>
+        rs.filter((r) => r.getAttribute('aria-checked') === 'true').map((r) => r.getAttribute('aria-label') ?? ''),
+      )
+    ).map((l) => l.split(',')[0] ?? '');
 
   it('number InputBox: typing 42 shows the range message live and Enter does not send; 7 is sent as a number', async () => {
     const { page } = wb;
@@ -116,7 +134,12 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await ask('Confirm a deployment', 'Deploy build 1.4.2 to staging?');
     // The question sits under the filter box, not over an option.
     await qi().locator('.quick-input-message', { hasText: 'Deploy build 1.4.2 to staging?' }).waitFor();
-    assert.deepEqual(await rows().allInnerTexts().then((t) => t.map((x) => x.split('\n')[0])), ['Yes', 'No']);
+    assert.deepEqual(
+      await rows()
+        .allInnerTexts()
+        .then((t) => t.map((x) => x.split('\n')[0])),
+      ['Yes', 'No'],
+    );
     assert.match(await rows().and(qi().locator('.focused')).innerText(), /^Yes/);
     await shot('quickpick-boolean-dark');
     await page.keyboard.press('ArrowDown');
@@ -128,7 +151,13 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
   it('titled enum QuickPick: shows the titles with the value as detail and sends the value', async () => {
     await ask('Choose a region', 'Europe (Ireland)');
     // Each row: the title on the first line, the value to be sent as its detail below.
-    const shown = (await rows().allInnerTexts()).map((t) => t.split('\n').map((x) => x.trim()).filter(Boolean).slice(0, 2));
+    const shown = (await rows().allInnerTexts()).map((t) =>
+      t
+        .split('\n')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(0, 2),
+    );
     assert.deepEqual(shown, [
       ['Europe (Ireland)', 'eu-west-1'],
       ['US East (Virginia)', 'us-east-1'],
@@ -194,7 +223,16 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await title.filter({ hasText: 'Review (13/13)' }).waitFor();
     const review = await reviewRows();
     // Option titles, as picked ("Team"), not the values sent ("team").
-    for (const line of ['Project name: quick-project', 'Description: typed on step two', 'Replicas: 3', 'Monthly budget (USD): 250.5', 'Public repository: No', 'License: MIT', 'Tier: Team', 'Features: ci, issues']) {
+    for (const line of [
+      'Project name: quick-project',
+      'Description: typed on step two',
+      'Replicas: 3',
+      'Monthly budget (USD): 250.5',
+      'Public repository: No',
+      'License: MIT',
+      'Tier: Team',
+      'Features: ci, issues',
+    ]) {
       assert.ok(review.includes(line), `review lists “${line}”: ${JSON.stringify(review)}`);
     }
     await shot('quickinput-review-dark');
@@ -301,7 +339,10 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await ask('Command link', 'Click to continue', 'inject');
     const message = qi().locator('.quick-input-message', { hasText: 'Click to continue' });
     // The server's words are all there to read, and none of them is a link.
-    assert.match((await message.innerText()).replace(/\u200b/g, ''), /\[Click to continue\]\(command:workbench\.action\.toggleStatusbarVisibility\) before you answer\./);
+    assert.match(
+      (await message.innerText()).replace(/\u200b/g, ''),
+      /\[Click to continue\]\(command:workbench\.action\.toggleStatusbarVisibility\) before you answer\./,
+    );
     assert.equal(await message.locator('a').count(), 0, 'no link in the prompt');
     await message.getByText('Click to continue', { exact: false }).click();
     await page.keyboard.press('Escape');
@@ -346,7 +387,9 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
 
     await ask('Everything form', 'Create a new project.');
     for (let n = 1; n <= 12; n++) {
-      await qi().locator('.quick-input-title', { hasText: `(${n}/13)` }).waitFor();
+      await qi()
+        .locator('.quick-input-title', { hasText: `(${n}/13)` })
+        .waitFor();
       await page.keyboard.press('Enter');
     }
     await qi().locator('.quick-input-title', { hasText: 'Review (13/13)' }).waitFor();

@@ -14,7 +14,9 @@ import { formFrame, openWorkbench, quickInput, runCommand, screenshot, waitForSe
 /** Picks the quick pick row whose label is exactly `label` (tool names share prefixes: elicit, elicitMany). */
 async function pickExact(page: Page, label: string): Promise<void> {
   await quickInput(page).locator('input').fill(label);
-  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   await row.click();
 }
@@ -37,11 +39,19 @@ describe('Workbench: what the webview form warns the person answering about', ()
     const file = path.join(wb.recordDir, 'fixture.jsonl');
     for (const t0 = Date.now(); Date.now() - t0 < 30_000; await new Promise((r) => setTimeout(r, 100))) {
       if (!existsSync(file)) continue;
-      const hit = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tag?: string; kind: string; response?: unknown }).find((r) => r.tag === tag && r.kind === 'result');
+      const hit = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { tag?: string; kind: string; response?: unknown })
+        .find((r) => r.tag === tag && r.kind === 'result');
       if (hit) {
         // The tool's result then opens in an editor and takes focus; wait for it, so that it cannot
         // close the palette under the next step.
-        await wb.page.locator('.editor-instance .view-lines', { hasText: `"tag": "${tag}"` }).first().waitFor({ timeout: 30_000 });
+        await wb.page
+          .locator('.editor-instance .view-lines', { hasText: `"tag": "${tag}"` })
+          .first()
+          .waitFor({ timeout: 30_000 });
         return hit.response;
       }
     }
@@ -49,7 +59,9 @@ describe('Workbench: what the webview form warns the person answering about', ()
   }
 
   before(async () => {
-    wb = await openWorkbench({ settings: { 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' } });
+    wb = await openWorkbench({
+      settings: { 'mcpElicitation.presentation': 'webview', 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+    });
     await waitForServers(wb.page, 2);
   });
   after(async () => {

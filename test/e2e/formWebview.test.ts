@@ -77,7 +77,14 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     for (let i = 0; i < 100; i++) {
       for (const f of page.frames()) {
         if (!f.url().includes('fake.html')) continue;
-        if ((await f.locator('main.form').count().catch(() => 0)) > 0) return f;
+        if (
+          (await f
+            .locator('main.form')
+            .count()
+            .catch(() => 0)) > 0
+        ) {
+          return f;
+        }
       }
       await page.waitForTimeout(100);
     }
@@ -94,7 +101,10 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     await openForm('demo', 'Everything form');
     const f = form();
     assert.equal(await f.locator('.banner .server-name').textContent(), 'demo');
-    assert.equal(await f.locator('.banner .message').textContent(), 'Create a new project. Every field has a default: press Accept to take them all.');
+    assert.equal(
+      await f.locator('.banner .message').textContent(),
+      'Create a new project. Every field has a default: press Accept to take them all.',
+    );
     // All twelve controls show their defaults.
     assert.equal(await f.locator('.field').count(), 12);
     assert.equal(await field('Project name').inputValue(), defaults['name']);
@@ -103,7 +113,13 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     assert.equal(await field('Homepage').inputValue(), defaults['homepage']);
     assert.equal(await field('Start date').inputValue(), defaults['start']);
     // The date picker shows the date in the browser's locale; no "YYYY-MM-DD" hint contradicts it.
-    assert.equal(await f.locator('.kind-string', { has: field('Start date') }).locator('.field-hint').count(), 0);
+    assert.equal(
+      await f
+        .locator('.kind-string', { has: field('Start date') })
+        .locator('.field-hint')
+        .count(),
+      0,
+    );
     assert.equal(await field('Slug').inputValue(), defaults['slug']);
     assert.equal(await field('Replicas').inputValue(), String(defaults['replicas']));
     assert.equal(await field('Monthly budget (USD)').inputValue(), String(defaults['budget']));
@@ -111,7 +127,10 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     assert.ok(await field('MIT').isChecked());
     assert.ok(await field('Team').isChecked());
     const features = await Promise.all(['ci', 'docs', 'issues', 'wiki'].map((o) => field(o).isChecked()));
-    assert.deepEqual(features, ['ci', 'docs', 'issues', 'wiki'].map((o) => (defaults['features'] as string[]).includes(o)));
+    assert.deepEqual(
+      features,
+      ['ci', 'docs', 'issues', 'wiki'].map((o) => (defaults['features'] as string[]).includes(o)),
+    );
     await screenshot(page, 'form-webview-dark');
 
     await accept().click();
@@ -171,7 +190,17 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     await accept().click({ timeout: 5_000 });
     assert.deepEqual(await answer(), {
       action: 'accept',
-      content: { ...defaults, name: 'renamed-project', owner: 'ops@example.com', replicas: 5, budget: 99.25, public: true, license: 'Apache-2.0', tier: 'enterprise', features: ['issues', 'wiki'] },
+      content: {
+        ...defaults,
+        name: 'renamed-project',
+        owner: 'ops@example.com',
+        replicas: 5,
+        budget: 99.25,
+        public: true,
+        license: 'Apache-2.0',
+        tier: 'enterprise',
+        features: ['issues', 'wiki'],
+      },
     });
   });
 
@@ -187,7 +216,10 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     assert.deepEqual(await answer(), { action: 'cancel' });
 
     await openForm('demo', 'Everything form');
-    await page.locator('.tab', { hasText: 'demo asks' }).getByRole('button', { name: /^Close/ }).click();
+    await page
+      .locator('.tab', { hasText: 'demo asks' })
+      .getByRole('button', { name: /^Close/ })
+      .click();
     assert.deepEqual(await answer(), { action: 'cancel' });
     await waitQueueEmpty();
   });
@@ -264,14 +296,19 @@ describe('Workbench: form-mode elicitation in the webview', () => {
       pwned: (window as unknown as { __pwned?: unknown }).__pwned,
       // Anything the payloads could have created, anywhere in the form's body.
       injected: document.body.querySelectorAll('img, svg, iframe, style, object, embed, script:not([src$="/media/webview.js"])').length,
-      handlers: [...document.body.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name)),
+      handlers: [...document.body.querySelectorAll('*')].flatMap((e) =>
+        [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+      ),
       bodyVisible: getComputedStyle(document.body).display !== 'none',
     }));
     assert.deepEqual(verdict, { pwned: undefined, injected: 0, handlers: [], bodyVisible: true });
     await screenshot(page, 'form-webview-injection-dark');
     await accept().click({ timeout: 5_000 });
     // The payloads travel back to the server byte for byte.
-    assert.deepEqual(await answer('inject', 'inject'), { action: 'accept', content: { note: P.img, choice: 'a', tags: [P.img], ok: true } });
+    assert.deepEqual(await answer('inject', 'inject'), {
+      action: 'accept',
+      content: { note: P.img, choice: 'a', tags: [P.img], ok: true },
+    });
   });
 
   it('follows the light theme', async () => {
@@ -284,10 +321,14 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     await field('Replicas').fill('3');
     await form().locator('#field-6-error').waitFor({ state: 'hidden' });
     await field('Project name').focus();
-    await form().locator('body').evaluate(() => window.scrollTo(0, 0));
+    await form()
+      .locator('body')
+      .evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'form-webview-light');
     // The page takes its colours from the theme: the body is light now.
-    const bg = await form().locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+    const bg = await form()
+      .locator('body')
+      .evaluate((b) => getComputedStyle(b).backgroundColor);
     const [r = 0, g = 0, b = 0] = (bg.match(/\d+/g) ?? []).map(Number);
     assert.ok(r + g + b > 600, `light background, got ${bg}`);
     await page.keyboard.press('Escape');

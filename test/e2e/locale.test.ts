@@ -28,7 +28,9 @@ describe('Localization: German', () => {
     const asks = bundle['MCP server “{0}” asks'];
     assert.ok(asks, 'the attribution title is translated');
     const expected = asks.replace('{0}', 'demo');
-    await quickInput(wb.page).locator('.quick-input-title', { hasText: expected.split('demo')[0]?.trim() ?? expected }).waitFor({ timeout: 20_000 });
+    await quickInput(wb.page)
+      .locator('.quick-input-title', { hasText: expected.split('demo')[0]?.trim() ?? expected })
+      .waitFor({ timeout: 20_000 });
     await screenshot(wb.page, 'inputbox-german-dark');
     await wb.page.keyboard.press('Escape');
   });

@@ -29,17 +29,28 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
   const recorded = (tool: string): ReturnType<typeof waitForRecord> => waitForRecord({ ...wb, recordDir }, tool);
   before(async () => {
     wb = await openWorkbench({
-      servers: { 'demo-modern': { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')], env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') } } },
+      servers: {
+        'demo-modern': {
+          command: 'node',
+          args: [path.join(repoRoot, 'demo', 'servers', 'demoModernServer.mjs')],
+          env: { DEMO_RECORD: path.join(recordDir, 'demo.jsonl') },
+        },
+      },
     });
     // Stand-in for the sign-in site: the browser really navigates, and records the exact URL.
-    await wb.page.context().route((u) => u.hostname.endsWith('example.com'), (route) => route.fulfill({ contentType: 'text/html', body: '<title>sign-in stand-in</title>' }));
+    await wb.page.context().route(
+      (u) => u.hostname.endsWith('example.com'),
+      (route) => route.fulfill({ contentType: 'text/html', body: '<title>sign-in stand-in</title>' }),
+    );
     await waitForServers(wb.page, 1);
   });
   after(async () => {
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) await screenshot(wb.page, `mrtr-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    if ('passed' in t && !t.passed) {
+      await screenshot(wb.page, `mrtr-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
   });
 
   async function runTool(tool: string): Promise<void> {
@@ -50,7 +61,11 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
   it('the Servers view shows the negotiated revision', async () => {
     const { page } = wb;
     await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
-    await page.locator('.monaco-list-row', { hasText: 'demo-modern' }).filter({ hasText: 'MCP 2026-07-28' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-list-row', { hasText: 'demo-modern' })
+      .filter({ hasText: 'MCP 2026-07-28' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'mrtr-servers-view');
   });
 

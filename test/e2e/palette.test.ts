@@ -1,6 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { demoRecords, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  demoRecords,
+  openWorkbench,
+  pickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 
 describe('Workbench: palette, Servers view and Run Tool', () => {
   let wb: Workbench;
@@ -17,9 +27,18 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
     await page.keyboard.press('F1');
     // One command at a time: the list draws only the rows that fit, and the category has more
     // commands than fit.
-    for (const title of ['Run Tool…', 'Show Pending Elicitations', 'Restart All Servers', 'Open Audit Log', 'Route Through MCP Elicitation Host']) {
+    for (const title of [
+      'Run Tool…',
+      'Show Pending Elicitations',
+      'Restart All Servers',
+      'Open Audit Log',
+      'Route Through MCP Elicitation Host',
+    ]) {
       await page.locator('.quick-input-widget input').fill(`>MCP Elicitation: ${title}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: `MCP Elicitation: ${title}` }).first().waitFor({ timeout: 20_000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: `MCP Elicitation: ${title}` })
+        .first()
+        .waitFor({ timeout: 20_000 });
     }
     await page.keyboard.press('Escape');
   });
@@ -31,7 +50,10 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
     await view.locator('.monaco-list-row', { hasText: 'demo' }).first().waitFor();
     await view.locator('.monaco-list-row', { hasText: 'Ask for a name' }).first().waitFor();
     await view.locator('.monaco-list-row', { hasText: 'fixture' }).first().waitFor();
-    assert.ok(await view.locator('.monaco-list-row', { hasText: 'stdio · demo' }).count() >= 1, 'server description shows transport and serverInfo');
+    assert.ok(
+      (await view.locator('.monaco-list-row', { hasText: 'stdio · demo' }).count()) >= 1,
+      'server description shows transport and serverInfo',
+    );
     await screenshot(page, 'servers-view-dark');
   });
 

@@ -3,7 +3,20 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { demoRecords, formFrame, hideNotifications, notification, openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  demoRecords,
+  formFrame,
+  hideNotifications,
+  notification,
+  openWorkbench,
+  pickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 import { reportFailure, settle, watchWorkbench } from './settle';
 
 /**
@@ -68,7 +81,10 @@ async function runFixtureTool(page: Page, tool: string): Promise<void> {
   await runCommand(page, 'MCP Elicitation: Run Tool…');
   await pickItem(page, 'fixture');
   await quickInput(page).locator('input').fill(tool);
-  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) }).first().click();
+  await page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) })
+    .first()
+    .click();
 }
 
 /**
@@ -140,7 +156,11 @@ describe('Policy and pending elicitations in the workbench', () => {
     assert.deepEqual(rec?.result, { action: 'decline' });
     await resultShown(page, 'pick_toppings');
     await pendingStatus(page).waitFor({ state: 'detached' });
-    assert.equal(((await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>)['demo'], 'ask', 'Decline changes no policy');
+    assert.equal(
+      ((await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>)['demo'],
+      'ask',
+      'Decline changes no policy',
+    );
     await hideNotifications(page);
   });
 
@@ -180,7 +200,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     // Under load the menu can swallow a click that lands as it opens (it stays open, the item
     // highlighted): the keyboard then runs the highlighted item. A menu that took the click stays
     // on screen for its fade-out only, so wait that out before deciding.
-    const stayedOpen = await menu.waitFor({ state: 'hidden', timeout: 2_000 }).then(() => false, () => true);
+    const stayedOpen = await menu.waitFor({ state: 'hidden', timeout: 2_000 }).then(
+      () => false,
+      () => true,
+    );
     if (stayedOpen) {
       await allow.hover();
       await page.keyboard.press('Enter');
@@ -206,7 +229,10 @@ describe('Policy and pending elicitations in the workbench', () => {
   it('blocked: declined without a prompt, one notice per session, Unblock allows again', async () => {
     const { page } = wb;
     await hideNotifications(page);
-    for (const [tool, title] of [['confirm_deploy', 'Confirm a deployment'], ['choose_region', 'Choose a region']] as const) {
+    for (const [tool, title] of [
+      ['confirm_deploy', 'Confirm a deployment'],
+      ['choose_region', 'Choose a region'],
+    ] as const) {
       await runDemoTool(page, title);
       const [rec] = await waitForRecord(wb, tool);
       assert.deepEqual(rec?.result, { action: 'decline' });
@@ -217,7 +243,11 @@ describe('Policy and pending elicitations in the workbench', () => {
       .waitFor({ state: 'hidden', timeout: 5_000 })
       .catch(() => assert.fail('nothing was shown: a quick input stayed open'));
     const notice = await notification(page, 'Declined a request from “demo”: the server is blocked.');
-    assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: 'the server is blocked' }).count(), 1, 'one notice for two blocked requests');
+    assert.equal(
+      await page.locator('.notifications-center .notification-list-item', { hasText: 'the server is blocked' }).count(),
+      1,
+      'one notice for two blocked requests',
+    );
     await notice.getByRole('button', { name: 'Unblock' }).click();
     await waitForPolicy(wb, 'demo', 'allow');
   });
@@ -262,7 +292,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await resultShown(page, 'pick_number');
   });
 
-  it('a tool result that arrives while another tool\'s question is open opens behind it: the question keeps the keyboard and its answer is sent', async () => {
+  it("a tool result that arrives while another tool's question is open opens behind it: the question keeps the keyboard and its answer is sent", async () => {
     const { page } = wb;
     await hideNotifications(page);
     await freshEditors(page);
@@ -271,7 +301,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     // The second tool asks a question (one text field: an InputBox).
     await runFixtureTool(page, 'elicit');
     await qi.locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
-    const params = { message: 'Which colour should the badge be?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
+    const params = {
+      message: 'Which colour should the badge be?',
+      requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+    };
     await qi.locator('input').fill(JSON.stringify({ params, tag: 'behind' }));
     await page.keyboard.press('Enter');
     await qi.getByText('Which colour should the badge be?').waitFor();
@@ -282,19 +315,26 @@ describe('Policy and pending elicitations in the workbench', () => {
     // Before the fix the question stayed visible but the editor had the keyboard: what the user
     // typed next went into the read-only result.
     assert.equal(await quickInputHasKeyboard(page), true, 'the question still has the keyboard');
-    await page.locator('.statusbar-item', { hasText: 'waitForFile on fixture returned; its result is in a tab behind the open question.' }).first().waitFor();
+    await page
+      .locator('.statusbar-item', { hasText: 'waitForFile on fixture returned; its result is in a tab behind the open question.' })
+      .first()
+      .waitFor();
     await screenshot(page, 'result-behind-question-dark');
     await page.keyboard.type('al');
     await page.keyboard.press('Enter');
     const rec = await waitForFixtureRecord(wb, 'behind');
-    assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'teal' } }, 'typed before and after the result arrived, answered with Enter');
+    assert.deepEqual(
+      rec.response,
+      { action: 'accept', content: { colour: 'teal' } },
+      'typed before and after the result arrived, answered with Enter',
+    );
     // With nothing on screen, a result opens in front and takes focus, as before.
     await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
     await page.locator('.editor-instance .monaco-editor.focused').waitFor();
     assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending or set aside');
   });
 
-  it('a tool result that arrives while Run Tool\'s server picker is open opens behind it: the picker stays open and keeps the keyboard', async () => {
+  it("a tool result that arrives while Run Tool's server picker is open opens behind it: the picker stays open and keeps the keyboard", async () => {
     const { page } = wb;
     await hideNotifications(page);
     await freshEditors(page);
@@ -305,7 +345,11 @@ describe('Policy and pending elicitations in the workbench', () => {
     await page.keyboard.type('fix');
     await releaseHeldTool(page, gate);
     // Before the fix the result took the keyboard and the workbench closed the picker.
-    assert.equal(await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).isVisible(), true, 'the picker is still open');
+    assert.equal(
+      await qi.locator('.quick-input-title', { hasText: 'Run Tool: pick a server' }).isVisible(),
+      true,
+      'the picker is still open',
+    );
     assert.equal(await quickInputHasKeyboard(page), true, 'the picker still has the keyboard');
     assert.equal(await qi.locator('input').inputValue(), 'fix', 'what the user typed is still there');
     await page.keyboard.press('Escape');
@@ -324,8 +368,14 @@ describe('Policy and pending elicitations in the workbench', () => {
     for (let attempt = 1; ; attempt++) {
       await runDemoTool(page, 'Burst of questions');
       const shown = await Promise.race([
-        form.getByRole('button', { name: 'Accept', exact: true }).waitFor({ timeout: 20_000 }).then(() => 'webview'),
-        quickInput(page).locator('.quick-input-title', { hasText: 'Run Tool: burst' }).waitFor({ timeout: 20_000 }).then(() => 'quickInput'),
+        form
+          .getByRole('button', { name: 'Accept', exact: true })
+          .waitFor({ timeout: 20_000 })
+          .then(() => 'webview'),
+        quickInput(page)
+          .locator('.quick-input-title', { hasText: 'Run Tool: burst' })
+          .waitFor({ timeout: 20_000 })
+          .then(() => 'quickInput'),
       ]);
       if (shown === 'webview') break;
       assert.ok(attempt < 20, 'presentation setting never applied');
@@ -369,7 +419,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     await pickItem(page, 'Decline All from demo');
     const [burst] = await waitForRecord(wb, 'burst');
     const results = (burst?.result.content?.['results'] ?? []) as { action: string }[];
-    assert.deepEqual(results.map((r) => r.action), ['decline', 'decline', 'decline']);
+    assert.deepEqual(
+      results.map((r) => r.action),
+      ['decline', 'decline', 'decline'],
+    );
     await pendingItem.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
     await resultShown(page, 'burst');
@@ -406,7 +459,9 @@ describe('Policy and pending elicitations in the workbench', () => {
     await waitForRecord(wb, 'burst', 2);
     // After Allow More, a burst larger than the limit reaches the user whole: nothing is declined unseen.
     await burst(12);
-    await pendingStatus(page).filter({ hasText: /(^|\D)12(\D|$)/ }).waitFor();
+    await pendingStatus(page)
+      .filter({ hasText: /(^|\D)12(\D|$)/ })
+      .waitFor();
     await declineAll();
     const bursts = await waitForRecord(wb, 'burst', 3);
     assert.equal(((bursts.at(-1)?.result.content?.['results'] ?? []) as unknown[]).length, 12);
@@ -419,14 +474,24 @@ describe('Policy and pending elicitations in the workbench', () => {
     await hideNotifications(page);
     const settingsFile = path.join(wb.workspace, '.vscode', 'settings.json');
     const current = await workspaceSettings(wb);
-    writeFileSync(settingsFile, JSON.stringify({ ...current, 'mcpElicitation.serverPolicy': { ...(current['mcpElicitation.serverPolicy'] as object), demo: 'ask' } }, null, 2));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify(
+        { ...current, 'mcpElicitation.serverPolicy': { ...(current['mcpElicitation.serverPolicy'] as object), demo: 'ask' } },
+        null,
+        2,
+      ),
+    );
     // The settings file is picked up by a watcher: until it is, the tool's question shows at once.
     const before = recordCount(wb, 'everything');
     for (let attempt = 1; ; attempt++) {
       await runDemoTool(page, 'Everything form');
       const shown = await Promise.race([
         notification(page, 'demo wants your input: Create a new project.').then(() => 'asked'),
-        formFrame(page).getByRole('button', { name: 'Accept', exact: true }).waitFor({ timeout: 20_000 }).then(() => 'form'),
+        formFrame(page)
+          .getByRole('button', { name: 'Accept', exact: true })
+          .waitFor({ timeout: 20_000 })
+          .then(() => 'form'),
       ]);
       if (shown === 'asked') break;
       assert.ok(attempt < 10, 'ask policy never applied');
@@ -460,15 +525,24 @@ describe('Policy and pending elicitations in the workbench', () => {
     await page.locator('.tab', { hasText: 'fixture asks' }).waitFor({ state: 'detached' });
     await runFixtureTool(page, 'elicit');
     await quickInput(page).locator('.quick-input-title', { hasText: 'Arguments for elicit' }).waitFor();
-    const params = { message: 'Which colour should the banner be?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
-    await quickInput(page).locator('input').fill(JSON.stringify({ params, tag: 'behind-webview' }));
+    const params = {
+      message: 'Which colour should the banner be?',
+      requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+    };
+    await quickInput(page)
+      .locator('input')
+      .fill(JSON.stringify({ params, tag: 'behind-webview' }));
     await page.keyboard.press('Enter');
     await form.getByText('Which colour should the banner be?').waitFor();
     await form.getByLabel(/^colour\*?$/).fill('navy');
     await releaseHeldTool(page, gate);
     // Before the fix the result became the group's active editor and covered the form.
     assert.equal(await page.locator('.tab.active', { hasText: 'fixture asks' }).count(), 1, 'the form is still the tab in front');
-    assert.equal(await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(), 0, 'the result tab opened in the background');
+    assert.equal(
+      await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(),
+      0,
+      'the result tab opened in the background',
+    );
     await form.getByRole('button', { name: 'Accept', exact: true }).click();
     const rec = await waitForFixtureRecord(wb, 'behind-webview');
     assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'navy' } });

@@ -104,7 +104,9 @@ export async function reportFailure(page: Page, prefix: string, test: string): P
 export async function settle(wb: Workbench): Promise<void> {
   const { page } = wb;
   // A dialog or a menu takes the keys; Escape closes either (a dialog as its Cancel).
-  for (let i = 0; i < 3 && (await page.locator('.monaco-dialog-box, .context-view .monaco-menu').first().isVisible()); i++) await page.keyboard.press('Escape');
+  for (let i = 0; i < 3 && (await page.locator('.monaco-dialog-box, .context-view .monaco-menu').first().isVisible()); i++) {
+    await page.keyboard.press('Escape');
+  }
   // Escape only sets a question aside; it stays pending and is declined below.
   if (await page.locator('.quick-input-widget:not(.quick-input-widget-closing)').first().isVisible()) await page.keyboard.press('Escape');
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' });
@@ -112,7 +114,9 @@ export async function settle(wb: Workbench): Promise<void> {
   await page.locator(PENDING).waitFor({ state: 'detached', timeout: 10_000 });
 
   // The tools those answers belonged to return now, and their results open and take focus.
-  if ((await page.locator('.notifications-center.visible').count()) === 0) await page.locator('.statusbar-item[id="status.notifications"]').click();
+  if ((await page.locator('.notifications-center.visible').count()) === 0) {
+    await page.locator('.statusbar-item[id="status.notifications"]').click();
+  }
   await page.locator(CENTER_ITEM, { hasText: RUNNING }).first().waitFor({ state: 'detached', timeout: 30_000 });
   await page.waitForFunction(`window.__e2e.results.size >= ${demoRecords(wb).length}`, undefined, { timeout: 10_000 });
   // A rate-limit warning left unanswered would decline the next test's requests for a minute.

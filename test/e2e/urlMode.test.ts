@@ -16,7 +16,8 @@ import { repoRoot } from '../../scripts/hostPaths.mjs';
  * which never reaches the client as a protocol error. No `${` in it: mcp.json args are substituted.
  */
 function draftServerScript(): string {
-  const sdk = (p: string): string => JSON.stringify(pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', p)).href);
+  const sdk = (p: string): string =>
+    JSON.stringify(pathToFileURL(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', p)).href);
   return [
     `import { Server } from ${sdk('server/index.js')};`,
     `import { StdioServerTransport } from ${sdk('server/stdio.js')};`,
@@ -49,7 +50,11 @@ const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-url-'));
 function records(): FixtureRecord[] {
   const f = path.join(recordDir, 'fixture.jsonl');
   if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as FixtureRecord);
+  return readFileSync(f, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as FixtureRecord);
 }
 
 async function waitForRecord(what: string, pick: (r: FixtureRecord) => boolean, timeoutMs = 30_000): Promise<FixtureRecord> {
@@ -69,7 +74,9 @@ function attempts(elicitationId: string): number {
 /** Picks the quick pick row whose label is exactly `label` (tool names share prefixes: elicit, elicitMany). */
 async function pickExact(page: Page, label: string): Promise<void> {
   await quickInput(page).locator('input').fill(label);
-  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   await row.click();
 }
@@ -133,7 +140,11 @@ function dialog(page: Page): Locator {
 async function openDialog(page: Page, title: RegExp): Promise<{ box: Locator; title: string; detail: string }> {
   const box = dialog(page).filter({ has: page.locator('.dialog-message-text', { hasText: title }) });
   await box.waitFor({ timeout: 30_000 });
-  return { box, title: await box.locator('.dialog-message-text').innerText(), detail: await box.locator('.dialog-message-detail').innerText() };
+  return {
+    box,
+    title: await box.locator('.dialog-message-text').innerText(),
+    detail: await box.locator('.dialog-message-detail').innerText(),
+  };
 }
 
 async function click(box: Locator, button: string): Promise<void> {
@@ -206,7 +217,10 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
       },
     });
     // Stand-in for the sign-in site: the browser really navigates, and records the exact URL.
-    await wb.page.context().route((u) => u.hostname.endsWith('example.com'), (route) => route.fulfill({ contentType: 'text/html', body: '<title>sign-in stand-in</title>' }));
+    await wb.page.context().route(
+      (u) => u.hostname.endsWith('example.com'),
+      (route) => route.fulfill({ contentType: 'text/html', body: '<title>sign-in stand-in</title>' }),
+    );
     await waitForServers(wb.page, 2);
   });
   after(async () => {
@@ -215,7 +229,9 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
   });
   afterEach(async (t) => {
     // What the workbench showed when a test failed, for diagnosis.
-    if ('passed' in t && !t.passed) await screenshot(wb.page, `url-mode-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    if ('passed' in t && !t.passed) {
+      await screenshot(wb.page, `url-mode-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
   });
 
   // Percent-escapes in the query are where a re-serialised URL would differ from the one shown.
@@ -233,7 +249,9 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     assert.match(detail, /Message from the server:\nSign in$/);
     // VS Code's link protection asks again for an untrusted domain; our dialog says so beforehand.
     assert.match(detail, /^After “Open in Browser”, VS Code's own link protection may ask once more before the page opens\.$/m);
-    for (const b of ['Open in Browser', 'Copy URL', 'Decline']) assert.equal(await box.getByRole('button', { name: b, exact: true }).count(), 1, `${b} button`);
+    for (const b of ['Open in Browser', 'Copy URL', 'Decline']) {
+      assert.equal(await box.getByRole('button', { name: b, exact: true }).count(), 1, `${b} button`);
+    }
     await screenshot(page, 'url-consent-dark');
     // Nothing opens before the click.
     assert.deepEqual(popupsSince(wb, since), []);
@@ -282,7 +300,9 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     const { box, title, detail } = await openDialog(page, /in your browser\?/);
     assert.equal(title, 'Open a page on xn--pple-43d.com in your browser?');
     assert.match(detail, /^Host: аpple\.com \(registered as xn--pple-43d\.com\), port 8443$/m);
-    for (const w of [/international characters/, /mixes letters from different alphabets/, /can pass for apple\.com/, /port 8443/]) assert.match(detail, w);
+    for (const w of [/international characters/, /mixes letters from different alphabets/, /can pass for apple\.com/, /port 8443/]) {
+      assert.match(detail, w);
+    }
     assert.equal(await box.locator('.codicon-dialog-warning').count(), 1, 'a warning dialog, not an info one');
     await screenshot(page, 'url-consent-warning-dark');
     await page.keyboard.press('Escape');
@@ -299,13 +319,21 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     assert.doesNotMatch(shown.detail, /link protection/, 'a blocked link never opens: no word of a second prompt');
     assert.match(shown.detail, /"javascript:" scheme/);
     assert.ok(shown.detail.split('\n').includes('javascript:alert(1)'));
-    assert.deepEqual(await shown.box.locator('.dialog-buttons .monaco-button').allInnerTexts(), ['OK'], 'only OK: no Open, nothing to press by accident');
+    assert.deepEqual(
+      await shown.box.locator('.dialog-buttons .monaco-button').allInnerTexts(),
+      ['OK'],
+      'only OK: no Open, nothing to press by accident',
+    );
     // The server is not kept waiting while the user reads why.
     assert.deepEqual(await elicitResult(wb, 'blocked-js'), { action: 'decline' });
     await screenshot(page, 'url-blocked-dark');
     await click(shown.box, 'OK');
 
-    await runElicit(page, { mode: 'url', message: 'Refresh token', url: 'https://169.254.169.254/', elicitationId: 'b2' }, 'blocked-metadata');
+    await runElicit(
+      page,
+      { mode: 'url', message: 'Refresh token', url: 'https://169.254.169.254/', elicitationId: 'b2' },
+      'blocked-metadata',
+    );
     shown = await openDialog(page, /^Blocked a link from “fixture”/);
     assert.equal(shown.title, 'Blocked a link from “fixture” to 169.254.169.254');
     assert.match(shown.detail, /cloud metadata service/);
@@ -330,7 +358,10 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
 
     // Open Again: the same consent, and only its button opens the page.
     await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Authorise this device' }).filter({ hasText: 'awaiting completion' }).click();
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Authorise this device' })
+      .filter({ hasText: 'awaiting completion' })
+      .click();
     const again = await openDialog(page, /in your browser\?/);
     assert.ok(again.detail.split('\n').includes(url));
     await click(again.box, 'Open in Browser');
@@ -422,7 +453,9 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     await click((await openDialog(page, /Will you open it yourself\?/)).box, 'Yes, I will open it');
     // This server never sends completion: the user says the browser step is over.
     await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'draft: Connect your account' }).filter({ hasText: 'awaiting completion' });
+    const row = page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'draft: Connect your account' })
+      .filter({ hasText: 'awaiting completion' });
     await row.hover();
     await row.locator('.action-label[aria-label="Mark as Done"]').click();
     await page.keyboard.press('Escape');
@@ -430,7 +463,7 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
   });
   // Last in the suite: in one of several full runs, the webview forms of the tests that followed it
   // stayed blank (cause not found; see the closing note of 2026-11-23).
-  it('Open in Browser, but the browser does not open (VS Code\'s link prompt cancelled): cancel, not accept; the user is told and can take the link; the history says so', async () => {
+  it("Open in Browser, but the browser does not open (VS Code's link prompt cancelled): cancel, not accept; the user is told and can take the link; the history says so", async () => {
     const { page } = wb;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const since = wb.popups.length;
@@ -476,7 +509,9 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), url);
     assert.deepEqual(popupsSince(wb, since), []);
     await runCommand(page, 'MCP Elicitation: Show Pending Elicitations');
-    const pending = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Sign in, copied' }).filter({ hasText: 'awaiting completion' });
+    const pending = page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'fixture: Sign in, copied' })
+      .filter({ hasText: 'awaiting completion' });
     await pending.hover();
     await pending.locator('.action-label[aria-label="Mark as Done"]').click();
     await quickInput(page).locator('input[placeholder="Nothing is pending"]').waitFor();

@@ -21,10 +21,22 @@ describe('VSIX: install the packaged extension into code-server', () => {
     assert.ok(existsSync(vsix), 'the VSIX was written');
     extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-vsix-exts-'));
     const p = hostPaths();
-    const out = execFileSync(p.node, [p.codeServerEntry, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--user-data-dir', path.join(extensionsDir, '.data')], {
-      encoding: 'utf8',
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(extensionsDir, '.xdg') },
-    });
+    const out = execFileSync(
+      p.node,
+      [
+        p.codeServerEntry,
+        '--install-extension',
+        vsix,
+        '--extensions-dir',
+        extensionsDir,
+        '--user-data-dir',
+        path.join(extensionsDir, '.data'),
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CONFIG_HOME: path.join(extensionsDir, '.xdg') },
+      },
+    );
     assert.match(out, /successfully installed/i);
   });
 
@@ -37,14 +49,19 @@ describe('VSIX: install the packaged extension into code-server', () => {
 
   it('contains only what runs (allow-list) and is small', () => {
     const listing = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
-    const files = listing.split('\n').map((l) => l.trim()).filter(Boolean);
+    const files = listing
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     assert.ok(files.includes('dist/extension.js'));
     assert.ok(files.includes('media/webview.js'));
     // Every file the bundle loads apart (scripts/build.mjs, LAZY) ships beside it, and so does
     // every file those load in turn (the gateway and the preview checker require ajv.js).
     const loaded = new Set(['dist/extension.js']);
     for (const file of loaded) {
-      for (const m of readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)) loaded.add(`dist/${m[1]}`);
+      for (const m of readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)) {
+        loaded.add(`dist/${m[1]}`);
+      }
     }
     assert.ok(loaded.size >= 8, `files loaded apart: ${[...loaded].join(', ')}`);
     for (const f of loaded) assert.ok(files.includes(f), `${f} is loaded by dist/extension.js or a file it loads, and must ship`);
@@ -57,7 +74,13 @@ describe('VSIX: install the packaged extension into code-server', () => {
     assert.equal(installed.length, 1, 'installed under publisher.name-version');
     wb = await openWorkbench({
       extensionsDir,
-      servers: { demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: path.join(os.tmpdir(), `vsix-demo-${process.pid}.jsonl`) } } },
+      servers: {
+        demo: {
+          command: 'node',
+          args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')],
+          env: { DEMO_RECORD: path.join(os.tmpdir(), `vsix-demo-${process.pid}.jsonl`) },
+        },
+      },
     });
     // Not the development folder: nothing in the URL points at this repository.
     assert.ok(!wb.page.url().includes('extensionDevelopmentPath'));

@@ -58,12 +58,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     workspace: ws.dir,
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
     ...(opts.locale ? { locale: opts.locale } : {}),
-    ...(opts.extensionsDir ?? opts.alsoInstalled ? { extensionsDir: opts.extensionsDir ?? opts.alsoInstalled } : {}),
+    ...((opts.extensionsDir ?? opts.alsoInstalled) ? { extensionsDir: opts.extensionsDir ?? opts.alsoInstalled } : {}),
   });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, ...(opts.locale ? { locale: opts.locale } : {}) });
+    const context = await browser.newContext({
+      viewport: opts.viewport ?? { width: 1280, height: 800 },
+      ...(opts.locale ? { locale: opts.locale } : {}),
+    });
     const popups: string[] = [];
     context.on('page', (p) => {
       popups.push(p.url());
@@ -140,7 +143,10 @@ export function quickInput(page: Page) {
 
 /** Waits until the extension's servers are up (the status bar shows "MCP n/n"). */
 export async function waitForServers(page: Page, count: number): Promise<void> {
-  await page.locator('.statusbar-item', { hasText: `MCP ${count}/${count}` }).first().waitFor({ timeout: 60_000 });
+  await page
+    .locator('.statusbar-item', { hasText: `MCP ${count}/${count}` })
+    .first()
+    .waitFor({ timeout: 60_000 });
 }
 
 /** The webview form: two iframes deep. */
@@ -159,7 +165,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export function demoRecords(wb: Workbench): { tool: string; result: { action: string; content?: Record<string, unknown> } }[] {
   const f = path.join(wb.recordDir, 'demo.jsonl');
   if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; result: { action: string; content?: Record<string, unknown> } });
+  return readFileSync(f, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { tool: string; result: { action: string; content?: Record<string, unknown> } });
 }
 
 export type DemoRecord = ReturnType<typeof demoRecords>[number];

@@ -19,7 +19,9 @@ export async function testServices(): Promise<TestServices> {
   await ext.activate();
   const all = await vscode.commands.getCommands(true);
   if (!all.includes(TEST_SERVICES_COMMAND)) {
-    throw new Error(`the extension in this host is not its test build: load out/testExtension (built by scripts/build.mjs) as the development extension`);
+    throw new Error(
+      `the extension in this host is not its test build: load out/testExtension (built by scripts/build.mjs) as the development extension`,
+    );
   }
   const s = await vscode.commands.executeCommand<TestServices | undefined>(TEST_SERVICES_COMMAND);
   if (!s) throw new Error(`${TEST_SERVICES_COMMAND} returned nothing`);

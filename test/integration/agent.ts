@@ -31,14 +31,26 @@ export function agentTool(server: string, tool: string): vscode.LanguageModelToo
  * Starts a server as chat would and waits until `tool` is listed. `id` defaults to our gateway's
  * id for `name`; `options` go to workbench.mcp.startServer after `waitForLiveTools`.
  */
-export async function startAsAgent(name: string, tool = 'echo', id = gatewayServerId(name), options: Record<string, unknown> = {}): Promise<void> {
+export async function startAsAgent(
+  name: string,
+  tool = 'echo',
+  id = gatewayServerId(name),
+  options: Record<string, unknown> = {},
+): Promise<void> {
   // The definition reaches the workbench a moment after its provider (or file) changes, and
   // starting an id the workbench does not know yet does nothing: ask again until the tools are in.
   // Started at least once even when a tool already matches: the match may be another server's
   // whose name starts the same way.
   const t0 = Date.now();
   do {
-    if (Date.now() - t0 > 30_000) throw new Error(`${name}'s ${tool} never reached vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_')).join(', ')})`);
+    if (Date.now() - t0 > 30_000) {
+      throw new Error(
+        `${name}'s ${tool} never reached vscode.lm.tools (have: ${vscode.lm.tools
+          .map((t) => t.name)
+          .filter((n) => n.startsWith('mcp_'))
+          .join(', ')})`,
+      );
+    }
     await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, ...options });
     if (agentTool(name, tool) === undefined) await new Promise((r) => setTimeout(r, 250));
   } while (agentTool(name, tool) === undefined);

@@ -9,7 +9,8 @@ import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 // servers it runs; a burst of changes restarts it once.
 
 type ToolText = { content: { text: string }[] };
-const pidOf = async (name: string): Promise<number> => Number((await vscode.commands.executeCommand<ToolText>('mcpElicitation.runTool', name, 'pid', {})).content[0]?.text);
+const pidOf = async (name: string): Promise<number> =>
+  Number((await vscode.commands.executeCommand<ToolText>('mcpElicitation.runTool', name, 'pid', {})).content[0]?.text);
 
 suite('dev.watch: a watched file changes, the server restarts', () => {
   let s: TestServices;
@@ -31,7 +32,11 @@ suite('dev.watch: a watched file changes, the server restarts', () => {
   test('saving a file under the glob restarts the running server once, even for a burst of twenty files', async () => {
     const json = JSON.parse(mcpJson.original) as { servers: Record<string, { args?: string[] }> };
     const fixture = json.servers['fixture']?.args?.[0] ?? '';
-    json.servers['dev-watch'] = { command: 'node', args: [fixture, 'dev-watch'], dev: { watch: 'watched-src/**/*.js', debug: { type: 'node' } } } as never;
+    json.servers['dev-watch'] = {
+      command: 'node',
+      args: [fixture, 'dev-watch'],
+      dev: { watch: 'watched-src/**/*.js', debug: { type: 'node' } },
+    } as never;
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     await waitForRunning(s, 'dev-watch');
     const before = await pidOf('dev-watch');

@@ -29,24 +29,33 @@ function state(s: TestServices, name: string): string {
 /** Waits for the first `error` state of `name` and returns its reason. */
 async function errorReason(s: TestServices, name: string, timeoutMs = 20_000): Promise<string> {
   let reason: string | undefined;
-  await waitFor(() => {
-    const st = s.manager.get(name)?.state;
-    if (st?.kind === 'error') reason = st.reason;
-    return reason !== undefined;
-  }, `${name} in error state (now ${state(s, name)})`, timeoutMs);
+  await waitFor(
+    () => {
+      const st = s.manager.get(name)?.state;
+      if (st?.kind === 'error') reason = st.reason;
+      return reason !== undefined;
+    },
+    `${name} in error state (now ${state(s, name)})`,
+    timeoutMs,
+  );
   return reason ?? '';
 }
 
 /** The other servers are unaffected: still running, and answering. */
 async function neighboursFine(s: TestServices): Promise<void> {
   assert.equal(s.manager.get('fixture')?.state.kind, 'running');
-  const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'fixture', 'echo', { text: 'still here' });
+  const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'fixture', 'echo', {
+    text: 'still here',
+  });
   assert.equal(r.content[0]?.text, 'still here');
 }
 
 /** Starts test/fixtures/httpServer.mjs with a fault mode; resolves with its URL. */
 async function httpFixture(fault: string, children: ChildProcess[]): Promise<string> {
-  const child = spawn('node', [fixture('httpServer.mjs'), '0', `fault-${fault}`], { env: { ...process.env, FIXTURE_HTTP_FAULT: fault }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [fixture('httpServer.mjs'), '0', `fault-${fault}`], {
+    env: { ...process.env, FIXTURE_HTTP_FAULT: fault },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
@@ -73,7 +82,9 @@ async function closedPort(): Promise<number> {
 }
 
 function formTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('mcpElicitation.form'));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('mcpElicitation.form'));
 }
 
 suite('Faults: dead, silent, broken and absent servers; a double Accept', () => {
@@ -110,8 +121,14 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
     try {
       const shown = nextPrompt(s);
       // Two fields: the webview form, in the default presentation.
-      const call = elicitVia('fault-kill', { message: 'Killed while open', requestedSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'boolean' } } } });
-      const settled = call.then(() => 'answered', (e: unknown) => `failed: ${String(e)}`);
+      const call = elicitVia('fault-kill', {
+        message: 'Killed while open',
+        requestedSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'boolean' } } },
+      });
+      const settled = call.then(
+        () => 'answered',
+        (e: unknown) => `failed: ${String(e)}`,
+      );
       assert.equal((await shown).kind, 'webview');
       assert.equal(formTabs().length, 1, 'the form is open');
       process.kill(pid, 'SIGKILL');
@@ -119,7 +136,10 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
       await waitFor(() => formTabs().length === 0, 'the form closed');
       await waitFor(() => told.includes('fault-kill'), 'the user was told');
       assert.equal(s.broker.queue.list().filter((e) => e.server === 'fault-kill').length, 0, 'no pending entry left');
-      const last = s.broker.queue.history.list().filter((h) => h.server === 'fault-kill').at(-1);
+      const last = s.broker.queue.history
+        .list()
+        .filter((h) => h.server === 'fault-kill')
+        .at(-1);
       assert.equal(last?.decidedBy, 'disconnect');
       await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'restarted by the restart policy');
     } finally {
@@ -175,9 +195,17 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
       await waitForRunning(s, 'fault-hostile');
       await waitFor(() => s.manager.get('fault-hostile')?.tools.some((t) => t.name === 'elicitCounted') === true, 'tools listed');
       const shown = nextPrompt(s);
-      const call = vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'fault-hostile', 'elicitCounted', {
-        params: { message: 'Press Enter twice', requestedSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
-      });
+      const call = vscode.commands.executeCommand<{ content: { text: string }[] }>(
+        'mcpElicitation.runTool',
+        'fault-hostile',
+        'elicitCounted',
+        {
+          params: {
+            message: 'Press Enter twice',
+            requestedSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+          },
+        },
+      );
       const box = (await shown).widget as vscode.InputBox;
       box.value = 'once';
       await Promise.all([acceptQuickInput(), acceptQuickInput()]);

@@ -3,7 +3,11 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, messageText, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
-const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({ type: 'object', properties, required });
+const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({
+  type: 'object',
+  properties,
+  required,
+});
 
 suite('Form mode on native widgets (answers checked on the wire)', () => {
   let s: TestServices;
@@ -22,7 +26,10 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   });
 
   test('single text field: InputBox with attribution, typed value accepted', async () => {
-    const wire = elicitVia('fixture', { message: 'What is your name?', requestedSchema: schema({ name: { type: 'string', title: 'Name', minLength: 2 } }, ['name']) });
+    const wire = elicitVia('fixture', {
+      message: 'What is your name?',
+      requestedSchema: schema({ name: { type: 'string', title: 'Name', minLength: 2 } }, ['name']),
+    });
     const p = await nextPrompt(s);
     assert.equal(p.kind, 'inputBox');
     const box = p.widget as vscode.InputBox;
@@ -31,7 +38,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     // Setting .value from code fires no change event; Enter runs the same validator.
     box.value = 'A';
     await acceptQuickInput();
-    await waitFor(() => (messageText(box.validationMessage)) !== '', 'too-short validation message');
+    await waitFor(() => messageText(box.validationMessage) !== '', 'too-short validation message');
     assert.equal(s.broker.queue.size, 1, 'an invalid value is not sent');
     box.value = 'Ada';
     await acceptQuickInput();
@@ -40,7 +47,10 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   });
 
   test('number with bounds: out-of-range refused, then a valid number sent as a number', async () => {
-    const wire = elicitVia('fixture', { message: 'How many?', requestedSchema: schema({ n: { type: 'integer', minimum: 1, maximum: 10 } }, ['n']) });
+    const wire = elicitVia('fixture', {
+      message: 'How many?',
+      requestedSchema: schema({ n: { type: 'integer', minimum: 1, maximum: 10 } }, ['n']),
+    });
     const box = (await nextPrompt(s)).widget as vscode.InputBox;
     box.value = '42';
     await acceptQuickInput();
@@ -53,7 +63,10 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   });
 
   test('boolean: QuickPick Yes/No with default preselected', async () => {
-    const wire = elicitVia('fixture', { message: 'Proceed?', requestedSchema: schema({ ok: { type: 'boolean', default: false } }, ['ok']) });
+    const wire = elicitVia('fixture', {
+      message: 'Proceed?',
+      requestedSchema: schema({ ok: { type: 'boolean', default: false } }, ['ok']),
+    });
     const p = await nextPrompt(s);
     const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
     assert.equal(p.kind, 'quickPick');
@@ -67,7 +80,18 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   test('titled enum: titles as labels, the const value on the wire', async () => {
     const wire = elicitVia('fixture', {
       message: 'Pick a region',
-      requestedSchema: schema({ region: { type: 'string', oneOf: [{ const: 'eu-west-1', title: 'Europe (Ireland)' }, { const: 'us-east-1', title: 'US East' }] } }, ['region']),
+      requestedSchema: schema(
+        {
+          region: {
+            type: 'string',
+            oneOf: [
+              { const: 'eu-west-1', title: 'Europe (Ireland)' },
+              { const: 'us-east-1', title: 'US East' },
+            ],
+          },
+        },
+        ['region'],
+      ),
     });
     const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
     const item = qp.items.find((i) => i.label === 'US East');
@@ -81,7 +105,18 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   test('server text cannot draw icons in a QuickPick ($(…) is escaped)', async () => {
     const wire = elicitVia('fixture', {
       message: 'Pick one',
-      requestedSchema: schema({ c: { type: 'string', oneOf: [{ const: 'x', title: '$(check) Accept and send' }, { const: 'y', title: 'Plain' }] } }, ['c']),
+      requestedSchema: schema(
+        {
+          c: {
+            type: 'string',
+            oneOf: [
+              { const: 'x', title: '$(check) Accept and send' },
+              { const: 'y', title: 'Plain' },
+            ],
+          },
+        },
+        ['c'],
+      ),
     });
     const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
     const labels = qp.items.map((i) => i.label);
@@ -95,10 +130,18 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   test('multi-select: defaults picked, string[] on the wire', async () => {
     const wire = elicitVia('fixture', {
       message: 'Toppings?',
-      requestedSchema: schema({ t: { type: 'array', items: { type: 'string', enum: ['cheese', 'ham', 'olives'] }, minItems: 1, maxItems: 2, default: ['cheese'] } }, ['t']),
+      requestedSchema: schema(
+        {
+          t: { type: 'array', items: { type: 'string', enum: ['cheese', 'ham', 'olives'] }, minItems: 1, maxItems: 2, default: ['cheese'] },
+        },
+        ['t'],
+      ),
     });
     const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
-    assert.deepEqual(qp.selectedItems.map((i) => i.label), ['cheese']);
+    assert.deepEqual(
+      qp.selectedItems.map((i) => i.label),
+      ['cheese'],
+    );
     qp.selectedItems = qp.items.filter((i) => i.label === 'cheese' || i.label === 'olives');
     await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { t: ['cheese', 'olives'] } });
@@ -106,7 +149,9 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
 
   test('hiding the question (Escape, or another quick input) sets it aside: no reply, still pending; Answer from the list shows it again with the draft', async () => {
     let replied = false;
-    const wire = elicitVia('fixture', { message: 'Hide me', requestedSchema: schema({ name: { type: 'string' } }, ['name']) }).finally(() => (replied = true));
+    const wire = elicitVia('fixture', { message: 'Hide me', requestedSchema: schema({ name: { type: 'string' } }, ['name']) }).finally(
+      () => (replied = true),
+    );
     const first = await nextPrompt(s);
     (first.widget as vscode.InputBox).value = 'Gra';
     // The command palette takes the place of the prompt, as F1 does.
@@ -163,7 +208,9 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
         const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
         assert.match(qp.title ?? '', /fixture/);
         assert.match((qp as { prompt?: string }).prompt ?? qp.items.map((i) => i.label).join(' '), /Proceed with the deployment\?/);
-        const labels = qp.items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label.replace(/^\$\([\w-]+\) /, ''));
+        const labels = qp.items
+          .filter((i) => i.kind !== vscode.QuickPickItemKind.Separator)
+          .map((i) => i.label.replace(/^\$\([\w-]+\) /, ''));
         assert.deepEqual(labels, ['Accept', 'Decline', 'Cancel']);
         await waitFor(() => qp.activeItems.length > 0, 'active item');
         assert.match(qp.activeItems[0]?.label ?? '', /Accept$/, 'Enter accepts');
@@ -179,7 +226,11 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
   }
 
   test('a server cancellation closes the open prompt and nothing is sent', async () => {
-    const wire = elicitVia('fixture', { message: 'Soon withdrawn', requestedSchema: schema({ a: { type: 'string' } }) }, { cancelAfterMs: 1500 });
+    const wire = elicitVia(
+      'fixture',
+      { message: 'Soon withdrawn', requestedSchema: schema({ a: { type: 'string' } }) },
+      { cancelAfterMs: 1500 },
+    );
     const box = (await nextPrompt(s)).widget as vscode.InputBox;
     const r = await wire;
     assert.equal(r.kind, 'cancelled');
@@ -201,7 +252,13 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     );
     const p1 = await nextPrompt(s);
     await waitFor(() => s.broker.queue.size === 2, 'both pending');
-    assert.deepEqual(s.broker.queue.list().map((e) => [e.message, e.state]), [['first', 'onScreen'], ['second', 'queued']]);
+    assert.deepEqual(
+      s.broker.queue.list().map((e) => [e.message, e.state]),
+      [
+        ['first', 'onScreen'],
+        ['second', 'queued'],
+      ],
+    );
     assert.ok(p1.widget);
     (p1.widget as vscode.InputBox).value = 'one';
     const p2promise = nextPrompt(s);
@@ -212,7 +269,13 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     await acceptQuickInput();
     const result = (await call) as { content: { text: string }[] };
     const records = JSON.parse(result.content[0]?.text ?? '[]') as { response: unknown }[];
-    assert.deepEqual(records.map((r) => r.response), [{ action: 'accept', content: { v: 'one' } }, { action: 'accept', content: { v: 'two' } }]);
+    assert.deepEqual(
+      records.map((r) => r.response),
+      [
+        { action: 'accept', content: { v: 'one' } },
+        { action: 'accept', content: { v: 'two' } },
+      ],
+    );
   });
 
   test('an invalid schema gets -32602 naming the property, and nothing is shown', async () => {

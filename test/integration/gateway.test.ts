@@ -20,7 +20,11 @@ const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfigur
 
 /** A server that speaks only MCP 2026-07-28 (SDK v2, legacy handshake rejected): VS Code's own client cannot use it. */
 function modernDef(name: string): Record<string, unknown> {
-  return { command: 'node', args: [path.join(path.dirname(FIXTURE), 'mrtrStdioServer.mjs'), name, 'modern'], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) } };
+  return {
+    command: 'node',
+    args: [path.join(path.dirname(FIXTURE), 'mrtrStdioServer.mjs'), name, 'modern'],
+    env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) },
+  };
 }
 
 function fixtureDef(name: string): Record<string, unknown> {
@@ -30,32 +34,48 @@ function fixtureDef(name: string): Record<string, unknown> {
 function records(name: string): Record<string, unknown>[] {
   const file = path.join(RECORD_DIR, `${name}.jsonl`);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** A raw HTTP POST to an endpoint, with the headers given (Host included, which fetch cannot set). */
 function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
+};
 
-suite('Agent gateway: VS Code\'s agent calls our servers, their questions come to us', () => {
+suite("Agent gateway: VS Code's agent calls our servers, their questions come to us", () => {
   let s: TestServices;
   let savedServers: unknown;
 
   suiteSetup(async () => {
     s = await services();
     savedServers = config().inspect('servers')?.workspaceValue;
-    await config().update('servers', { ...(savedServers as object | undefined), [GW]: fixtureDef(GW), [MODERN]: modernDef(MODERN) }, vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'servers',
+      { ...(savedServers as object | undefined), [GW]: fixtureDef(GW), [MODERN]: modernDef(MODERN) },
+      vscode.ConfigurationTarget.Workspace,
+    );
     await waitForRunning(s, GW);
     await waitForRunning(s, MODERN);
     await waitFor(() => s.gateway.has(GW) && s.gateway.has(MODERN), 'gateway endpoints for gw and gw-modern');
@@ -81,7 +101,13 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
   });
 
   test('a tool that elicits gets our answer, and the tool result carries it', async () => {
-    const call = invoke(GW, 'elicit', { params: { message: 'Your name, for the agent?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, tag: 'gw-answer' });
+    const call = invoke(GW, 'elicit', {
+      params: {
+        message: 'Your name, for the agent?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+      tag: 'gw-answer',
+    });
     const p = await nextPrompt(s);
     assert.equal(p.kind, 'inputBox');
     const box = p.widget as vscode.InputBox;
@@ -105,7 +131,11 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     await new Promise((r) => setTimeout(r, 0));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const result = JSON.parse(await call) as { action: string; content: unknown; requestState: unknown };
-    assert.deepEqual({ action: result.action, content: result.content }, { action: 'accept', content: { name: 'Grace' } }, 'the retry carried our answer');
+    assert.deepEqual(
+      { action: result.action, content: result.content },
+      { action: 'accept', content: { name: 'Grace' } },
+      'the retry carried our answer',
+    );
     assert.notEqual(result.requestState, null, 'and echoed the requestState');
     const legs = records(MODERN).filter((r) => r['kind'] === 'received' && r['method'] === 'tools/call' && r['tag'] === 'gw-modern');
     assert.equal(legs.length, 2, 'one call, one retry');
@@ -115,7 +145,15 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
 
   test('a call the agent cancels mid-prompt closes our prompt and aborts the upstream call', async () => {
     const cts = new vscode.CancellationTokenSource();
-    const call = invoke(GW, 'elicit', { params: { message: 'Soon cancelled by the agent', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }, tag: 'gw-cancel' }, cts.token).then(
+    const call = invoke(
+      GW,
+      'elicit',
+      {
+        params: { message: 'Soon cancelled by the agent', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+        tag: 'gw-cancel',
+      },
+      cts.token,
+    ).then(
       (text) => ({ text }),
       (err: unknown) => ({ err }),
     );
@@ -125,16 +163,23 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     await call;
     await waitFor(() => s.broker.queue.size === 0, 'our prompt closed');
     assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
-    await waitFor(() => records(GW).some((r) => r['tag'] === 'gw-cancel' && r['kind'] === 'cancelled'), 'the upstream tool call saw the cancellation');
+    await waitFor(
+      () => records(GW).some((r) => r['tag'] === 'gw-cancel' && r['kind'] === 'cancelled'),
+      'the upstream tool call saw the cancellation',
+    );
   });
 
-  test('a blocked server\'s tools still work; its elicitations are declined', async () => {
+  test("a blocked server's tools still work; its elicitations are declined", async () => {
     const original = config().inspect('serverPolicy')?.workspaceValue;
     await config().update('serverPolicy', { [GW]: 'block' }, vscode.ConfigurationTarget.Workspace);
     try {
       let shown = false;
       const sub = s.hooks.onDidShowPrompt(() => (shown = true));
-      const wire = JSON.parse(await invoke(GW, 'elicit', { params: { message: 'Blocked?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } })) as WireRecord;
+      const wire = JSON.parse(
+        await invoke(GW, 'elicit', {
+          params: { message: 'Blocked?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+        }),
+      ) as WireRecord;
       sub.dispose();
       assert.deepEqual(wire.response, { action: 'decline' });
       assert.equal(shown, false, 'nothing was shown');
@@ -151,7 +196,7 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     assert.equal(await invoke(GW, 'lateTool', {}), 'lateTool here');
   });
 
-  test('a 2026-07-28 upstream\'s list change (subscriptions/listen) reaches vscode.lm.tools too', async () => {
+  test("a 2026-07-28 upstream's list change (subscriptions/listen) reaches vscode.lm.tools too", async () => {
     assert.equal(agentTool(MODERN, 'lateModern'), undefined);
     await invoke(MODERN, 'addTool', { name: 'lateModern' });
     await waitFor(() => agentTool(MODERN, 'lateModern') !== undefined, 'the new tool listed for the agent');
@@ -194,7 +239,11 @@ suite('Agent gateway: VS Code\'s agent calls our servers, their questions come t
     assert.match((item.tooltip as vscode.MarkdownString).value, /gateway/);
     const fixtureEntry = s.manager.list().find((e) => e.name === 'fixture');
     assert.ok(fixtureEntry);
-    assert.doesNotMatch(String(s.serversView.getTreeItem({ kind: 'server', entry: fixtureEntry }).description), /agent/, 'an mcp.json server is not offered');
+    assert.doesNotMatch(
+      String(s.serversView.getTreeItem({ kind: 'server', entry: fixtureEntry }).description),
+      /agent/,
+      'an mcp.json server is not offered',
+    );
 
     const url = s.gateway.definitions().find((d) => d.name === GW)?.url;
     assert.ok(url);

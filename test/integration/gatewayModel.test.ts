@@ -18,12 +18,18 @@ const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfigur
 function initializedRecords(name: string): { clientInfo?: { name?: string } }[] {
   const file = path.join(RECORD_DIR, `${name}.jsonl`);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } }).filter((r) => r.kind === 'initialized');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
+    .filter((r) => r.kind === 'initialized');
 }
 
 /** VS Code shortens the server part of tool names (here `mcp_fixture_gw-mo_pid`). */
 function agentTool(tool: string): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo') && t.name.endsWith(`_${tool}`));
+  return vscode.lm.tools.find(
+    (t) => t.name.startsWith('mcp_') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo') && t.name.endsWith(`_${tool}`),
+  );
 }
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
@@ -50,15 +56,22 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     await waitForRunning(s, 'fixture-http');
   });
 
-  test('with chat on, mcp.json is VS Code\'s; Route moves a server with its input here, where it runs once and reaches the agent; Give Back returns it', async () => {
+  test("with chat on, mcp.json is VS Code's; Route moves a server with its input here, where it runs once and reaches the agent; Give Back returns it", async () => {
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => !s.manager.get('fixture') && s.manager.vscodeOwned().some((d) => d.name === 'fixture'), 'mcp.json servers handed to VS Code');
+    await waitFor(
+      () => !s.manager.get('fixture') && s.manager.vscodeOwned().some((d) => d.name === 'fixture'),
+      'mcp.json servers handed to VS Code',
+    );
 
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
     json.inputs.push({ type: 'promptString', id: 'gwToken', description: 'Token for gw-move', default: 'tok-123' });
-    json.servers[NAME] = { command: 'node', args: [FIXTURE, NAME], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`), FIXTURE_TOKEN: '${input:gwToken}' } };
+    json.servers[NAME] = {
+      command: 'node',
+      args: [FIXTURE, NAME],
+      env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`), FIXTURE_TOKEN: '${input:gwToken}' },
+    };
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
-    await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === NAME), 'listed as VS Code\'s');
+    await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === NAME), "listed as VS Code's");
     assert.equal(s.manager.get(NAME), undefined, 'we do not run it');
     assert.equal(s.gateway.has(NAME), false, 'nor offer it to the agent (VS Code lists it itself)');
     assert.equal(initializedRecords(NAME).length, 0, 'no process was started for it');
@@ -81,20 +94,39 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     assert.ok(!file.inputs.some((i) => i.id === 'gwToken'), 'its input moved too');
     assert.ok(file.servers['fixture'], 'the other servers stay');
     assert.ok((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], 'in our setting');
-    assert.deepEqual(config().inspect<{ id: string }[]>('inputs')?.workspaceValue?.map((i) => i.id), ['gwToken']);
-    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', NAME, 'env', { name: 'FIXTURE_TOKEN' });
+    assert.deepEqual(
+      config()
+        .inspect<{ id: string }[]>('inputs')
+        ?.workspaceValue?.map((i) => i.id),
+      ['gwToken'],
+    );
+    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', NAME, 'env', {
+      name: 'FIXTURE_TOKEN',
+    });
     assert.equal(env.content[0]?.text, 'tok-123', 'the input resolved');
 
     // The agent reaches it through the gateway, and it is the same single process.
     await waitFor(() => s.gateway.has(NAME), 'offered through the gateway');
     const t0 = Date.now();
     while (!agentTool('pid') && Date.now() - t0 < 30_000) {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', `${EXTENSION_ID.toLowerCase()}/${NAME}`, { waitForLiveTools: true });
+      await vscode.commands.executeCommand('workbench.mcp.startServer', `${EXTENSION_ID.toLowerCase()}/${NAME}`, {
+        waitForLiveTools: true,
+      });
       if (!agentTool('pid')) await new Promise((r) => setTimeout(r, 250));
     }
     const pidTool = agentTool('pid');
-    assert.ok(pidTool, `its tools reached vscode.lm.tools (have: ${vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('mcp_')).join(', ')})`);
-    assert.equal(vscode.lm.tools.filter((t) => t.name.endsWith('_pid') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo')).length, 1, 'listed once');
+    assert.ok(
+      pidTool,
+      `its tools reached vscode.lm.tools (have: ${vscode.lm.tools
+        .map((t) => t.name)
+        .filter((n) => n.startsWith('mcp_'))
+        .join(', ')})`,
+    );
+    assert.equal(
+      vscode.lm.tools.filter((t) => t.name.endsWith('_pid') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo')).length,
+      1,
+      'listed once',
+    );
     const result = await vscode.lm.invokeTool(pidTool.name, { input: {}, toolInvocationToken: undefined });
     const pid = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     assert.equal(Number(pid), s.manager.get(NAME)?.pid);
@@ -109,6 +141,6 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     assert.ok(back.servers[NAME]);
     assert.ok(back.inputs.some((i) => i.id === 'gwToken'));
     assert.equal((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], undefined);
-    await waitFor(() => agentTool('pid') === undefined, 'the gateway\'s copy left vscode.lm.tools');
+    await waitFor(() => agentTool('pid') === undefined, "the gateway's copy left vscode.lm.tools");
   });
 });

@@ -60,7 +60,9 @@ export function parseToolText(result: unknown): WireRecord {
 
 /** Starts an `elicit` tool call on `server`; the promise settles when the user's answer reached the server. */
 export function elicitVia(server: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<WireRecord> {
-  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'elicit', { params, ...extra })).then(parseToolText);
+  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, 'elicit', { params, ...extra })).then(
+    parseToolText,
+  );
 }
 
 /**

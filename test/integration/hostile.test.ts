@@ -25,8 +25,9 @@ import { BY_TAG, CASES, PAYLOADS } from '../fixtures/hostileCases.mjs';
 import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 /** Raw bidi controls, C0/C1 controls other than \n and \t, lone surrogates: never in widget text. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const UNSAFE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /**
  * The longest the extension host's event loop may stall during the battery. What this must catch
  * costs seconds to hours: a runaway regular expression (before the validation budget, one default
@@ -43,7 +44,10 @@ interface CaseRecord {
   readonly tag: string;
   readonly expect: string;
   readonly inTime: boolean;
-  readonly got: readonly { id: string | number; responses: readonly { result?: { action?: unknown; content?: unknown }; error?: { code?: unknown; message?: unknown } }[] }[];
+  readonly got: readonly {
+    id: string | number;
+    responses: readonly { result?: { action?: unknown; content?: unknown }; error?: { code?: unknown; message?: unknown } }[];
+  }[];
 }
 
 interface Shown {
@@ -79,7 +83,12 @@ async function setSetting(key: string, value: unknown): Promise<void> {
 function readLines(file: string, from = 0): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
   // `from` is a byte offset (a file size), so slice the bytes before decoding.
-  return readFileSync(file).subarray(from).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file)
+    .subarray(from)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function widgetTexts(w: vscode.QuickInput | undefined): string[] {
@@ -119,9 +128,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
   /** Names the case on the wire at each stall: the last one sent before it. */
   function blame(stalls: readonly { at: number; ms: number }[]): string {
     const sends = readLines(record).filter((l) => l['type'] === 'send');
-    return stalls
-      .map((st) => `${st.ms} ms during ${String(sends.filter((l) => Number(l['at']) <= st.at).at(-1)?.['tag'])}`)
-      .join('; ');
+    return stalls.map((st) => `${st.ms} ms during ${String(sends.filter((l) => Number(l['at']) <= st.at).at(-1)?.['tag'])}`).join('; ');
   }
 
   /** The tag of the case the hostile server sent last (it writes that before sending). */
@@ -135,7 +142,8 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     const entry: Shown = { tag, kind: e.kind, texts: widgetTexts(e.widget) };
     shown.push(entry);
     if (paused) return;
-    const planned = tag === undefined ? undefined : (BY_TAG.get(tag)?.answer as 'none' | { value: string; thenCancel?: boolean } | undefined);
+    const planned =
+      tag === undefined ? undefined : (BY_TAG.get(tag)?.answer as 'none' | { value: string; thenCancel?: boolean } | undefined);
     if (planned === 'none') return;
     if (e.kind === 'webview') {
       s.broker.queue.settle(e.id, 'cancel');
@@ -175,26 +183,38 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     }
     for (const r of all) {
       if (r.error !== undefined) {
-        if (typeof r.error.code !== 'number' || typeof r.error.message !== 'string' || r.error.message === '') return `malformed error ${JSON.stringify(r.error)}`;
+        if (typeof r.error.code !== 'number' || typeof r.error.message !== 'string' || r.error.message === '') {
+          return `malformed error ${JSON.stringify(r.error)}`;
+        }
       } else if (!['accept', 'decline', 'cancel'].includes(String(r.result?.action))) {
         return `malformed result ${JSON.stringify(r.result).slice(0, 200)}`;
       }
     }
     const first = all[0];
     if (c.expect.startsWith('error-')) {
-      return all.every((r) => r.error?.code === Number(c.expect.slice(5))) ? undefined : `want ${c.expect}, got ${JSON.stringify(first).slice(0, 200)}`;
+      return all.every((r) => r.error?.code === Number(c.expect.slice(5)))
+        ? undefined
+        : `want ${c.expect}, got ${JSON.stringify(first).slice(0, 200)}`;
     }
     if (c.expect === 'accept') {
       const want = { action: 'accept', content: BY_TAG.get(c.tag)?.content };
-      return JSON.stringify(first?.result) === JSON.stringify(want) ? undefined : `want ${JSON.stringify(want)}, got ${JSON.stringify(first)}`;
+      return JSON.stringify(first?.result) === JSON.stringify(want)
+        ? undefined
+        : `want ${JSON.stringify(want)}, got ${JSON.stringify(first)}`;
     }
-    if (c.expect === 'cancel' || c.expect === 'decline') return first?.result?.action === c.expect ? undefined : `want ${c.expect}, got ${JSON.stringify(first)}`;
-    if (c.expect === 'two-responses') return all.every((r) => r.result?.action === 'cancel') ? undefined : `want two cancels, got ${JSON.stringify(all)}`;
+    if (c.expect === 'cancel' || c.expect === 'decline') {
+      return first?.result?.action === c.expect ? undefined : `want ${c.expect}, got ${JSON.stringify(first)}`;
+    }
+    if (c.expect === 'two-responses') {
+      return all.every((r) => r.result?.action === 'cancel') ? undefined : `want two cancels, got ${JSON.stringify(all)}`;
+    }
     return undefined;
   }
 
   /** Runs the cases while watching the host's event loop: its worst delay, and each stall over 100 ms. */
-  async function watchedBattery(ids: readonly string[]): Promise<{ cases: CaseRecord[]; stallMs: number; stalls: { at: number; ms: number }[] }> {
+  async function watchedBattery(
+    ids: readonly string[],
+  ): Promise<{ cases: CaseRecord[]; stallMs: number; stalls: { at: number; ms: number }[] }> {
     stall.reset();
     stall.enable();
     const sampler = stallSampler();
@@ -228,7 +248,9 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     // A hundred requests in a few seconds would trip the rate limit: lift it for this suite.
     await setSetting('rateLimit', { requests: 0, perSeconds: 60 });
     await setSetting('presentation', 'quickInput');
-    await setSetting('servers', { [SERVER]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileServer.mjs')], env: { HOSTILE_RECORD: record } } });
+    await setSetting('servers', {
+      [SERVER]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileServer.mjs')], env: { HOSTILE_RECORD: record } },
+    });
     await waitForRunning(s, SERVER);
     await waitFor(() => s.manager.get(SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile tools listed');
     // Observe, without changing, what every widget is handed.
@@ -303,7 +325,12 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     assert.equal(byTag('schema/pattern-redos-input').validation, "Could not be checked in time: the server's pattern is too complex");
     // The presenter was handed the same bounded texts for the webview.
     for (const p of prompts) {
-      for (const f of p.form.fields) assert.ok(f.title.length <= 201 && (f.description ?? '').length <= 1001 && !UNSAFE.test(f.title + (f.description ?? '')), `${p.message.slice(0, 40)}: field ${f.key.slice(0, 40)}`);
+      for (const f of p.form.fields) {
+        assert.ok(
+          f.title.length <= 201 && (f.description ?? '').length <= 1001 && !UNSAFE.test(f.title + (f.description ?? '')),
+          `${p.message.slice(0, 40)}: field ${f.key.slice(0, 40)}`,
+        );
+      }
     }
   });
 
@@ -330,8 +357,11 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     await setSetting('presentation', 'webview');
     const violations = s.hooks.cspViolations.length;
     // A form without fields is a confirmation, always on a native QuickPick: not a webview case.
-    const confirmation = (params: unknown): boolean => Object.keys((params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? { form: true }).length === 0;
-    const ids = CASES.filter((c) => c.expect === 'cancel' && c.params !== undefined && c.answer === undefined && !confirmation(c.params)).map((c) => c.tag);
+    const confirmation = (params: unknown): boolean =>
+      Object.keys((params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? { form: true }).length === 0;
+    const ids = CASES.filter(
+      (c) => c.expect === 'cancel' && c.params !== undefined && c.answer === undefined && !confirmation(c.params),
+    ).map((c) => c.tag);
     const before = shown.length;
     const run = await watchedBattery(ids);
     assertWire(run.cases);
@@ -371,12 +401,19 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     // The responder would cancel the form at once; keep the page up until the control has spoken.
     paused = true;
     const shownForm = nextPrompt(s);
-    const answered = runTool('elicitCounted', { params: { mode: 'form', message: `Injected: ${all.join(' ')}`, requestedSchema: { type: 'object', properties } } });
+    const answered = runTool('elicitCounted', {
+      params: { mode: 'form', message: `Injected: ${all.join(' ')}`, requestedSchema: { type: 'object', properties } },
+    });
     const form = await shownForm;
     assert.equal(form.kind, 'webview');
 
     // The positive control: the same markup, raw, under the form's CSP, in a second panel.
-    const panel = vscode.window.createWebviewPanel('mcpElicitation.hostileControl', 'CSP control', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true });
+    const panel = vscode.window.createWebviewPanel(
+      'mcpElicitation.hostileControl',
+      'CSP control',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true },
+    );
     const controlViolations: string[] = [];
     const sub = panel.webview.onDidReceiveMessage((m: { directive?: string }) => controlViolations.push(String(m.directive)));
     const nonce = randomBytes(16).toString('base64');
@@ -406,8 +443,14 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     const pid = conn?.pid;
     assert.ok(conn && pid);
     await runTool('requestThenExit');
-    await waitFor(() => s.broker.queue.history.list().some((h) => h.server === SERVER && h.message.startsWith('Last words')), 'the request was seen and closed');
-    const last = s.broker.queue.history.list().filter((h) => h.server === SERVER && h.message.startsWith('Last words')).at(-1);
+    await waitFor(
+      () => s.broker.queue.history.list().some((h) => h.server === SERVER && h.message.startsWith('Last words')),
+      'the request was seen and closed',
+    );
+    const last = s.broker.queue.history
+      .list()
+      .filter((h) => h.server === SERVER && h.message.startsWith('Last words'))
+      .at(-1);
     assert.equal(last?.action, 'cancel');
     assert.equal(last?.decidedBy, 'disconnect');
     assert.equal(s.broker.queue.list().filter((e) => e.server === SERVER).length, 0);
@@ -419,7 +462,10 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     await setSetting('presentation', 'quickInput');
     responder?.dispose();
     responder = undefined;
-    const wire = elicitVia('fixture', { message: 'Still alive?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const wire = elicitVia('fixture', {
+      message: 'Still alive?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     const p = await nextPrompt(s);
     (p.widget as vscode.InputBox).value = 'yes';
     await acceptQuickInput();

@@ -28,7 +28,10 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     const file = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'mcp.json').fsPath;
     return {
       here: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file, folder } }),
-      elsewhere: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file: '/other-repo/.vscode/mcp.json', folder: '/other-repo' } }),
+      elsewhere: s.loader.inputs.storageKey(TOK, {
+        server: 'extra-input',
+        source: { kind: 'workspaceFile', file: '/other-repo/.vscode/mcp.json', folder: '/other-repo' },
+      }),
     };
   }
 
@@ -40,7 +43,11 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     const fixture = json.servers['fixture'];
     assert.ok(fixture?.args);
     json.inputs = [{ type: 'promptString', ...TOK, default: 'pa55-w0rd-value' }];
-    json.servers['extra-input'] = { command: fixture.command ?? 'node', args: [fixture.args[0] ?? '', 'extra-input'], env: { FIXTURE_TOKEN: '${input:tok}' } } as never;
+    json.servers['extra-input'] = {
+      command: fixture.command ?? 'node',
+      args: [fixture.args[0] ?? '', 'extra-input'],
+      env: { FIXTURE_TOKEN: '${input:tok}' },
+    } as never;
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     // The InputBox is VS Code's own (showInputBox); its pre-filled default is accepted like Enter.
     // Bounded: Enter on whatever box is open until the server runs (at most 10 s).
@@ -49,7 +56,9 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
       await new Promise((r) => setTimeout(r, 100));
     }
     await waitForRunning(s, 'extra-input');
-    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'extra-input', 'env', { name: 'FIXTURE_TOKEN' });
+    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'extra-input', 'env', {
+      name: 'FIXTURE_TOKEN',
+    });
     assert.equal(env.content[0]?.text, 'pa55-w0rd-value', 'the server got the value');
     assert.equal(await s.context.secrets.get(keys().here), 'pa55-w0rd-value', 'stored in SecretStorage, for this workspace and server');
     assert.equal(s.context.workspaceState.get(keys().here), undefined, 'not in workspace state');

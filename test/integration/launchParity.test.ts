@@ -29,11 +29,12 @@ interface LaunchReport {
  * for the agent, so exactly one such tool may exist.
  */
 async function invokeVscodeCopy(variable: string): Promise<string> {
-  const find = (): vscode.LanguageModelToolInformation[] => vscode.lm.tools.filter((t) => t.name.endsWith('_launch') && t.name.includes('parit'));
+  const find = (): vscode.LanguageModelToolInformation[] =>
+    vscode.lm.tools.filter((t) => t.name.endsWith('_launch') && t.name.includes('parit'));
   // The workbench learns of the new mcp.json entry a moment after the write: ask until it starts it.
   const t0 = Date.now();
   while (find().length === 0) {
-    if (Date.now() - t0 > 30_000) throw new Error('VS Code never listed its copy\'s launch tool');
+    if (Date.now() - t0 > 30_000) throw new Error("VS Code never listed its copy's launch tool");
     await vscode.commands.executeCommand('workbench.mcp.startServer', 'mcp.config.ws0.parity-vscode', { waitForLiveTools: true });
     if (find().length === 0) await new Promise((r) => setTimeout(r, 250));
   }
@@ -64,7 +65,12 @@ suite('Launch parity: a stdio server started by us sees what it sees when VS Cod
 
   test('same cwd (relative cwd joined to the folder), same host variable, same PATH with env.PATH appended, null unsets', async () => {
     process.env['FIXTURE_UNSET_ME'] = 'present in the host';
-    const definition = { command: 'node', args: [FIXTURE, 'parity'], cwd: '.vscode', env: { PATH: '/parity/extra/bin', FIXTURE_UNSET_ME: null } };
+    const definition = {
+      command: 'node',
+      args: [FIXTURE, 'parity'],
+      cwd: '.vscode',
+      env: { PATH: '/parity/extra/bin', FIXTURE_UNSET_ME: null },
+    };
     // VS Code's copy: chat is on in this host, so with `auto` the mcp.json servers are VS Code's.
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
     const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
@@ -75,14 +81,19 @@ suite('Launch parity: a stdio server started by us sees what it sees when VS Cod
     await config().update('servers', ours, vscode.ConfigurationTarget.Workspace);
     await waitForRunning(s, 'ours-launch');
 
-    const fromUs = parseToolText(await vscode.commands.executeCommand('mcpElicitation.runTool', 'ours-launch', 'launch', { name: HOST_ONLY_VARIABLE })) as unknown as LaunchReport;
+    const fromUs = parseToolText(
+      await vscode.commands.executeCommand('mcpElicitation.runTool', 'ours-launch', 'launch', { name: HOST_ONLY_VARIABLE }),
+    ) as unknown as LaunchReport;
     const fromVscode = JSON.parse(await invokeVscodeCopy(HOST_ONLY_VARIABLE)) as LaunchReport;
 
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     assert.equal(fromVscode.cwd, path.join(folder, '.vscode'), 'VS Code joins a relative cwd to the folder (the reference)');
     assert.deepEqual(fromUs, fromVscode, 'the same process either way');
     assert.equal(fromUs.value, process.env[HOST_ONLY_VARIABLE], 'a variable only the host has reaches the server');
-    assert.ok(fromUs.path?.endsWith(`${path.delimiter}/parity/extra/bin`) && fromUs.path.length > '/parity/extra/bin'.length + 1, `PATH extended, not replaced: ${fromUs.path}`);
+    assert.ok(
+      fromUs.path?.endsWith(`${path.delimiter}/parity/extra/bin`) && fromUs.path.length > '/parity/extra/bin'.length + 1,
+      `PATH extended, not replaced: ${fromUs.path}`,
+    );
     assert.equal(fromUs.unset, false, 'env null removed the variable');
   });
 });

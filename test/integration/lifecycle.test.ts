@@ -53,10 +53,14 @@ suite('Lifecycle: crashes, configuration changes and transports', () => {
     await vscode.workspace
       .getConfiguration('mcpElicitation')
       .update('servers', { 'extra-crasher': { command: 'node', args: ['-e', 'process.exit(7)'] } }, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => {
-      const st = s.manager.get('extra-crasher')?.state;
-      return st?.kind === 'error' && st.gaveUp;
-    }, 'give-up after retries', 30_000);
+    await waitFor(
+      () => {
+        const st = s.manager.get('extra-crasher')?.state;
+        return st?.kind === 'error' && st.gaveUp;
+      },
+      'give-up after retries',
+      30_000,
+    );
     assert.equal(s.manager.get('fixture')?.state.kind, 'running');
     assert.equal(s.manager.get('fixture-http')?.state.kind, 'running');
   });
@@ -94,13 +98,19 @@ suite('Lifecycle: crashes, configuration changes and transports', () => {
     assert.ok(sse);
     await vscode.workspace
       .getConfiguration('mcpElicitation')
-      .update('servers', { 'extra-sse': { type: 'sse', url: sse }, 'extra-fallback': { type: 'http', url: sse } }, vscode.ConfigurationTarget.Workspace);
+      .update(
+        'servers',
+        { 'extra-sse': { type: 'sse', url: sse }, 'extra-fallback': { type: 'http', url: sse } },
+        vscode.ConfigurationTarget.Workspace,
+      );
     await waitForRunning(s, 'extra-sse');
     await waitForRunning(s, 'extra-fallback');
     for (const name of ['extra-sse', 'extra-fallback']) {
       const st = s.manager.get(name)?.state;
       assert.equal(st?.kind === 'running' && st.transport, 'sse', `${name} runs over SSE: ${JSON.stringify(st)}`);
-      const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', name, 'echo', { text: name });
+      const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', name, 'echo', {
+        text: name,
+      });
       assert.equal(r.content[0]?.text, name);
     }
   });

@@ -16,7 +16,12 @@ const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_R
 const record = (server: string): string => path.join(recordDir(), `${server}.jsonl`);
 
 function mrtrServer(name: string, kind: 'modern' | 'dual', protocolVersion?: string): Record<string, unknown> {
-  return { command: 'node', args: [fixture('mrtrStdioServer.mjs'), name, kind], env: { FIXTURE_RECORD: record(name) }, ...(protocolVersion ? { protocolVersion } : {}) };
+  return {
+    command: 'node',
+    args: [fixture('mrtrStdioServer.mjs'), name, kind],
+    env: { FIXTURE_RECORD: record(name) },
+    ...(protocolVersion ? { protocolVersion } : {}),
+  };
 }
 
 interface Received {
@@ -162,7 +167,10 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     // b's prompt comes first (a's first answer is held back); answer in the order shown.
     await answerBox(s, 'Bee');
     await answerBox(s, 'Ay');
-    const [ra, rb] = [toolJson(await a) as { content: { name: string }; requestState: string }, toolJson(await b) as { content: { name: string }; requestState: string }];
+    const [ra, rb] = [
+      toolJson(await a) as { content: { name: string }; requestState: string },
+      toolJson(await b) as { content: { name: string }; requestState: string },
+    ];
     assert.equal(ra.requestState, STATE('par-a', 1));
     assert.equal(rb.requestState, STATE('par-b', 1));
     assert.equal(legs('mrtr-modern', 'par-a')[1]?.requestState, STATE('par-a', 1));
@@ -189,7 +197,10 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.match(qp.title ?? '', /mrtr-modern.* · 2 of 2/);
     qp.activeItems = [qp.items.find((i) => i.label === 'green')!];
     await acceptQuickInput();
-    assert.deepEqual(toolJson(await result), { name: { action: 'accept', content: { name: 'Kay' } }, color: { action: 'accept', content: { color: 'green' } } });
+    assert.deepEqual(toolJson(await result), {
+      name: { action: 'accept', content: { name: 'Kay' } },
+      color: { action: 'accept', content: { color: 'green' } },
+    });
     const all = legs('mrtr-modern', 'multi');
     assert.equal(all.length, 2);
     assert.deepEqual(Object.keys(all[1]?.inputResponses ?? {}).sort(), ['color', 'name']);
@@ -213,7 +224,14 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     assert.match(String(item.description), /^2 round\(s\)/);
     const rounds = s.pendingTree.getChildren(call).map((n) => (n.kind === 'history' ? n.item.round?.round : undefined));
     assert.deepEqual(rounds, [1, 2], 'its rounds are its children, oldest first');
-    assert.equal(top.filter((n) => n.kind === 'history' && n.item.round?.call === 'untilValid' && n.item.round.callId === (call.kind === 'call' ? call.callId : '')).length, 0, 'and not also flat beside it');
+    assert.equal(
+      top.filter(
+        (n) =>
+          n.kind === 'history' && n.item.round?.call === 'untilValid' && n.item.round.callId === (call.kind === 'call' ? call.callId : ''),
+      ).length,
+      0,
+      'and not also flat beside it',
+    );
   });
 
   test('a server that never stops asking ends at the round limit with a clear error', async () => {

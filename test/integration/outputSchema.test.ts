@@ -80,7 +80,10 @@ async function answerPick(s: TestServices, label: string): Promise<void> {
 
 /** Starts modernHttpServer.mjs serving the output-schema fixture; resolves with its URL. */
 async function httpServer(name: string, children: ChildProcess[]): Promise<string> {
-  const child = spawn('node', [fixture('modernHttpServer.mjs'), '0', name, 'outschema'], { env: { ...process.env, FIXTURE_RECORD: record(name) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [fixture('modernHttpServer.mjs'), '0', name, 'outschema'], {
+    env: { ...process.env, FIXTURE_RECORD: record(name) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
@@ -121,7 +124,10 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
       vscode.ConfigurationTarget.Workspace,
     );
     for (const n of [STDIO, HTTP, RAW]) await waitForRunning(s, n);
-    await waitFor(() => MODERN.every((n) => s.manager.get(n)?.ready === true && s.gateway.has(n)), 'tools listed and gateway endpoints open');
+    await waitFor(
+      () => MODERN.every((n) => s.manager.get(n)?.ready === true && s.gateway.has(n)),
+      'tools listed and gateway endpoints open',
+    );
     for (const n of MODERN) await startAsAgent(n, 'book');
   });
   suiteTeardown(async () => {
@@ -143,7 +149,10 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     for (const n of MODERN) {
       const conn = s.manager.get(n);
       assert.equal(conn?.state.kind === 'running' ? conn.state.protocolVersion : undefined, '2026-07-28', n);
-      assert.ok(conn && conn.tools.length >= 4 && conn.tools.every((t) => t.outputSchema !== undefined), `${n}: ${conn?.tools.map((t) => t.name).join(', ')}`);
+      assert.ok(
+        conn && conn.tools.length >= 4 && conn.tools.every((t) => t.outputSchema !== undefined),
+        `${n}: ${conn?.tools.map((t) => t.name).join(', ')}`,
+      );
     }
   });
 
@@ -241,7 +250,9 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
       const def = s.gateway.definitions().find((d) => d.name === n);
       assert.ok(def, `${n} has a gateway endpoint`);
       const client = new Client({ name: 'gateway-probe', version: '0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
+      );
       try {
         const prompt = client.getPrompt({ name: 'greeting' });
         await answerBox(s, 'Kay', /Name for the booking\?/);

@@ -27,9 +27,9 @@ interface AuditLine {
 
 /** Runs `elicitMany` on the fixture: every request is sent at once (or `gapMs` apart), outcomes in sending order. */
 function elicitMany(requests: Record<string, unknown>[], gapMs?: number): Promise<WireRecord[]> {
-  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', 'fixture', 'elicitMany', { requests, ...(gapMs ? { gapMs } : {}) })).then(
-    (r) => parseToolText(r) as unknown as WireRecord[],
-  );
+  return Promise.resolve(
+    vscode.commands.executeCommand('mcpElicitation.runTool', 'fixture', 'elicitMany', { requests, ...(gapMs ? { gapMs } : {}) }),
+  ).then((r) => parseToolText(r) as unknown as WireRecord[]);
 }
 
 /**
@@ -46,7 +46,11 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
   const original = new Map<string, unknown>();
 
   /** The finished elicitation with this message (the newest, if several). */
-  const finished = (message: string): FinishedElicitation | undefined => s.broker.queue.history.list().filter((h) => h.message === message).at(-1);
+  const finished = (message: string): FinishedElicitation | undefined =>
+    s.broker.queue.history
+      .list()
+      .filter((h) => h.message === message)
+      .at(-1);
 
   async function setServerPolicy(value: Record<string, string> | undefined, fixturePolicy: ServerPolicy): Promise<void> {
     await config().update('serverPolicy', value, vscode.ConfigurationTarget.Workspace);
@@ -64,8 +68,14 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       await waitFor(() => s.limiter.current.requests === 0, 'unlimited rate');
     }
     await config().update('rateLimit', value, vscode.ConfigurationTarget.Workspace);
-    const expected = (value ?? config().inspect<{ requests: number; perSeconds: number }>('rateLimit')?.defaultValue) as { requests: number; perSeconds: number };
-    await waitFor(() => s.limiter.current.requests === expected.requests && s.limiter.current.perSeconds === expected.perSeconds, `rate limit ${JSON.stringify(expected)}`);
+    const expected = (value ?? config().inspect<{ requests: number; perSeconds: number }>('rateLimit')?.defaultValue) as {
+      requests: number;
+      perSeconds: number;
+    };
+    await waitFor(
+      () => s.limiter.current.requests === expected.requests && s.limiter.current.perSeconds === expected.perSeconds,
+      `rate limit ${JSON.stringify(expected)}`,
+    );
   }
 
   /** keep-alive notifications the fixture received for requests tagged `tag`. */
@@ -79,7 +89,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
 
   function auditLines(): AuditLine[] {
     if (!existsSync(s.audit.file)) return [];
-    return readFileSync(s.audit.file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditLine);
+    return readFileSync(s.audit.file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditLine);
   }
 
   suiteSetup(async () => {
@@ -119,7 +132,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     } finally {
       await config().update('defaultPolicy', original.get('defaultPolicy'), vscode.ConfigurationTarget.Workspace);
       await config().update('serverPolicy', userOriginal, vscode.ConfigurationTarget.Global);
-      await waitFor(() => s.gatekeeper.policyFor('unlisted') === 'allow' && s.gatekeeper.policyFor('other') === 'allow', 'settings restored');
+      await waitFor(
+        () => s.gatekeeper.policyFor('unlisted') === 'allow' && s.gatekeeper.policyFor('other') === 'allow',
+        'settings restored',
+      );
     }
   });
 
@@ -150,7 +166,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       await waitFor(() => s.presenter.pendingAsks === 1, 'the ask notification');
       await waitFor(() => progressLines('ask') >= 2, 'keep-alive while the notification waits');
       // Listed and counted while it waits, but holding no turn: nothing is on screen for it.
-      assert.deepEqual(s.broker.queue.list().map((e) => [e.message, e.state]), [['May I ask?', 'asking']]);
+      assert.deepEqual(
+        s.broker.queue.list().map((e) => [e.message, e.state]),
+        [['May I ask?', 'asking']],
+      );
       assert.match(s.statusBar.pendingText, /\b1$/);
       // The user blocks the server elsewhere (Servers view, another prompt) while the notification waits.
       await setServerPolicy({ fixture: 'block' }, 'block');
@@ -201,7 +220,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
   });
 
   test('three queued requests: arrival order and states, status bar count, settled from the list as decline and cancel', async () => {
-    const call = elicitMany(['one', 'two', 'three'].map((message) => ({ message, requestedSchema: oneText() })), 100);
+    const call = elicitMany(
+      ['one', 'two', 'three'].map((message) => ({ message, requestedSchema: oneText() })),
+      100,
+    );
     await nextPrompt(s);
     await waitFor(() => s.broker.queue.size === 3, 'three pending');
     const list = s.broker.queue.list();
@@ -223,23 +245,41 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     // The one on screen: its prompt closes and the server gets the decline.
     assert.ok(s.broker.queue.settle(one.id, 'decline'));
     const records = await call;
-    assert.deepEqual(records.map((r) => r.response), [{ action: 'decline' }, { action: 'decline' }, { action: 'cancel' }]);
+    assert.deepEqual(
+      records.map((r) => r.response),
+      [{ action: 'decline' }, { action: 'decline' }, { action: 'cancel' }],
+    );
     await waitFor(() => s.broker.queue.size === 0, 'queue empty');
     assert.equal(s.statusBar.pendingText, '');
-    assert.deepEqual(['one', 'two', 'three'].map((m) => finished(m)?.decidedBy), ['user', 'user', 'user']);
+    assert.deepEqual(
+      ['one', 'two', 'three'].map((m) => finished(m)?.decidedBy),
+      ['user', 'user', 'user'],
+    );
   });
 
   test('blocking a server declines its queued requests at once; the one on screen stays', async () => {
-    const call = elicitMany(['b1', 'b2', 'b3'].map((message) => ({ message, requestedSchema: oneText() })), 100);
+    const call = elicitMany(
+      ['b1', 'b2', 'b3'].map((message) => ({ message, requestedSchema: oneText() })),
+      100,
+    );
     await nextPrompt(s);
     await waitFor(() => s.broker.queue.size === 3, 'three pending');
     await setServerPolicy({ fixture: 'block' }, 'block');
     await waitFor(() => s.broker.queue.size === 1, 'queued ones declined');
-    assert.deepEqual(s.broker.queue.list().map((e) => [e.message, e.state]), [['b1', 'onScreen']]);
+    assert.deepEqual(
+      s.broker.queue.list().map((e) => [e.message, e.state]),
+      [['b1', 'onScreen']],
+    );
     cancelPrompt(s);
     const records = await call;
-    assert.deepEqual(records.map((r) => r.response), [{ action: 'cancel' }, { action: 'decline' }, { action: 'decline' }]);
-    assert.deepEqual(['b1', 'b2', 'b3'].map((m) => finished(m)?.decidedBy), ['user', 'policy', 'policy']);
+    assert.deepEqual(
+      records.map((r) => r.response),
+      [{ action: 'cancel' }, { action: 'decline' }, { action: 'decline' }],
+    );
+    assert.deepEqual(
+      ['b1', 'b2', 'b3'].map((m) => finished(m)?.decidedBy),
+      ['user', 'policy', 'policy'],
+    );
   });
 
   test('a server crash removes its entries, settles every handler and tells the user once', async () => {
@@ -249,7 +289,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       notify(server);
     });
     try {
-      const call = elicitMany(['d1', 'd2', 'd3'].map((message) => ({ message, requestedSchema: oneText() })), 100).then(
+      const call = elicitMany(
+        ['d1', 'd2', 'd3'].map((message) => ({ message, requestedSchema: oneText() })),
+        100,
+      ).then(
         () => 'resolved',
         () => 'rejected',
       );
@@ -258,11 +301,14 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
       await vscode.commands.executeCommand('mcpElicitation.runTool', 'fixture', 'crash', { delayMs: 50 });
       await waitFor(() => s.broker.queue.size === 0, 'entries removed');
       assert.equal(await call, 'rejected', 'the tool call fails with the connection');
-      assert.deepEqual(['d1', 'd2', 'd3'].map((m) => [finished(m)?.action, finished(m)?.decidedBy]), [
-        ['cancel', 'disconnect'],
-        ['cancel', 'disconnect'],
-        ['cancel', 'disconnect'],
-      ]);
+      assert.deepEqual(
+        ['d1', 'd2', 'd3'].map((m) => [finished(m)?.action, finished(m)?.decidedBy]),
+        [
+          ['cancel', 'disconnect'],
+          ['cancel', 'disconnect'],
+          ['cancel', 'disconnect'],
+        ],
+      );
       assert.deepEqual(told, ['fixture'], 'one notice: a prompt of that server was on screen');
     } finally {
       telling.dispose();
@@ -272,7 +318,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
   });
 
   test('stopping a server closes its prompt and drops its queue; history says disconnect', async () => {
-    const call = elicitMany(['s1', 's2'].map((message) => ({ message, requestedSchema: oneText() })), 100).then(
+    const call = elicitMany(
+      ['s1', 's2'].map((message) => ({ message, requestedSchema: oneText() })),
+      100,
+    ).then(
       () => 'resolved',
       () => 'rejected',
     );
@@ -281,7 +330,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     await vscode.commands.executeCommand('mcpElicitation.stopServer', 'fixture');
     await waitFor(() => s.broker.queue.size === 0, 'entries removed');
     assert.equal(await call, 'rejected');
-    assert.deepEqual(['s1', 's2'].map((m) => finished(m)?.decidedBy), ['disconnect', 'disconnect']);
+    assert.deepEqual(
+      ['s1', 's2'].map((m) => finished(m)?.decidedBy),
+      ['disconnect', 'disconnect'],
+    );
     await vscode.commands.executeCommand('mcpElicitation.startServer', 'fixture');
     await waitForRunning(s, 'fixture');
     await waitFor(() => s.manager.get('fixture')?.tools.some((t) => t.name === 'elicitMany') ?? false, 'fixture tools after start');
@@ -345,7 +397,10 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     await waitFor(() => config().get('audit.includeValues') === true, 'includeValues on');
     await s.audit.flush();
     const before = auditLines().length;
-    for (const [message, key, value] of [['Audit city', 'city', 'Lyon'], ['Audit password', 'password', 'hunter2']] as const) {
+    for (const [message, key, value] of [
+      ['Audit city', 'city', 'Lyon'],
+      ['Audit password', 'password', 'hunter2'],
+    ] as const) {
       const wire = elicitVia('fixture', { message, requestedSchema: oneText(key) });
       const p = await nextPrompt(s);
       (p.widget as vscode.InputBox).value = value;

@@ -35,7 +35,11 @@ suite('Preview Elicitation Form (server authors)', () => {
     await done;
     const result = await opened;
     assert.match(result.getText(), /"action": "cancel"/);
-    assert.equal(s.broker.queue.history.list().some((h) => h.server === 'Preview'), false, 'preview never goes through the broker');
+    assert.equal(
+      s.broker.queue.history.list().some((h) => h.server === 'Preview'),
+      false,
+      'preview never goes through the broker',
+    );
   });
 
   test('lists every violation of a deliberately broken request as diagnostics on its properties', async () => {
@@ -48,7 +52,12 @@ suite('Preview Elicitation Form (server authors)', () => {
     await waitFor(() => (s.previewDiagnostics.get(doc.uri)?.length ?? 0) >= 3, 'diagnostics');
     const diags = s.previewDiagnostics.get(doc.uri) ?? [];
     const errors = diags.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => d.message);
-    for (const prop of ['address', 'age', 'color']) assert.ok(errors.some((m) => m.includes(`properties.${prop}`)), `a violation names ${prop}: ${errors.join(' | ')}`);
+    for (const prop of ['address', 'age', 'color']) {
+      assert.ok(
+        errors.some((m) => m.includes(`properties.${prop}`)),
+        `a violation names ${prop}: ${errors.join(' | ')}`,
+      );
+    }
     const address = diags.find((d) => d.message.includes('properties.address'));
     assert.equal(doc.getText(address?.range), '"address"', 'the diagnostic sits on the property key');
     assert.equal(shown, false, 'nothing is rendered for a request a client would reject');

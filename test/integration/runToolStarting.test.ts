@@ -32,7 +32,13 @@ suite('Run Tool while servers start: starting servers are offered and waited for
     gate = path.join(dir, 'open');
     await vscode.workspace.getConfiguration('mcpElicitation').update(
       'servers',
-      { [SERVER]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'gatedStdioServer.mjs'), SERVER], env: { FIXTURE_GATE: gate } } },
+      {
+        [SERVER]: {
+          command: 'node',
+          args: [path.join(repo, 'test', 'fixtures', 'gatedStdioServer.mjs'), SERVER],
+          env: { FIXTURE_GATE: gate },
+        },
+      },
       vscode.ConfigurationTarget.Workspace,
     );
   });

@@ -40,7 +40,10 @@ suite('Server sources: .mcp.json, the profile mcp.json and Copilot Global', () =
     else process.env['COPILOT_HOME'] = saved.copilotHome;
     await config().update('workspaceMcpJson', saved.mode, vscode.ConfigurationTarget.Workspace);
     await s.manager.reload();
-    await waitFor(() => !s.manager.get('dot-mcp') && !s.manager.get('profile-mcp') && !s.manager.get('copilot-mcp'), 'the extra servers gone');
+    await waitFor(
+      () => !s.manager.get('dot-mcp') && !s.manager.get('profile-mcp') && !s.manager.get('copilot-mcp'),
+      'the extra servers gone',
+    );
     await waitForRunning(s, 'fixture');
   });
 
@@ -54,16 +57,24 @@ suite('Server sources: .mcp.json, the profile mcp.json and Copilot Global', () =
     for (const name of ['dot-mcp', 'profile-mcp', 'copilot-mcp']) await waitForRunning(s, name);
     assert.equal(resolvedOf(s, 'dot-mcp')?.definitionUri?.fsPath, path.join(folder, '.mcp.json'));
     assert.equal(resolvedOf(s, 'profile-mcp')?.definitionUri?.fsPath, profileFile);
-    assert.equal(resolvedOf(s, 'copilot-mcp')?.workspaceDefined, false, 'a user file is the user\'s, not gated by workspace trust');
-    assert.equal(resolvedOf(s, 'dot-mcp')?.workspaceDefined, true, '.mcp.json is the workspace\'s');
-    const echoed = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'dot-mcp', 'echo', { text: 'from .mcp.json' });
+    assert.equal(resolvedOf(s, 'copilot-mcp')?.workspaceDefined, false, "a user file is the user's, not gated by workspace trust");
+    assert.equal(resolvedOf(s, 'dot-mcp')?.workspaceDefined, true, ".mcp.json is the workspace's");
+    const echoed = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'dot-mcp', 'echo', {
+      text: 'from .mcp.json',
+    });
     assert.equal(echoed.content[0]?.text, 'from .mcp.json');
   });
 
-  test('with chat on (`auto`), VS Code reads .mcp.json and the profile mcp.json itself: listed as VS Code\'s, not started here; Copilot Global (VS Code 1.139 does not read it) stays ours', async () => {
+  test("with chat on (`auto`), VS Code reads .mcp.json and the profile mcp.json itself: listed as VS Code's, not started here; Copilot Global (VS Code 1.139 does not read it) stays ours", async () => {
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => !s.manager.get('dot-mcp') && s.manager.vscodeOwned().some((d) => d.name === 'dot-mcp'), '.mcp.json handed to VS Code');
-    assert.ok(s.manager.vscodeOwned().some((d) => d.name === 'profile-mcp'), 'the profile mcp.json is VS Code\'s');
+    await waitFor(
+      () => !s.manager.get('dot-mcp') && s.manager.vscodeOwned().some((d) => d.name === 'dot-mcp'),
+      '.mcp.json handed to VS Code',
+    );
+    assert.ok(
+      s.manager.vscodeOwned().some((d) => d.name === 'profile-mcp'),
+      "the profile mcp.json is VS Code's",
+    );
     assert.equal(s.manager.get('profile-mcp'), undefined);
     if (vscode.version.startsWith('1.139.')) {
       await waitForRunning(s, 'copilot-mcp');

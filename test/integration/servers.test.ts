@@ -26,7 +26,9 @@ suite('Servers: connections over stdio and Streamable HTTP', () => {
 
   test('a tool call returns the server result (stdio and http)', async () => {
     for (const server of ['fixture', 'fixture-http']) {
-      const result = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', server, 'echo', { text: `hello ${server}` });
+      const result = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', server, 'echo', {
+        text: `hello ${server}`,
+      });
       assert.equal(result.content[0]?.text, `hello ${server}`);
     }
   });

@@ -70,7 +70,11 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
     assert.deepEqual(blocked, { action: 'decline' });
     const secret = await s.broker.handle(
       { name: 'Secret Source', serverInfo: undefined },
-      { mode: 'form', message: 'Token?', requestedSchema: { type: 'object', properties: { password: { type: 'string' } }, required: ['password'] } },
+      {
+        mode: 'form',
+        message: 'Token?',
+        requestedSchema: { type: 'object', properties: { password: { type: 'string' } }, required: ['password'] },
+      },
       { signal: new AbortController().signal, requestId: 'untrusted-secret' },
     );
     assert.deepEqual(secret, { action: 'decline' });

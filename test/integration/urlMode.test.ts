@@ -66,7 +66,8 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
   const original = new Map<string, unknown>();
   let consent: ReturnType<typeof consentAnswers> | undefined;
 
-  const pendingUrl = (server: string, elicitationId: string) => s.broker.queue.list().find((e) => e.server === server && e.elicitationId === elicitationId);
+  const pendingUrl = (server: string, elicitationId: string) =>
+    s.broker.queue.list().find((e) => e.server === server && e.elicitationId === elicitationId);
   const snapshot = (): string[] => s.broker.queue.list().map((e) => `${e.server}/${e.elicitationId ?? '-'}/${e.state}`);
 
   suiteSetup(async () => {
@@ -107,7 +108,12 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
       complete(server, id);
     });
     try {
-      const reply = await elicitVia('fixture', { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/in-host', elicitationId: 'ih-1' });
+      const reply = await elicitVia('fixture', {
+        mode: 'url',
+        message: 'Sign in',
+        url: 'https://auth.example.com/in-host',
+        elicitationId: 'ih-1',
+      });
       assert.deepEqual(reply.response, { action: 'accept' });
       assert.equal(consent.shown.length, 1);
       assert.equal(pendingUrl('fixture', 'ih-1')?.state, 'awaitingCompletion', 'accepted, so pending until the server completes it');
@@ -148,7 +154,12 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
     await waitFor(() => config().get('url.pendingExpiryMinutes') === 0.01, 'expiry setting in force');
     consent = consentAnswers(s, { action: 'accept', browser: 'opened' });
     const t0 = Date.now();
-    const reply = await elicitVia('fixture', { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/expiry', elicitationId: 'ih-exp' });
+    const reply = await elicitVia('fixture', {
+      mode: 'url',
+      message: 'Sign in',
+      url: 'https://auth.example.com/expiry',
+      elicitationId: 'ih-exp',
+    });
     assert.deepEqual(reply.response, { action: 'accept' });
     assert.equal(pendingUrl('fixture', 'ih-exp')?.state, 'awaitingCompletion');
     assert.equal(await s.broker.waitForCompletion('fixture', 'ih-exp'), 'expired');
@@ -156,7 +167,9 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
     assert.equal(pendingUrl('fixture', 'ih-exp'), undefined, 'gone from the pending list');
 
     // A tool waiting on it gives up with the original error, without a retry.
-    const err = await failure(runTool('fixture', 'urlRequired', { url: 'https://auth.example.com/expiry-tool', elicitationId: 'ih-exp-tool' }));
+    const err = await failure(
+      runTool('fixture', 'urlRequired', { url: 'https://auth.example.com/expiry-tool', elicitationId: 'ih-exp-tool' }),
+    );
     assert.equal(err.code, -32042);
     assert.match(err.message, /expired/);
     assert.equal(attempts('ih-exp-tool'), 1);
@@ -171,7 +184,10 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
       const url = 'https://auth.example.com/blocked-tool';
       const err = await failure(runTool('fixture', 'urlRequired', { url, elicitationId: 'ih-block' }));
       assert.equal(err.code, -32042, 'the caller still sees URLElicitationRequired');
-      assert.deepEqual(err.data?.elicitations?.map((e) => [e.url, e.elicitationId]), [[url, 'ih-block']]);
+      assert.deepEqual(
+        err.data?.elicitations?.map((e) => [e.url, e.elicitationId]),
+        [[url, 'ih-block']],
+      );
       assert.equal(attempts('ih-block'), 1, 'no retry after a decline');
       assert.deepEqual(prompts, [], 'a blocked server shows no consent');
       assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'policy');

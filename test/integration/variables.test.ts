@@ -41,7 +41,10 @@ suite('Variables and inputs: pickString, command, ${command:…}, ${config:…},
   });
 
   test('each resolves as VS Code resolves it, and reaches the server', async () => {
-    const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string; env?: Record<string, string> }> };
+    const json = JSON.parse(mcpJson.original) as {
+      inputs: unknown[];
+      servers: Record<string, { args?: string[]; command?: string; env?: Record<string, string> }>;
+    };
     const fixture = json.servers['fixture'];
     assert.ok(fixture?.args?.[0]);
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -69,9 +72,10 @@ suite('Variables and inputs: pickString, command, ${command:…}, ${config:…},
       await new Promise((r) => setTimeout(r, 100));
     }
     await waitForRunning(s, 'vars');
-    const env = async (name: string): Promise<string> => (await vscode.commands.executeCommand<ToolText>('mcpElicitation.runTool', 'vars', 'env', { name })).content[0]?.text ?? '';
+    const env = async (name: string): Promise<string> =>
+      (await vscode.commands.executeCommand<ToolText>('mcpElicitation.runTool', 'vars', 'env', { name })).content[0]?.text ?? '';
     assert.equal(await env('V_REGION'), 'us', 'pickString: the default option');
-    assert.equal(await env('V_PORT'), '8123', 'command input: the command\'s result, as text');
+    assert.equal(await env('V_PORT'), '8123', "command input: the command's result, as text");
     assert.deepEqual(commandArgs[0], { min: 8000 }, 'the command got its args');
     assert.equal(await env('V_DIRECT'), '8123');
     assert.equal(await env('V_CONFIG'), String(vscode.workspace.getConfiguration('mcpElicitation').get('defaultPolicy')));
@@ -81,11 +85,20 @@ suite('Variables and inputs: pickString, command, ${command:…}, ${config:…},
   test('a ${command:…} that throws is a clear error for that server only; the others keep running', async () => {
     const json = JSON.parse(mcpJson.original) as { servers: Record<string, { args?: string[] }> };
     const fixturePath = json.servers['fixture']?.args?.[0] ?? '';
-    json.servers['vars-broken'] = { command: 'node', args: [fixturePath, 'vars-broken', '--port=${command:' + FAILING_COMMAND + '}'] } as never;
+    json.servers['vars-broken'] = {
+      command: 'node',
+      args: [fixturePath, 'vars-broken', '--port=${command:' + FAILING_COMMAND + '}'],
+    } as never;
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
-    await waitFor(() => s.manager.list().some((e) => e.name === 'vars-broken' && e.configError !== undefined), 'vars-broken reported broken');
+    await waitFor(
+      () => s.manager.list().some((e) => e.name === 'vars-broken' && e.configError !== undefined),
+      'vars-broken reported broken',
+    );
     const broken = s.manager.list().find((e) => e.name === 'vars-broken');
-    assert.match(broken?.configError?.message ?? '', new RegExp(`the command ${FAILING_COMMAND.replace('.', '\\.')} failed: no port is free`));
+    assert.match(
+      broken?.configError?.message ?? '',
+      new RegExp(`the command ${FAILING_COMMAND.replace('.', '\\.')} failed: no port is free`),
+    );
     assert.equal(broken?.configError?.key, `command:${FAILING_COMMAND}`);
     assert.equal(s.manager.get('fixture')?.state.kind, 'running');
   });

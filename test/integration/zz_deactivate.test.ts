@@ -16,7 +16,11 @@ suite('Deactivation', () => {
   test('answers open prompts with cancel and leaves no server process behind', async () => {
     const pid = s.manager.get('fixture')?.pid;
     assert.ok(pid);
-    const wire = elicitVia('fixture', { message: 'Still open at shutdown', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }, { tag: 'shutdown', keepOnCallCancel: true });
+    const wire = elicitVia(
+      'fixture',
+      { message: 'Still open at shutdown', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+      { tag: 'shutdown', keepOnCallCancel: true },
+    );
     await nextPrompt(s);
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext);
@@ -26,8 +30,16 @@ suite('Deactivation', () => {
     // The tool call itself dies with the connection; the server's own record says what it got.
     await Promise.allSettled([wire, mod.deactivate()]);
     const recordFile = path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', 'fixture.jsonl');
-    await waitFor(() => existsSync(recordFile) && readFileSync(recordFile, 'utf8').includes('"tag":"shutdown"'), 'server recorded the answer');
-    const last = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tag?: string; kind: string; response?: unknown }).filter((r) => r.tag === 'shutdown').at(-1);
+    await waitFor(
+      () => existsSync(recordFile) && readFileSync(recordFile, 'utf8').includes('"tag":"shutdown"'),
+      'server recorded the answer',
+    );
+    const last = readFileSync(recordFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tag?: string; kind: string; response?: unknown })
+      .filter((r) => r.tag === 'shutdown')
+      .at(-1);
     assert.deepEqual(last?.response, { action: 'cancel' });
     await waitFor(() => {
       try {

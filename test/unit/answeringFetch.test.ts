@@ -28,7 +28,8 @@ async function run(events: string[]): Promise<{ out: string; replies: MalformedR
 
 void describe('answeringEvents (the event-stream check)', () => {
   void it('passes well-formed events through unchanged, across chunk boundaries and CRLF', async () => {
-    const good = 'id: 7\r\nevent: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\r\n\r\n';
+    const good =
+      'id: 7\r\nevent: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\r\n\r\n';
     const { out, replies } = await run([good.slice(0, 13), good.slice(13, 14), good.slice(14)]);
     assert.equal(out.replace(/\r\n|\r/g, '\n'), good.replace(/\r\n/g, '\n'));
     assert.deepEqual(replies, []);
@@ -43,7 +44,11 @@ void describe('answeringEvents (the event-stream check)', () => {
   });
 
   void it('leaves what it cannot answer alone (no id, not JSON, another event type)', async () => {
-    const events = ['data: {"jsonrpc":"2.0","method":"x","params":[]}\n\n', 'data: not json\n\n', 'event: endpoint\ndata: /messages?s=1\n\n'];
+    const events = [
+      'data: {"jsonrpc":"2.0","method":"x","params":[]}\n\n',
+      'data: not json\n\n',
+      'event: endpoint\ndata: /messages?s=1\n\n',
+    ];
     const { out, replies } = await run(events);
     assert.equal(out, events.join(''));
     assert.deepEqual(replies, []);
@@ -72,13 +77,22 @@ void describe('over Streamable HTTP, against a server that pushes malformed requ
         }
         if (msg.method === 'initialize') {
           res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
-          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw-http', version: '1' } } }));
+          return void res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: msg.id,
+              result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw-http', version: '1' } },
+            }),
+          );
         }
         if (msg.method === 'tools/call') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write('id: 1\ndata: {"jsonrpc":"2.0","id":"bad-params","method":"elicitation/create","params":[]}\n\n');
           res.write('id: 2\ndata: {"jsonrpc":"2.0","id":2.5,"method":"elicitation/create","params":{"message":"x"}}\n\n');
-          release = () => res.end(`id: 3\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`);
+          release = () =>
+            res.end(
+              `id: 3\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`,
+            );
           return;
         }
         // notifications, and anything else: accepted, nothing to say.
@@ -95,7 +109,10 @@ void describe('over Streamable HTTP, against a server that pushes malformed requ
   void it('each malformed request gets exactly one error response, and the call still completes', async () => {
     const def: ServerDefinition = { name: 'raw-http', source: { kind: 'setting', scope: 'user' }, type: 'http', url, headers: {} };
     const prepared = createTransport(def, { stderr: () => undefined, warn: () => undefined });
-    const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } });
+    const client = new HostClient(
+      { name: 'unit', version: '0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } },
+    );
     client.setElicitationHandler(() => Promise.reject(new Error('no well-formed request was sent')));
     await client.connect(prepared.transport);
     try {

@@ -112,13 +112,32 @@ const PURE = [/^src\/elicitation\//, /^src\/config\/parse\//, /^src\/shared\//, 
 
 void describe('architecture', () => {
   void it('the cycle finder finds a cycle, including a self-import, and passes a tree', () => {
-    assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), [['a', 'b', 'c', 'a']]);
+    assert.deepEqual(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+        ]),
+      ),
+      [['a', 'b', 'c', 'a']],
+    );
     assert.deepEqual(findCycles(new Map([['a', ['a']]])), [['a', 'a']]);
-    assert.deepEqual(findCycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), []);
+    assert.deepEqual(
+      findCycles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+      [],
+    );
   });
 
   void it('the import reader sees type imports, re-exports and dynamic imports, not comments', () => {
-    const text = "import type { A } from './a';\nexport { B } from \"./b\";\nimport './c';\nconst d = import('./d');\n// import { E } from './e';\n/* import { F } from './f'; */";
+    const text =
+      "import type { A } from './a';\nexport { B } from \"./b\";\nimport './c';\nconst d = import('./d');\n// import { E } from './e';\n/* import { F } from './f'; */";
     assert.deepEqual(importsOf(text), ['./a', './b', './c', './d']);
   });
 
@@ -128,11 +147,16 @@ void describe('architecture', () => {
   });
 
   void it('has no import cycles in src/ and webview/', () => {
-    assert.deepEqual(findCycles(graph).map((c) => c.join(' → ')), []);
+    assert.deepEqual(
+      findCycles(graph).map((c) => c.join(' → ')),
+      [],
+    );
   });
 
   void it('every relative import resolves to a file', () => {
-    const missing = [...graph].flatMap(([f, deps]) => deps.filter((d) => !fileSet.has(d) && !d.startsWith('api/')).map((d) => `${f} → ${d}`));
+    const missing = [...graph].flatMap(([f, deps]) =>
+      deps.filter((d) => !fileSet.has(d) && !d.startsWith('api/')).map((d) => `${f} → ${d}`),
+    );
     assert.deepEqual(missing, []);
   });
 
@@ -142,7 +166,9 @@ void describe('architecture', () => {
   });
 
   void it('the webview imports only itself and src/shared/', () => {
-    const offenders = [...graph].filter(([f]) => f.startsWith('webview/')).flatMap(([f, deps]) => deps.filter((d) => !d.startsWith('webview/') && !d.startsWith('src/shared/')).map((d) => `${f} → ${d}`));
+    const offenders = [...graph]
+      .filter(([f]) => f.startsWith('webview/'))
+      .flatMap(([f, deps]) => deps.filter((d) => !d.startsWith('webview/') && !d.startsWith('src/shared/')).map((d) => `${f} → ${d}`));
     assert.deepEqual(offenders, []);
   });
 
@@ -153,10 +179,15 @@ void describe('architecture', () => {
     ]);
     const arrows = folderArrows(g).map((a) => `${a.from} → ${a.to}`);
     assert.deepEqual(arrows, ['ui → gateway', 'gateway → ui']);
-    const folderGraph = new Map([['ui', ['gateway']], ['gateway', ['ui']]]);
+    const folderGraph = new Map([
+      ['ui', ['gateway']],
+      ['gateway', ['ui']],
+    ]);
     assert.deepEqual(findCycles(folderGraph), [['gateway', 'ui', 'gateway']]);
     assert.deepEqual(
-      folderArrows(g).filter((a) => (FOLDER_RANK[a.to] ?? 0) >= (FOLDER_RANK[a.from] ?? 0)).map((a) => `${a.file} → ${a.dep}`),
+      folderArrows(g)
+        .filter((a) => (FOLDER_RANK[a.to] ?? 0) >= (FOLDER_RANK[a.from] ?? 0))
+        .map((a) => `${a.file} → ${a.dep}`),
       ['src/gateway/b.ts → src/ui/c.ts'],
     );
   });
@@ -167,7 +198,10 @@ void describe('architecture', () => {
     assert.deepEqual(unranked, [], 'every folder of src/ has a rank');
     const folderGraph = new Map<string, string[]>();
     for (const a of arrows) folderGraph.set(a.from, [...new Set([...(folderGraph.get(a.from) ?? []), a.to])]);
-    assert.deepEqual(findCycles(folderGraph).map((c) => c.join(' → ')), []);
+    assert.deepEqual(
+      findCycles(folderGraph).map((c) => c.join(' → ')),
+      [],
+    );
     const upward = arrows.filter((a) => (FOLDER_RANK[a.to] ?? 0) >= (FOLDER_RANK[a.from] ?? 0)).map((a) => `${a.file} → ${a.dep}`);
     assert.deepEqual(upward, []);
   });
@@ -185,14 +219,18 @@ void describe('architecture', () => {
     const upward = [...graph].flatMap(([f, deps]) => {
       const r = rank(f);
       if (r === undefined) return [];
-      return deps.filter((d) => {
-        const rd = rank(d);
-        return rd !== undefined && rd > r;
-      }).map((d) => `${f} → ${d}`);
+      return deps
+        .filter((d) => {
+          const rd = rank(d);
+          return rd !== undefined && rd > r;
+        })
+        .map((d) => `${f} → ${d}`);
     });
     assert.deepEqual(upward, []);
     // Nothing below the UI reaches up into it.
-    const intoUi = [...graph].filter(([f]) => /^src\/(elicitation|config|servers|gateway|shared|audit|util)\//.test(f)).flatMap(([f, deps]) => deps.filter((d) => /^src\/(ui|commands)\//.test(d) || d === 'src/context.ts').map((d) => `${f} → ${d}`));
+    const intoUi = [...graph]
+      .filter(([f]) => /^src\/(elicitation|config|servers|gateway|shared|audit|util)\//.test(f))
+      .flatMap(([f, deps]) => deps.filter((d) => /^src\/(ui|commands)\//.test(d) || d === 'src/context.ts').map((d) => `${f} → ${d}`));
     assert.deepEqual(intoUi, []);
   });
 

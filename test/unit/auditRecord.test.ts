@@ -49,7 +49,13 @@ void describe('buildAuditRecord', () => {
   });
 
   void it('redacts secret keys that are not among the schema fields too', () => {
-    const rec = buildAuditRecord({ ...base, includeValues: true, fieldKeys: [], content: { apiKey: 'k', note: 'n' }, secretKeys: ['apiKey'] });
+    const rec = buildAuditRecord({
+      ...base,
+      includeValues: true,
+      fieldKeys: [],
+      content: { apiKey: 'k', note: 'n' },
+      secretKeys: ['apiKey'],
+    });
     assert.deepEqual(rec.content, { apiKey: REDACTED, note: 'n' });
   });
 
@@ -88,7 +94,14 @@ void describe('buildAuditRecord', () => {
   });
 
   void it('says whether the browser opened a url-mode page the user chose to open, and nothing when it was not asked', () => {
-    const url = { ...base, mode: 'url' as const, fieldKeys: [], secretKeys: [], url: 'https://auth.example.com/x', action: 'cancel' as const };
+    const url = {
+      ...base,
+      mode: 'url' as const,
+      fieldKeys: [],
+      secretKeys: [],
+      url: 'https://auth.example.com/x',
+      action: 'cancel' as const,
+    };
     assert.equal(buildAuditRecord({ ...url, browser: 'notOpened' }).browser, 'notOpened');
     assert.equal(buildAuditRecord({ ...url, action: 'accept', browser: 'opened' }).browser, 'opened');
     assert.ok(!('browser' in buildAuditRecord(url)));

@@ -27,11 +27,17 @@ const gateway = {
   outputs: {
     'dist/gateway.js': {
       bytes: 3000,
-      inputs: { 'node_modules/zod/v4/core/schemas.js': input(1200), 'src/servers/connection.ts': input(300), 'node_modules/@modelcontextprotocol/server/dist/index.mjs': input(1400) },
+      inputs: {
+        'node_modules/zod/v4/core/schemas.js': input(1200),
+        'src/servers/connection.ts': input(300),
+        'node_modules/@modelcontextprotocol/server/dist/index.mjs': input(1400),
+      },
     },
   },
 };
-const suite = { outputs: { 'out/test/integration/index.js': { bytes: 99_000, inputs: { 'node_modules/zod/v4/core/schemas.js': input(1500) } } } };
+const suite = {
+  outputs: { 'out/test/integration/index.js': { bytes: 99_000, inputs: { 'node_modules/zod/v4/core/schemas.js': input(1500) } } },
+};
 
 void describe('bundle report (npm run build -- --analyze)', () => {
   void it('counts a library by its package, scoped or not, and our code by its file; source maps and the test suite are not shipped', () => {
@@ -46,7 +52,9 @@ void describe('bundle report (npm run build -- --analyze)', () => {
   });
 
   void it('a library in two files costs its smaller copy; our own modules and stubs are not counted as libraries', () => {
-    assert.deepEqual(duplicates(contributions([extension, gateway])), [{ name: 'zod', files: ['dist/extension.js', 'dist/gateway.js'], extraBytes: 1200 }]);
+    assert.deepEqual(duplicates(contributions([extension, gateway])), [
+      { name: 'zod', files: ['dist/extension.js', 'dist/gateway.js'], extraBytes: 1200 },
+    ]);
   });
 
   void it('prints each file with its size and largest contributor first, then the total and the duplicates', () => {

@@ -10,7 +10,9 @@ function countDisplay(queue: PendingQueue<null>): { shown: number[]; update: () 
 }
 
 function enqueue(queue: PendingQueue<null>, n: number): void {
-  for (let i = 0; i < n; i++) queue.enqueue({ id: `e${queue.size + 1}`, server: 's', mode: 'form', message: 'm', createdAt: 0, payload: null });
+  for (let i = 0; i < n; i++) {
+    queue.enqueue({ id: `e${queue.size + 1}`, server: 's', mode: 'form', message: 'm', createdAt: 0, payload: null });
+  }
 }
 
 void describe('coalesced', () => {

@@ -9,7 +9,11 @@ import { Connection, STABLE_AFTER_MS } from '../../src/servers/connection';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { FakeLaunches, ManualTimers, MemoryLog, RecordingSink, httpDef, recordStates, stateWhere, stdioDef } from './support/fakeLaunches';
 
-function harness(def: ServerDefinition = stdioDef(), delays: readonly number[] = [10, 20, 40], connectTimeoutMs = 30_000): { conn: Connection; launches: FakeLaunches; timers: ManualTimers; sink: RecordingSink; log: MemoryLog; gaveUp: string[] } {
+function harness(
+  def: ServerDefinition = stdioDef(),
+  delays: readonly number[] = [10, 20, 40],
+  connectTimeoutMs = 30_000,
+): { conn: Connection; launches: FakeLaunches; timers: ManualTimers; sink: RecordingSink; log: MemoryLog; gaveUp: string[] } {
   const launches = new FakeLaunches();
   const timers = new ManualTimers();
   const sink = new RecordingSink();
@@ -48,7 +52,10 @@ void describe('Connection', () => {
     await conn.stop();
     assert.equal(conn.state.kind, 'stopped');
     assert.deepEqual(conn.tools, []);
-    await assert.rejects(conn.sendLeg('tools/call', { name: 'echo', arguments: { text: 'hi' } }, {}, 'echo'), /Server "fake" is not running/);
+    await assert.rejects(
+      conn.sendLeg('tools/call', { name: 'echo', arguments: { text: 'hi' } }, {}, 'echo'),
+      /Server "fake" is not running/,
+    );
     conn.dispose();
   });
 
@@ -110,7 +117,10 @@ void describe('Connection', () => {
     const { conn, launches } = harness(httpDef());
     launches.next('http405', 'serve');
     await conn.start();
-    assert.deepEqual(launches.launches.map((l) => l.kind), ['http', 'sse']);
+    assert.deepEqual(
+      launches.launches.map((l) => l.kind),
+      ['http', 'sse'],
+    );
     assert.equal(conn.state.kind === 'running' ? conn.state.transport : undefined, 'sse');
     assert.ok(conn.ready);
     conn.dispose();
@@ -120,7 +130,10 @@ void describe('Connection', () => {
     const { conn, launches, timers } = harness(httpDef());
     launches.next('http500');
     await conn.start();
-    assert.deepEqual(launches.launches.map((l) => l.kind), ['http']);
+    assert.deepEqual(
+      launches.launches.map((l) => l.kind),
+      ['http'],
+    );
     assert.match(conn.state.kind === 'error' ? conn.state.reason : '', /HTTP 500/);
     assert.deepEqual(timers.waiting, [10]);
     conn.dispose();

@@ -10,9 +10,32 @@ const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>',
 const ALL = PAYLOADS.join(' ');
 
 const KEYS: readonly WebviewStringKey[] = [
-  'accept', 'decline', 'cancel', 'blockServer', 'required', 'asks', 'yes', 'no', 'unset', 'truncated', 'warningTitle',
-  'acceptHint', 'formatEmail', 'formatUri', 'formatDate', 'formatDateTime', 'selectAtLeast', 'selectAtMost',
-  'selectBetween', 'choose', 'numberRange', 'numberMin', 'numberMax', 'wholeNumber', 'preview', 'closed',
+  'accept',
+  'decline',
+  'cancel',
+  'blockServer',
+  'required',
+  'asks',
+  'yes',
+  'no',
+  'unset',
+  'truncated',
+  'warningTitle',
+  'acceptHint',
+  'formatEmail',
+  'formatUri',
+  'formatDate',
+  'formatDateTime',
+  'selectAtLeast',
+  'selectAtMost',
+  'selectBetween',
+  'choose',
+  'numberRange',
+  'numberMin',
+  'numberMax',
+  'wholeNumber',
+  'preview',
+  'closed',
 ];
 
 function strings(): Record<WebviewStringKey, string> {
@@ -24,8 +47,29 @@ function strings(): Record<WebviewStringKey, string> {
 /** Every place server text can reach: names, message, warnings, field texts, option labels, values. */
 function hostileInit(): FormInit {
   const fields: Field[] = [
-    { kind: 'string', key: ALL, title: ALL, description: ALL, required: true, secretLike: false, default: ALL, minLength: undefined, maxLength: undefined, format: undefined, pattern: ALL },
-    { kind: 'singleSelect', key: 'pick', title: ALL, description: undefined, required: false, secretLike: false, default: undefined, options: PAYLOADS.map((p) => ({ value: p, label: p })) },
+    {
+      kind: 'string',
+      key: ALL,
+      title: ALL,
+      description: ALL,
+      required: true,
+      secretLike: false,
+      default: ALL,
+      minLength: undefined,
+      maxLength: undefined,
+      format: undefined,
+      pattern: ALL,
+    },
+    {
+      kind: 'singleSelect',
+      key: 'pick',
+      title: ALL,
+      description: undefined,
+      required: false,
+      secretLike: false,
+      default: undefined,
+      options: PAYLOADS.map((p) => ({ value: p, label: p })),
+    },
   ];
   return {
     requestId: ALL,
@@ -53,7 +97,12 @@ function render(init: FormInit = hostileInit()): string {
 
 /** The inverse of escapeAttribute, as an HTML parser decodes these references (&amp; last). */
 function unescapeAttribute(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function attribute(html: string, re: RegExp): string {
@@ -77,7 +126,10 @@ void describe('escapeAttribute', () => {
 void describe('renderFormHtml', () => {
   void it('sets exactly the expected CSP directives', () => {
     const csp = attribute(render(), /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/);
-    const directives = csp.split(';').map((d) => d.trim()).filter((d) => d !== '');
+    const directives = csp
+      .split(';')
+      .map((d) => d.trim())
+      .filter((d) => d !== '');
     assert.deepEqual(directives, [
       "default-src 'none'",
       `script-src 'nonce-${NONCE}'`,
@@ -115,7 +167,23 @@ void describe('renderFormHtml', () => {
     const onerrors = html.split(/onerror=/i).length - 1;
     assert.equal(onerrors, (html.match(/&lt;img src=x onerror=/g) ?? []).length);
     const names = tags.map((t) => /^<\/?([!\w-]+)/.exec(t)?.[1]?.toLowerCase());
-    assert.deepEqual(names, ['!doctype', 'html', 'head', 'meta', 'meta', 'meta', 'link', 'title', 'title', 'head', 'body', 'script', 'script', 'body', 'html']);
+    assert.deepEqual(names, [
+      '!doctype',
+      'html',
+      'head',
+      'meta',
+      'meta',
+      'meta',
+      'link',
+      'title',
+      'title',
+      'head',
+      'body',
+      'script',
+      'script',
+      'body',
+      'html',
+    ]);
     // Nothing server-controlled can close the data-init attribute early.
     const body = /<body data-init="([^"]*)">/.exec(html);
     assert.ok(body !== null);

@@ -29,8 +29,14 @@ void describe('gateway admission', () => {
     }
   });
 
-  void it('refuses any Origin but the endpoint\'s own, even with the key', () => {
-    for (const origin of ['https://evil.example', 'http://127.0.0.1:8080', 'null', 'vscode-file://vscode-app', 'http://localhost:41234.evil.example']) {
+  void it("refuses any Origin but the endpoint's own, even with the key", () => {
+    for (const origin of [
+      'https://evil.example',
+      'http://127.0.0.1:8080',
+      'null',
+      'vscode-file://vscode-app',
+      'http://localhost:41234.evil.example',
+    ]) {
       const r = admit({ ...good, origin }, expected);
       assert.equal(r.ok, false, origin);
       assert.ok(!r.ok && r.reason.includes('Origin'));
@@ -40,7 +46,7 @@ void describe('gateway admission', () => {
 });
 
 void describe('who runs which server', () => {
-  void it('mcp.json servers are VS Code\'s while its chat can run them, ours otherwise; overrides win', () => {
+  void it("mcp.json servers are VS Code's while its chat can run them, ours otherwise; overrides win", () => {
     assert.equal(mcpJsonOwner('auto', true), 'vscode');
     assert.equal(mcpJsonOwner('auto', false), 'us');
     assert.equal(mcpJsonOwner('vscode', false), 'vscode');
@@ -49,7 +55,7 @@ void describe('who runs which server', () => {
     assert.equal(parseMcpJsonMode(undefined), 'auto');
   });
 
-  void it('VS Code\'s chat runs servers unless AI features or MCP are off', () => {
+  void it("VS Code's chat runs servers unless AI features or MCP are off", () => {
     assert.equal(agentCanRunServers({}), true);
     assert.equal(agentCanRunServers({ disableAIFeatures: false, mcpAccess: 'all' }), true);
     assert.equal(agentCanRunServers({ disableAIFeatures: true }), false);
@@ -60,7 +66,11 @@ void describe('who runs which server', () => {
   void it('only servers VS Code does not read itself are offered to the agent, so none appears twice', () => {
     assert.equal(offeredToAgent({ kind: 'setting' }, '1.139.1'), true);
     assert.equal(offeredToAgent({ kind: 'workspaceFile' }, '1.139.1'), false);
-    assert.equal(offeredToAgent({ kind: 'workspaceFile', format: 'portable' } as { kind: string }, '1.139.1'), false, '.mcp.json: VS Code 1.139 reads it');
+    assert.equal(
+      offeredToAgent({ kind: 'workspaceFile', format: 'portable' } as { kind: string }, '1.139.1'),
+      false,
+      '.mcp.json: VS Code 1.139 reads it',
+    );
     assert.equal(offeredToAgent({ kind: 'userFile', origin: 'profile' }, '1.139.1'), false, 'the profile mcp.json');
     // Copilot Global: read by VS Code from 1.140 on; before that only we can bring it to the agent.
     assert.equal(offeredToAgent({ kind: 'userFile', origin: 'copilot' }, '1.139.1'), true);
@@ -71,7 +81,10 @@ void describe('who runs which server', () => {
 
   void it('the gateway declares what upstream declared, without elicitation or tasks', () => {
     assert.deepEqual(relayedCapabilities(undefined), {});
-    assert.deepEqual(relayedCapabilities({ tools: {}, logging: {}, tasks: { list: {} }, experimental: { x: {} } }), { tools: { listChanged: true }, logging: {} });
+    assert.deepEqual(relayedCapabilities({ tools: {}, logging: {}, tasks: { list: {} }, experimental: { x: {} } }), {
+      tools: { listChanged: true },
+      logging: {},
+    });
     assert.deepEqual(relayedCapabilities({ prompts: {}, resources: { subscribe: true }, completions: {} }), {
       prompts: { listChanged: true },
       resources: { listChanged: true, subscribe: true },

@@ -98,13 +98,16 @@ void describe('gateway endpoint', () => {
       assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
       assert.equal(client.getInstructions(), 'Use the slow tool slowly.');
       assert.equal(endpoint.sessionCount, 1);
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['slow']);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        ['slow'],
+      );
     } finally {
       await client.close();
     }
   });
 
-  void it('relays a call with its arguments and the upstream progress under the caller\'s own token', async () => {
+  void it("relays a call with its arguments and the upstream progress under the caller's own token", async () => {
     const client = await connect(endpoint.url);
     try {
       const progress: unknown[] = [];
@@ -113,7 +116,11 @@ void describe('gateway endpoint', () => {
       assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'halfway' }]);
       const sent = upstream.calls.at(-1)?.request;
       assert.equal(sent?.method, 'tools/call');
-      assert.equal((sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken, undefined, 'the caller\'s token stays on this side');
+      assert.equal(
+        (sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken,
+        undefined,
+        "the caller's token stays on this side",
+      );
     } finally {
       await client.close();
     }
@@ -124,7 +131,10 @@ void describe('gateway endpoint', () => {
     try {
       const ac = new AbortController();
       const call = client.callTool({ name: 'slow', arguments: { holdMs: 10_000 } }, undefined, { signal: ac.signal });
-      while (upstream.calls.at(-1)?.request.params?.['arguments'] === undefined || (upstream.calls.at(-1)?.request.params?.['arguments'] as { holdMs?: number }).holdMs !== 10_000) {
+      while (
+        upstream.calls.at(-1)?.request.params?.['arguments'] === undefined ||
+        (upstream.calls.at(-1)?.request.params?.['arguments'] as { holdMs?: number }).holdMs !== 10_000
+      ) {
         await new Promise((r) => setTimeout(r, 10));
       }
       ac.abort();
@@ -142,7 +152,10 @@ void describe('gateway endpoint', () => {
   void it('an upstream error reaches the client as an MCP error with its code and message', async () => {
     const client = await connect(endpoint.url);
     try {
-      await assert.rejects(client.callTool({ name: 'slow', arguments: { fail: true } }), (e: { code?: number; message?: string }) => e.code === -32603 && /the upstream tool broke/.test(e.message ?? ''));
+      await assert.rejects(
+        client.callTool({ name: 'slow', arguments: { fail: true } }),
+        (e: { code?: number; message?: string }) => e.code === -32603 && /the upstream tool broke/.test(e.message ?? ''),
+      );
       upstream.isRunning = false;
       await assert.rejects(client.listTools(), /MCP server "up" is not running/);
     } finally {

@@ -48,7 +48,13 @@ function streamBody(port: number, headers: Record<string, string>, declared: num
       if (open) socket.end(chunked ? '0\r\n\r\n' : '');
     };
     socket.on('connect', () => {
-      const lines = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Content-Type: application/json', chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `POST /mcp HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        'Content-Type: application/json',
+        chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       pump();
     });
@@ -119,7 +125,12 @@ void describe('RefusalLog', () => {
   void it('logs the first few per window, then counts, and reports the count with the next line', () => {
     const lines: string[] = [];
     let now = 0;
-    const log = new RefusalLog((l) => lines.push(l), 2, 1000, () => now);
+    const log = new RefusalLog(
+      (l) => lines.push(l),
+      2,
+      1000,
+      () => now,
+    );
     for (let i = 0; i < 5; i++) log.note(`r${i}`);
     assert.deepEqual(lines, ['r0', 'r1 (further refusals in the next 1 s are counted, not logged)']);
     now = 1000;

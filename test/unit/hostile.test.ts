@@ -16,8 +16,9 @@ import { AnsweringReadBuffer, replyToMalformed } from '../../src/servers/answeri
 import { BY_TAG, CASES } from '../fixtures/hostileCases.mjs';
 
 /** Raw bidi controls and C0/C1 controls other than \n and \t: never allowed in display text. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const UNSAFE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * The worst a buggy UI could do: answers every form as `answerFor` says and accepts every URL
@@ -39,7 +40,10 @@ function broker(presenter: Presenter): ElicitationBroker {
   });
 }
 
-const server = { name: 'hostile', serverInfo: { name: 'hostile', title: 'Hostile \u202Eevil <img src=x onerror=alert(1)>', version: '6.6.6' } };
+const server = {
+  name: 'hostile',
+  serverInfo: { name: 'hostile', title: 'Hostile \u202Eevil <img src=x onerror=alert(1)>', version: '6.6.6' },
+};
 const extra = (): { signal: AbortSignal; requestId: string } => ({ signal: new AbortController().signal, requestId: 'r' });
 
 function displayTexts(p: FormPrompt): string[] {
@@ -98,7 +102,9 @@ void describe('hostile battery through the broker (plain Node)', () => {
 
   void it('every text a widget is given is sanitised and bounded', async () => {
     const presenter = worstCase(() => ({ action: 'cancel' }));
-    for (const c of direct.filter((x) => x.expect === 'cancel' || x.expect === 'accept')) await broker(presenter).handle(server, c.params, extra());
+    for (const c of direct.filter((x) => x.expect === 'cancel' || x.expect === 'accept')) {
+      await broker(presenter).handle(server, c.params, extra());
+    }
     assert.ok(presenter.forms.length > 30);
     for (const p of formsOf(presenter)) {
       assert.ok(p.message.length <= MAX_MESSAGE_CHARS + 2, `message ${p.message.length}`);

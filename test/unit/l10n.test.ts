@@ -40,12 +40,38 @@ describe('wording in German', () => {
 
   it('words every url finding', () => {
     const urls = [
-      '', 'x'.repeat(3000), '//example.com/', '/oauth', 'https://[', 'https://a..b/', 'ftp://example.com/', 'http://example.com/',
-      ' https://example.com/', 'https://exa mple.com/', 'https://exa\u200bmple.com/', 'https://example.com\\a', 'https:example.com/',
-      'https://ex%61mple.com/', 'https://127.0.0.1/', 'https://10.0.0.1/', 'https://169.254.1.1/', 'https://100.64.0.1/', 'https://0.0.0.0/',
-      'https://169.254.169.254/', 'https://224.0.0.1/', 'https://8.8.8.8/', 'https://[::ffff:10.0.0.1]/', 'https://printer.local/',
-      'https://intranet/', 'https://localhost/', 'https://metadata.google.internal/', 'https://u@example.com/', 'https://@example.com/',
-      'https://\u0430pple.com/', 'https://ｅxample.com/', 'https://example.com:8443/',
+      '',
+      'x'.repeat(3000),
+      '//example.com/',
+      '/oauth',
+      'https://[',
+      'https://a..b/',
+      'ftp://example.com/',
+      'http://example.com/',
+      ' https://example.com/',
+      'https://exa mple.com/',
+      'https://exa\u200bmple.com/',
+      'https://example.com\\a',
+      'https:example.com/',
+      'https://ex%61mple.com/',
+      'https://127.0.0.1/',
+      'https://10.0.0.1/',
+      'https://169.254.1.1/',
+      'https://100.64.0.1/',
+      'https://0.0.0.0/',
+      'https://169.254.169.254/',
+      'https://224.0.0.1/',
+      'https://8.8.8.8/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://printer.local/',
+      'https://intranet/',
+      'https://localhost/',
+      'https://metadata.google.internal/',
+      'https://u@example.com/',
+      'https://@example.com/',
+      'https://\u0430pple.com/',
+      'https://ｅxample.com/',
+      'https://example.com:8443/',
     ];
     const codes = new Set<string>();
     for (const url of urls) {
@@ -61,7 +87,12 @@ describe('wording in German', () => {
   it('words every form warning, schema note and validation issue', () => {
     const warnings: FormWarning[] = [
       { code: 'linkInMessage', url: 'u' },
-      ...(['title', 'description', 'optionLabel'] as const).map((place): FormWarning => ({ code: 'linkInField', field: 'f', place, url: 'u' })),
+      ...(['title', 'description', 'optionLabel'] as const).map((place): FormWarning => ({
+        code: 'linkInField',
+        field: 'f',
+        place,
+        url: 'u',
+      })),
       { code: 'secretField', field: 'f' },
       ...(['title', 'description', 'optionLabels'] as const).map((part): FormWarning => ({ code: 'shortened', field: 'f', part })),
     ];
@@ -74,8 +105,14 @@ describe('wording in German', () => {
     for (const n of notes) assert.match(schemaNoteText(n, de), /^p: /);
     const issues: ValidationIssue[] = [
       { code: 'required' },
-      ...(['text', 'number', 'integer', 'boolean', 'option', 'options'] as const).map((expected): ValidationIssue => ({ code: 'type', expected })),
-      ...(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'] as const).flatMap((code): ValidationIssue[] => [{ code, limit: 1 }, { code, limit: 3 }]),
+      ...(['text', 'number', 'integer', 'boolean', 'option', 'options'] as const).map((expected): ValidationIssue => ({
+        code: 'type',
+        expected,
+      })),
+      ...(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'] as const).flatMap((code): ValidationIssue[] => [
+        { code, limit: 1 },
+        { code, limit: 3 },
+      ]),
       ...['email', 'uri', 'date', 'date-time', 'ipv4'].map((format): ValidationIssue => ({ code: 'format', format })),
       { code: 'pattern', pattern: '^a$' },
       { code: 'pattern', pattern: undefined },

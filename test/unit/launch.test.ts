@@ -3,8 +3,18 @@ import { describe, it } from 'node:test';
 import { stdioLaunch, untildify, type LaunchContext, type StdioLaunchInput } from '../../src/servers/launch';
 
 // The expectations are VS Code's own launcher (extHostMcpNode.ts `startNodeMpc`), case by case.
-const linux: LaunchContext = { hostEnv: { PATH: '/usr/bin:/bin', HOME: '/home/ada', GH_TOKEN: 'from-shell', SSL_CERT_FILE: '/etc/ca.pem' }, platform: 'linux', home: '/home/ada', folder: '/ws/app' };
-const win: LaunchContext = { hostEnv: { Path: 'C:\\Windows', USERPROFILE: 'C:\\Users\\ada' }, platform: 'win32', home: 'C:\\Users\\ada', folder: 'C:\\ws\\app' };
+const linux: LaunchContext = {
+  hostEnv: { PATH: '/usr/bin:/bin', HOME: '/home/ada', GH_TOKEN: 'from-shell', SSL_CERT_FILE: '/etc/ca.pem' },
+  platform: 'linux',
+  home: '/home/ada',
+  folder: '/ws/app',
+};
+const win: LaunchContext = {
+  hostEnv: { Path: 'C:\\Windows', USERPROFILE: 'C:\\Users\\ada' },
+  platform: 'win32',
+  home: 'C:\\Users\\ada',
+  folder: 'C:\\ws\\app',
+};
 const server = (over: Partial<StdioLaunchInput> = {}): StdioLaunchInput => ({ command: 'node', args: ['server.js'], env: {}, ...over });
 
 void describe('stdioLaunch: the environment', () => {
@@ -33,7 +43,10 @@ void describe('stdioLaunch: the environment', () => {
   });
 
   void it('envFile entries apply over the host and under env; a PATH in the file replaces, one in env appends', () => {
-    const { env } = stdioLaunch(server({ envFileValues: { PATH: '/file/bin', MODE: 'file', ONLY_FILE: '1' }, env: { MODE: 'env', PATH: '/env/bin' } }), linux);
+    const { env } = stdioLaunch(
+      server({ envFileValues: { PATH: '/file/bin', MODE: 'file', ONLY_FILE: '1' }, env: { MODE: 'env', PATH: '/env/bin' } }),
+      linux,
+    );
     assert.equal(env['MODE'], 'env');
     assert.equal(env['ONLY_FILE'], '1');
     assert.equal(env['PATH'], '/file/bin:/env/bin');
@@ -73,7 +86,7 @@ void describe('stdioLaunch: command and arguments', () => {
     assert.deepEqual(l.args, ['-y', 'a b', '"quoted"&calc']);
   });
 
-  void it('untildify matches VS Code\'s: backslash separators too, and nothing without a home', () => {
+  void it("untildify matches VS Code's: backslash separators too, and nothing without a home", () => {
     assert.equal(untildify('~\\x', 'C:\\Users\\ada'), 'C:\\Users\\ada\\x');
     assert.equal(untildify('~/x', ''), '~/x');
   });

@@ -55,7 +55,11 @@ const HOSTILE = [
 
 describe('server text never becomes a VS Code link', () => {
   it('the copied pattern finds every hostile link before neutralising (the test can fail)', () => {
-    for (const raw of ['[click](command:workbench.action.openSettings)', '[x](https://evil.example/login "Trusted")', "[x](file:///etc/passwd 'title')"]) {
+    for (const raw of [
+      '[click](command:workbench.action.openSettings)',
+      '[x](https://evil.example/login "Trusted")',
+      "[x](file:///etc/passwd 'title')",
+    ]) {
       assert.equal(links(raw).length, 1, raw);
     }
   });
@@ -108,7 +112,14 @@ describe('server text never becomes a VS Code link', () => {
     const evil = '[click](command:workbench.action.openSettings)';
     const f = form({
       [evil]: { type: 'string', title: evil, description: `${evil} ${evil}`, pattern: `^${evil}$` },
-      choice: { type: 'string', title: 'Choice', oneOf: [{ const: 'a', title: evil }, { const: evil, title: 'B' }] },
+      choice: {
+        type: 'string',
+        title: 'Choice',
+        oneOf: [
+          { const: 'a', title: evil },
+          { const: evil, title: 'B' },
+        ],
+      },
     });
     const { form: shown, notes } = formForDisplay(f);
     const texts: string[] = [];
@@ -156,7 +167,10 @@ describe('Markdown tooltips render foreign text literally', () => {
       const live = md.replace(/\\[!-/:-@[-`{-~]/g, ' ');
       for (const re of MARKDOWN_LINKS) assert.doesNotMatch(live, re, md);
       // What the renderer shows: every escape resolved, hard breaks back to line breaks.
-      const rendered = md.replace(/ {2}\n/g, '\n').replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/&nbsp;/g, ' ');
+      const rendered = md
+        .replace(/ {2}\n/g, '\n')
+        .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+        .replace(/&nbsp;/g, ' ');
       assert.equal(rendered.replace(/\u200b/g, ''), displayText(raw, MAX_MESSAGE_CHARS).replace(/\u200b/g, ''));
     });
   }

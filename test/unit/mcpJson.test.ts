@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseJsonc } from '../../src/config/parse/jsonc';
-import {
-  fingerprint,
-  formatConfigError,
-  mergeDefinitions,
-  parseMcpJson,
-  parseServersSetting,
-} from '../../src/config/parse/mcpJson';
+import { fingerprint, formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting } from '../../src/config/parse/mcpJson';
 import type { ConfigError, ServerDefinition, ServerSource } from '../../src/config/parse/definitions';
 
 const FILE: ServerSource = { kind: 'workspaceFile', file: '/ws/a/.vscode/mcp.json', folder: '/ws/a' };
@@ -111,7 +105,16 @@ void describe('parseMcpJson: valid servers', () => {
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.inputs, [{ id: 'token', description: 'API token', password: true }]);
     assert.deepEqual(r.servers, [
-      { name: 'local', source: FILE, type: 'stdio', command: 'node', args: ['server.js', '--port', '1'], env: { A: '1' }, envFile: '.env', cwd: '/tmp' },
+      {
+        name: 'local',
+        source: FILE,
+        type: 'stdio',
+        command: 'node',
+        args: ['server.js', '--port', '1'],
+        env: { A: '1' },
+        envFile: '.env',
+        cwd: '/tmp',
+      },
       { name: 'implicit', source: FILE, type: 'stdio', command: 'uvx', args: [], env: {}, ignoredKeys: ['somethingNew'] },
       { name: 'remote', source: FILE, type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
       { name: 'legacy', source: FILE, type: 'sse', url: 'http://localhost:3000/sse', headers: {} },
@@ -179,16 +182,33 @@ void describe('parseMcpJson: errors', () => {
   }
 
   void it('skips only the bad server and points at the offending line', () => {
-    const text = ['{', '  "servers": {', '    "good": { "command": "a" },', '    "bad": {', '      "command": "b",', '      "args": ["x", 1]', '    },', '    "alsoGood": { "url": "https://x" }', '  }', '}'].join('\n');
+    const text = [
+      '{',
+      '  "servers": {',
+      '    "good": { "command": "a" },',
+      '    "bad": {',
+      '      "command": "b",',
+      '      "args": ["x", 1]',
+      '    },',
+      '    "alsoGood": { "url": "https://x" }',
+      '  }',
+      '}',
+    ].join('\n');
     const r = parseMcpJson(text, FILE);
-    assert.deepEqual(r.servers.map((s) => s.name), ['good', 'alsoGood']);
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['good', 'alsoGood'],
+    );
     const e = only(r.errors);
     assert.deepEqual([e.server, e.key, e.line], ['bad', 'args[1]', 6]);
   });
 
   void it('reports every problem of one server', () => {
     const r = parseServer({ command: 1, args: [1], env: { A: false } });
-    assert.deepEqual(r.errors.map((e) => e.key), ['command', 'args[0]', 'env.A']);
+    assert.deepEqual(
+      r.errors.map((e) => e.key),
+      ['command', 'args[0]', 'env.A'],
+    );
   });
 
   void it('takes env values as VS Code does: a number becomes its string, null (remove the variable) stays null', () => {
@@ -201,7 +221,10 @@ void describe('parseMcpJson: errors', () => {
 
   void it('headers stay strings only: a number or null header is an error naming it', () => {
     const r = parseServer({ type: 'http', url: 'https://x', headers: { 'X-A': 1, 'X-B': null } });
-    assert.deepEqual(r.errors.map((e) => e.key), ['headers.X-A', 'headers.X-B']);
+    assert.deepEqual(
+      r.errors.map((e) => e.key),
+      ['headers.X-A', 'headers.X-B'],
+    );
   });
 
   void it('reads dev.watch (a glob or a list) and names every key it does not act on, dev.debug and sandbox included', () => {
@@ -211,8 +234,14 @@ void describe('parseMcpJson: errors', () => {
     assert.deepEqual(def.devWatch, ['src/**/*.ts']);
     assert.deepEqual(def.ignoredKeys, ['sandboxEnabled', 'agrs', 'dev.debug']);
     assert.deepEqual(only(parseServer({ url: 'https://x', dev: { watch: ['a/**', 'b.json'] } }).servers).devWatch, ['a/**', 'b.json']);
-    assert.deepEqual(parseServer({ command: 'x', dev: { watch: 3 } }).errors.map((e) => e.key), ['dev.watch']);
-    assert.deepEqual(parseServer({ command: 'x', dev: 'watch' }).errors.map((e) => e.key), ['dev']);
+    assert.deepEqual(
+      parseServer({ command: 'x', dev: { watch: 3 } }).errors.map((e) => e.key),
+      ['dev.watch'],
+    );
+    assert.deepEqual(
+      parseServer({ command: 'x', dev: 'watch' }).errors.map((e) => e.key),
+      ['dev'],
+    );
   });
 
   void it('ignores unknown keys', () => {
@@ -227,7 +256,10 @@ void describe('parseMcpJson: errors', () => {
       servers: { s: { command: 'x', args: ['${input:known}'], env: { T: '${input:unknown}' } }, t: { command: '${input:known}' } },
     });
     const r = parseMcpJson(text, FILE);
-    assert.deepEqual(r.servers.map((s) => s.name), ['t']);
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['t'],
+    );
     const e = only(r.errors);
     assert.deepEqual([e.server, e.key], ['s', 'env.T']);
     assert.match(e.message, /"unknown"/);
@@ -247,8 +279,14 @@ void describe('parseMcpJson: errors', () => {
       }),
       FILE,
     );
-    assert.deepEqual(r.inputs.map((i) => i.id), ['a']);
-    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[1].options', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]']);
+    assert.deepEqual(
+      r.inputs.map((i) => i.id),
+      ['a'],
+    );
+    assert.deepEqual(
+      r.errors.map((e) => e.key),
+      ['inputs[1].options', 'inputs[2].id', 'inputs[3].id', 'inputs[4].password', 'inputs[5]'],
+    );
     assert.ok(r.errors.every((e) => e.file === FILE.file && e.line !== undefined));
   });
 
@@ -266,7 +304,17 @@ void describe('parseMcpJson: errors', () => {
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.inputs, [
       { id: 'p', description: 'Token', password: true },
-      { id: 'k', type: 'pickString', description: 'Region', password: false, default: 'us', options: [{ label: 'eu', value: 'eu' }, { label: 'United States', value: 'us' }] },
+      {
+        id: 'k',
+        type: 'pickString',
+        description: 'Region',
+        password: false,
+        default: 'us',
+        options: [
+          { label: 'eu', value: 'eu' },
+          { label: 'United States', value: 'us' },
+        ],
+      },
       { id: 'c', type: 'command', description: '', password: false, command: 'ext.pickPort', args: { min: 1024 } },
     ]);
   });
@@ -285,7 +333,10 @@ void describe('parseMcpJson: errors', () => {
       FILE,
     );
     assert.deepEqual(r.inputs, []);
-    assert.deepEqual(r.errors.map((e) => e.key), ['inputs[0].options', 'inputs[1].options[1]', 'inputs[2].default', 'inputs[3].command', 'inputs[4].type']);
+    assert.deepEqual(
+      r.errors.map((e) => e.key),
+      ['inputs[0].options', 'inputs[1].options[1]', 'inputs[2].default', 'inputs[3].command', 'inputs[4].type'],
+    );
   });
 
   void it('reports a servers value that is not an object', () => {
@@ -304,7 +355,9 @@ void describe('parseMcpJson: errors', () => {
 void describe('parseServersSetting', () => {
   void it('parses the setting with a setting source and position-free errors', () => {
     const r = parseServersSetting({ a: { command: 'x' }, b: { type: 'http' } }, 'user');
-    assert.deepEqual(r.servers, [{ name: 'a', source: { kind: 'setting', scope: 'user' }, type: 'stdio', command: 'x', args: [], env: {} }]);
+    assert.deepEqual(r.servers, [
+      { name: 'a', source: { kind: 'setting', scope: 'user' }, type: 'stdio', command: 'x', args: [], env: {} },
+    ]);
     const e = only(r.errors);
     assert.deepEqual(e, { server: 'b', key: 'url', message: e.message });
   });
@@ -316,7 +369,14 @@ void describe('parseServersSetting', () => {
 });
 
 void describe('mergeDefinitions', () => {
-  const stdio = (name: string, source: ServerSource, command = 'x'): ServerDefinition => ({ name, source, type: 'stdio', command, args: [], env: {} });
+  const stdio = (name: string, source: ServerSource, command = 'x'): ServerDefinition => ({
+    name,
+    source,
+    type: 'stdio',
+    command,
+    args: [],
+    env: {},
+  });
 
   void it('lets the workspace file win over settings and reports the clash', () => {
     const file = stdio('s', FILE, 'from-file');
@@ -336,7 +396,7 @@ void describe('mergeDefinitions', () => {
     assert.match(only(r.clashes), /\/ws\/b\/\.vscode\/mcp\.json is ignored/);
   });
 
-  void it('prefers the more specific workspace scope among the workspace\'s settings', () => {
+  void it("prefers the more specific workspace scope among the workspace's settings", () => {
     const ws = stdio('s', { kind: 'setting', scope: 'workspace' });
     const folder = stdio('s', { kind: 'setting', scope: 'workspaceFolder' });
     const r = mergeDefinitions([], [ws, folder]);
@@ -350,12 +410,15 @@ void describe('mergeDefinitions', () => {
     const folder = stdio('github', { kind: 'setting', scope: 'workspaceFolder' }, 'folder-cmd');
     const r = mergeDefinitions([file], [user, folder]);
     const byName = new Map(r.servers.map((d) => [d.name, d]));
-    assert.equal(byName.get('github'), user, 'the name, and so its policy and attribution, stay the user\'s');
+    assert.equal(byName.get('github'), user, "the name, and so its policy and attribution, stay the user's");
     const renamed = byName.get('github (workspace)');
     assert.equal(renamed?.type === 'stdio' && renamed.command, 'repo-cmd');
     assert.equal(renamed?.writtenAs, 'github', 'the file is still edited under the name written there');
-    assert.equal(r.servers.length, 2, 'the folder setting of the same name loses to the file, as among the workspace\'s definitions');
-    assert.ok(r.clashes.some((c) => /"github" from \/ws\/a\/\.vscode\/mcp\.json is listed as "github \(workspace\)"/.test(c)), r.clashes.join('\n'));
+    assert.equal(r.servers.length, 2, "the folder setting of the same name loses to the file, as among the workspace's definitions");
+    assert.ok(
+      r.clashes.some((c) => /"github" from \/ws\/a\/\.vscode\/mcp\.json is listed as "github \(workspace\)"/.test(c)),
+      r.clashes.join('\n'),
+    );
   });
 
   void it('a workspace cannot squat the renamed name either: it gets the next one', () => {
@@ -373,7 +436,15 @@ void describe('mergeDefinitions', () => {
 });
 
 void describe('fingerprint', () => {
-  const base: ServerDefinition = { name: 's', source: FILE, type: 'stdio', command: 'node', args: ['a'], env: { A: '1', B: '2' }, cwd: '/c' };
+  const base: ServerDefinition = {
+    name: 's',
+    source: FILE,
+    type: 'stdio',
+    command: 'node',
+    args: ['a'],
+    env: { A: '1', B: '2' },
+    cwd: '/c',
+  };
 
   void it('ignores name, settings scope, file path and key order', () => {
     assert.equal(fingerprint({ ...base, name: 'other' }), fingerprint(base));

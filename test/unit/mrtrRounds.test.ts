@@ -45,14 +45,27 @@ function received(file: string, tag: string): Received[] {
  * every url; the presenter records what was shown.
  */
 function scriptedUser(answers: Script<FormPrompt, FormAnswer>[]): FakePresenter {
-  return new FakePresenter({ form: (p, signal) => (answers.shift() ?? (() => ({ action: 'cancel' })))(p, signal), url: () => ({ action: 'accept', browser: 'opened' }) });
+  return new FakePresenter({
+    form: (p, signal) => (answers.shift() ?? (() => ({ action: 'cancel' })))(p, signal),
+    url: () => ({ action: 'accept', browser: 'opened' }),
+  });
 }
 
 const accept = (content: Record<string, string | number>) => (): Promise<FormAnswer> => Promise.resolve({ action: 'accept', content });
 
 async function connect(script: string, args: string[], record: string): Promise<HostClient> {
-  const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, script), ...args], env: { ...getDefaultEnvironment(), FIXTURE_RECORD: record }, stderr: 'ignore' }));
+  const client = new HostClient(
+    { name: 'unit', version: '0' },
+    { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(FIXTURES, script), ...args],
+      env: { ...getDefaultEnvironment(), FIXTURE_RECORD: record },
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -85,7 +98,11 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         method,
         label: tool,
         server: () => ({ name: 'modern', serverInfo: client.getServerVersion() }),
-        broker: { handle: (s, p, e) => broker.handle(s, p, e), waitForCompletion: (s, id) => broker.waitForCompletion(s, id), endBrowserStep: (s, id) => void broker.queue.complete(s, id) },
+        broker: {
+          handle: (s, p, e) => broker.handle(s, p, e),
+          waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
+          endBrowserStep: (s, id) => void broker.queue.complete(s, id),
+        },
         send: (params, s) => client.callTool(params as { name: string }, { signal: s, allowInputRequired: true }),
         ...(signal ? { signal } : {}),
         maxRounds: 4,
@@ -130,11 +147,17 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     const before = user.forms.length;
     const r = text(await call('multi', { tag: 'multi' }));
     assert.deepEqual(r, { name: { action: 'accept', content: { name: 'Cy' } }, color: { action: 'accept', content: { color: 'green' } } });
-    assert.deepEqual(user.forms.slice(before).map((f) => f.prompt.message), ['What is your name?', 'Pick a colour']);
+    assert.deepEqual(
+      user.forms.slice(before).map((f) => f.prompt.message),
+      ['What is your name?', 'Pick a colour'],
+    );
     assert.equal(received(record, 'multi').length, 2);
     // History (and so the audit log) says which call, round and request each answer belonged to.
     assert.deepEqual(
-      broker.queue.history.list().slice(-2).map((h) => ({ ...h.round, callId: undefined })),
+      broker.queue.history
+        .list()
+        .slice(-2)
+        .map((h) => ({ ...h.round, callId: undefined })),
       [
         { call: 'multi', callId: undefined, round: 1, key: 'name', index: 1, total: 2 },
         { call: 'multi', callId: undefined, round: 1, key: 'color', index: 2, total: 2 },
@@ -155,14 +178,20 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('stops a server that never stops asking at the round limit', async () => {
-    await assert.rejects(call('forever', { tag: 'forever' }), (e: unknown) => e instanceof RoundLimitError && e.rounds === 4 && e.server === 'modern');
+    await assert.rejects(
+      call('forever', { tag: 'forever' }),
+      (e: unknown) => e instanceof RoundLimitError && e.rounds === 4 && e.server === 'modern',
+    );
     // The first leg and one retry per allowed round; nothing after the limit.
     assert.equal(received(record, 'forever').length, 5);
   });
 
   void it('keeps two parallel calls to one server apart', async () => {
     answers.push(accept({ name: 'First' }), accept({ name: 'Second' }));
-    const [a, b] = await Promise.all([call('form', { withState: true, tag: 'par-a', holdMs: 50 }), call('form', { withState: true, tag: 'par-b' })]);
+    const [a, b] = await Promise.all([
+      call('form', { withState: true, tag: 'par-a', holdMs: 50 }),
+      call('form', { withState: true, tag: 'par-b' }),
+    ]);
     const ra = text(a) as { requestState: string };
     const rb = text(b) as { requestState: string };
     assert.ok(ra.requestState.includes(':par-a:'));
@@ -215,7 +244,11 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     try {
       const before = user.forms.length;
       const r = text(await call('secretAndForm', { tag: 'secret' }));
-      assert.deepEqual(r, { token: { action: 'decline' }, broken: { action: 'decline' }, name: { action: 'accept', content: { name: 'Di' } } });
+      assert.deepEqual(r, {
+        token: { action: 'decline' },
+        broken: { action: 'decline' },
+        name: { action: 'accept', content: { name: 'Di' } },
+      });
       assert.equal(user.forms.length - before, 1, 'only the harmless form was shown');
     } finally {
       sensitive = 'warn';
@@ -223,19 +256,31 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
   });
 
   void it('prompts/get and resources/read take the same rounds', async () => {
-    const rounds = (method: MrtrMethod, params: Record<string, unknown>, send: (p: Record<string, unknown>, s: AbortSignal) => Promise<unknown>): Promise<unknown> =>
+    const rounds = (
+      method: MrtrMethod,
+      params: Record<string, unknown>,
+      send: (p: Record<string, unknown>, s: AbortSignal) => Promise<unknown>,
+    ): Promise<unknown> =>
       sendWithInputRounds(params, {
         method,
         label: String(params['name'] ?? params['uri']),
         server: () => ({ name: 'modern', serverInfo: undefined }),
-        broker: { handle: (sv, p, e) => broker.handle(sv, p, e), waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id), endBrowserStep: () => undefined },
+        broker: {
+          handle: (sv, p, e) => broker.handle(sv, p, e),
+          waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id),
+          endBrowserStep: () => undefined,
+        },
         send,
       });
     answers.push(accept({ name: 'Fay' }));
-    const prompt = (await rounds('prompts/get', { name: 'greeting' }, (p, sig) => client.getPrompt(p as { name: string }, { signal: sig, allowInputRequired: true }))) as { messages: { content: { text: string } }[] };
+    const prompt = (await rounds('prompts/get', { name: 'greeting' }, (p, sig) =>
+      client.getPrompt(p as { name: string }, { signal: sig, allowInputRequired: true }),
+    )) as { messages: { content: { text: string } }[] };
     assert.equal(prompt.messages[0]?.content.text, 'Hello Fay');
     answers.push(accept({ word: 'open sesame' }));
-    const resource = (await rounds('resources/read', { uri: 'mrtr://secret' }, (p, sig) => client.readResource(p as { uri: string }, { signal: sig, allowInputRequired: true }))) as { contents: { text: string }[] };
+    const resource = (await rounds('resources/read', { uri: 'mrtr://secret' }, (p, sig) =>
+      client.readResource(p as { uri: string }, { signal: sig, allowInputRequired: true }),
+    )) as { contents: { text: string }[] };
     assert.equal(resource.contents[0]?.text, 'opened with open sesame');
   });
 
@@ -256,7 +301,11 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
             method: 'tools/call',
             label: 'roots',
             server: () => ({ name: 'raw', serverInfo: undefined }),
-            broker: { handle: (s, p, e) => broker.handle(s, p, e), waitForCompletion: (s, id) => broker.waitForCompletion(s, id), endBrowserStep: () => undefined },
+            broker: {
+              handle: (s, p, e) => broker.handle(s, p, e),
+              waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
+              endBrowserStep: () => undefined,
+            },
             send: (params, s) => raw.callTool(params as { name: string }, { signal: s, allowInputRequired: true }),
           },
         ),
@@ -274,7 +323,10 @@ void describe('the same form tool on a dual server, either revision', () => {
   for (const mode of ['auto', 'legacy'] as const) {
     void it(`content reaches the server identically (${mode})`, async () => {
       const record = path.join(dir, `dual-${mode}.jsonl`);
-      const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode }, inputRequired: { autoFulfill: false } });
+      const client = new HostClient(
+        { name: 'unit', version: '0' },
+        { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode }, inputRequired: { autoFulfill: false } },
+      );
       const user = scriptedUser([accept({ name: 'Eve' })]);
       const broker = new ElicitationBroker({
         presenter: user,
@@ -282,8 +334,17 @@ void describe('the same form tool on a dual server, either revision', () => {
         settings: () => ({ sensitiveFields: 'warn', allowHttpLoopback: false, urlExpiryMs: 60_000 }),
         log: { info: () => undefined, warn: () => undefined },
       });
-      client.setElicitationHandler((req, ctx) => broker.handle({ name: 'dual', serverInfo: undefined }, req.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }));
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'dual', 'dual'], env: { ...getDefaultEnvironment(), FIXTURE_RECORD: record }, stderr: 'ignore' }));
+      client.setElicitationHandler((req, ctx) =>
+        broker.handle({ name: 'dual', serverInfo: undefined }, req.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }),
+      );
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'dual', 'dual'],
+          env: { ...getDefaultEnvironment(), FIXTURE_RECORD: record },
+          stderr: 'ignore',
+        }),
+      );
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), mode === 'auto' ? '2026-07-28' : '2025-11-25');
         const r = await sendWithInputRounds(
@@ -292,11 +353,19 @@ void describe('the same form tool on a dual server, either revision', () => {
             method: 'tools/call',
             label: 'form',
             server: () => ({ name: 'dual', serverInfo: undefined }),
-            broker: { handle: (s, p, e) => broker.handle(s, p, e), waitForCompletion: (s, id) => broker.waitForCompletion(s, id), endBrowserStep: () => undefined },
+            broker: {
+              handle: (s, p, e) => broker.handle(s, p, e),
+              waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
+              endBrowserStep: () => undefined,
+            },
             send: (params, s) => client.callTool(params as { name: string }, { signal: s, allowInputRequired: true }),
           },
         );
-        assert.deepEqual(JSON.parse((r as { content: { text: string }[] }).content[0]!.text), { action: 'accept', content: { name: 'Eve' }, requestState: null });
+        assert.deepEqual(JSON.parse((r as { content: { text: string }[] }).content[0]!.text), {
+          action: 'accept',
+          content: { name: 'Eve' },
+          requestState: null,
+        });
       } finally {
         await client.close();
       }
@@ -306,13 +375,32 @@ void describe('the same form tool on a dual server, either revision', () => {
 
 void describe('the protocolVersion override', () => {
   void it('"2026-07-28" (pin) connects to a modern server and fails loudly against a 2025-only one', async () => {
-    const pinned = (): HostClient => new HostClient({ name: 'unit', version: '0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const pinned = (): HostClient =>
+      new HostClient(
+        { name: 'unit', version: '0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
     const modern = pinned();
-    await modern.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'pin', 'modern'], stderr: 'ignore' }));
+    await modern.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'pin', 'modern'],
+        stderr: 'ignore',
+      }),
+    );
     assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
     await modern.close();
     const old = pinned();
-    await assert.rejects(old.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'stdioServer.mjs'), 'pin-old'], stderr: 'ignore' }), { timeout: 10_000 }));
+    await assert.rejects(
+      old.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [path.join(FIXTURES, 'stdioServer.mjs'), 'pin-old'],
+          stderr: 'ignore',
+        }),
+        { timeout: 10_000 },
+      ),
+    );
     await old.close();
   });
 });

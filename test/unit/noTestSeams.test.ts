@@ -32,12 +32,23 @@ void describe('no test seams in production code', () => {
 
   void it('the bundle of src/extension.ts carries none of them', async () => {
     // Every module the extension can load, lazy ones included (no lazy split here), unminified.
-    const r = await esbuild.build({ absWorkingDir: root, entryPoints: ['src/extension.ts'], bundle: true, write: false, platform: 'node', format: 'cjs', external: ['vscode'], logLevel: 'silent' });
+    const r = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ['src/extension.ts'],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+      logLevel: 'silent',
+    });
     const production = r.outputFiles.map((f) => f.text).join('\n');
     assert.ok(production.length > 100_000, 'the whole extension was bundled');
     assert.deepEqual(SEAMS.filter((re) => re.test(production)).map(String), []);
     // The check can fail: the test build's entry has its seams.
-    const testBuild = ['test/host/extension.ts', 'test/host/access.ts', 'test/host/testServices.ts'].map((f) => readFileSync(path.join(root, f), 'utf8')).join('\n');
+    const testBuild = ['test/host/extension.ts', 'test/host/access.ts', 'test/host/testServices.ts']
+      .map((f) => readFileSync(path.join(root, f), 'utf8'))
+      .join('\n');
     for (const re of [/mcpElicitationTest\./, /TestServices|TestHooks/]) assert.match(testBuild, re);
   });
 });

@@ -19,7 +19,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const sources = [...sourceFiles('src'), ...sourceFiles('webview')].map((f) => ({ file: f, text: readFileSync(path.join(root, f), 'utf8') }));
+const sources = [...sourceFiles('src'), ...sourceFiles('webview')].map((f) => ({
+  file: f,
+  text: readFileSync(path.join(root, f), 'utf8'),
+}));
 
 void describe('one engine per job', () => {
   void it('`new Ajv` appears in one file only: the factory', () => {
@@ -38,14 +41,23 @@ void describe('one engine per job', () => {
   });
 
   void it('one JSONC parser: jsonc-parser, imported only by src/config/parse/ (parseJsonc and the comment-keeping edits)', () => {
-    const importers = sources.filter((s) => /from\s+['"]jsonc-parser['"]/.test(s.text)).map((s) => s.file).sort();
+    const importers = sources
+      .filter((s) => /from\s+['"]jsonc-parser['"]/.test(s.text))
+      .map((s) => s.file)
+      .sort();
     assert.deepEqual(importers, ['src/config/parse/jsonc.ts', 'src/config/parse/serverMove.ts']);
-    const otherParsers = sources.filter((s) => /from\s+['"](json5|comment-json|strip-json-comments|jsonc-eslint-parser)['"]/.test(s.text)).map((s) => s.file);
+    const otherParsers = sources
+      .filter((s) => /from\s+['"](json5|comment-json|strip-json-comments|jsonc-eslint-parser)['"]/.test(s.text))
+      .map((s) => s.file);
     assert.deepEqual(otherParsers, []);
   });
 
   void it('the factory engine ignores unknown keywords, checks formats and reads legacy-syntax patterns (\\_)', () => {
-    const validate = createAjv().compile({ type: 'object', properties: { mail: { type: 'string', format: 'email' }, id: { type: 'string', pattern: '^a\\_b$' } }, 'x-unknown': true });
+    const validate = createAjv().compile({
+      type: 'object',
+      properties: { mail: { type: 'string', format: 'email' }, id: { type: 'string', pattern: '^a\\_b$' } },
+      'x-unknown': true,
+    });
     assert.equal(validate({ mail: 'a@example.com', id: 'a_b' }), true);
     assert.equal(validate({ mail: 'not mail', id: 'a_b' }), false);
     assert.equal(validate({ mail: 'a@example.com', id: 'ab' }), false);

@@ -20,8 +20,17 @@ const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'outschema-unit-'));
 
 const transport = (script: string, name: string): StdioClientTransport =>
-  new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, script), name], env: { ...getDefaultEnvironment(), FIXTURE_RECORD: path.join(dir, `${name}.jsonl`) }, stderr: 'ignore' });
-const options = { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: 'auto' as const }, inputRequired: { autoFulfill: false } };
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(FIXTURES, script), name],
+    env: { ...getDefaultEnvironment(), FIXTURE_RECORD: path.join(dir, `${name}.jsonl`) },
+    stderr: 'ignore',
+  });
+const options = {
+  capabilities: { elicitation: { form: {}, url: {} } },
+  versionNegotiation: { mode: 'auto' as const },
+  inputRequired: { autoFulfill: false },
+};
 
 /** Connected, with tools/list read once: the SDK takes output schemas from that listing, as in the extension. */
 async function connect<C extends Client>(client: C, script: string, name: string): Promise<C> {
@@ -85,7 +94,10 @@ void describe('a tool with an outputSchema asks through input_required (SDK v2 s
     // workaround (and this test) can go.
     const plain = await connect(new Client({ name: 'unit', version: '0' }, options), 'outputSchemaStdioServer.mjs', 'os-plain');
     try {
-      await assert.rejects(plain.callTool({ name: 'book', arguments: {} }, { allowInputRequired: true }), /book has an output schema but did not return structured content/);
+      await assert.rejects(
+        plain.callTool({ name: 'book', arguments: {} }, { allowInputRequired: true }),
+        /book has an output schema but did not return structured content/,
+      );
     } finally {
       await plain.close();
     }
@@ -134,12 +146,30 @@ void describe('a tool with an outputSchema asks through input_required (SDK v2 s
 
   void it('prompts/get and resources/read rounds are unaffected', async () => {
     user.answers.push(accept({ name: 'Eve' }));
-    const prompt = (await sendWithInputRounds({ name: 'greeting' }, { method: 'prompts/get', label: 'greeting', server: () => ({ name: 'os', serverInfo: undefined }), broker: user, send: (p, signal) => client.getPrompt(p as { name: string }, { signal, allowInputRequired: true }) })) as {
+    const prompt = (await sendWithInputRounds(
+      { name: 'greeting' },
+      {
+        method: 'prompts/get',
+        label: 'greeting',
+        server: () => ({ name: 'os', serverInfo: undefined }),
+        broker: user,
+        send: (p, signal) => client.getPrompt(p as { name: string }, { signal, allowInputRequired: true }),
+      },
+    )) as {
       messages: { content: { text: string } }[];
     };
     assert.equal(prompt.messages[0]?.content.text, 'Hello Eve');
     user.answers.push(accept({ word: 'sesame' }));
-    const resource = (await sendWithInputRounds({ uri: 'outschema://secret' }, { method: 'resources/read', label: 'secret', server: () => ({ name: 'os', serverInfo: undefined }), broker: user, send: (p, signal) => client.readResource(p as { uri: string }, { signal, allowInputRequired: true }) })) as {
+    const resource = (await sendWithInputRounds(
+      { uri: 'outschema://secret' },
+      {
+        method: 'resources/read',
+        label: 'secret',
+        server: () => ({ name: 'os', serverInfo: undefined }),
+        broker: user,
+        send: (p, signal) => client.readResource(p as { uri: string }, { signal, allowInputRequired: true }),
+      },
+    )) as {
       contents: { text: string }[];
     };
     assert.equal(resource.contents[0]?.text, 'opened with sesame');
@@ -158,7 +188,10 @@ void describe('answers no SDK server sends, from a tool with an outputSchema (ha
 
   void it('a final result without structuredContent is the tool error it was before', async () => {
     user.answers.push(accept({ name: 'Fay' }));
-    await assert.rejects(call(client, user, 'raw-os', 'outNoStructured'), /outNoStructured has an output schema but did not return structured content/);
+    await assert.rejects(
+      call(client, user, 'raw-os', 'outNoStructured'),
+      /outNoStructured has an output schema but did not return structured content/,
+    );
     assert.equal(legs('raw-os', 'outNoStructured').length, 2, 'the round was answered and retried first');
   });
 
@@ -181,7 +214,10 @@ void describe('answers no SDK server sends, from a tool with an outputSchema (ha
   ] as const) {
     void it(`${tool}: a clear error naming server and call, nothing shown, no retry`, async () => {
       const before = user.shown.length;
-      await assert.rejects(call(client, user, 'raw-os', tool), (e: unknown) => e instanceof MalformedAnswerError && e.fault === fault && e.server === 'raw-os' && e.call === tool);
+      await assert.rejects(
+        call(client, user, 'raw-os', tool),
+        (e: unknown) => e instanceof MalformedAnswerError && e.fault === fault && e.server === 'raw-os' && e.call === tool,
+      );
       assert.equal(user.shown.length, before);
       assert.equal(legs('raw-os', tool).length, 1);
     });
@@ -189,7 +225,10 @@ void describe('answers no SDK server sends, from a tool with an outputSchema (ha
 
   void it('a round that asks for a form, roots and a sample at once names both kinds we do not offer; nothing shown', async () => {
     const before = user.shown.length;
-    await assert.rejects(call(client, user, 'raw-os', 'outAll'), (e: unknown) => e instanceof UndeclaredInputError && e.methods.join() === 'roots/list,sampling/createMessage');
+    await assert.rejects(
+      call(client, user, 'raw-os', 'outAll'),
+      (e: unknown) => e instanceof UndeclaredInputError && e.methods.join() === 'roots/list,sampling/createMessage',
+    );
     assert.equal(user.shown.length, before);
   });
 });
@@ -198,7 +237,11 @@ void describe('answerShape: round or result, never both', () => {
   const form = { name: { method: 'elicitation/create', params: {} } };
   void it('plain rounds and results (and 2025 results) pass', () => {
     assert.equal(answerFault({ resultType: 'input_required', inputRequests: form }), undefined);
-    assert.equal(answerFault({ resultType: 'input_required', requestState: 's' }), undefined, 'state only: the spec lets the client retry at once');
+    assert.equal(
+      answerFault({ resultType: 'input_required', requestState: 's' }),
+      undefined,
+      'state only: the spec lets the client retry at once',
+    );
     assert.equal(answerFault({ resultType: 'input_required', inputRequests: {}, requestState: 's' }), undefined);
     assert.equal(answerFault({ resultType: 'complete', content: [], structuredContent: { a: 1 } }), undefined);
     assert.equal(answerFault({ content: [], inputRequests: form }), undefined, 'a 2025 result has no resultType to contradict');

@@ -36,7 +36,14 @@ void describe('PendingQueue', () => {
 
   void it('shows one at a time, FIFO across servers', () => {
     const q = new PendingQueue<string>();
-    for (const [id, server] of [['a1', 'a'], ['b1', 'b'], ['a2', 'a'], ['c1', 'c']] as const) q.enqueue(entry(server, { id }));
+    for (const [id, server] of [
+      ['a1', 'a'],
+      ['b1', 'b'],
+      ['a2', 'a'],
+      ['c1', 'c'],
+    ] as const) {
+      q.enqueue(entry(server, { id }));
+    }
     const shown: string[] = [];
     for (let first = q.next(); first; first = q.next()) {
       assert.equal(first.state, 'onScreen');
@@ -95,7 +102,14 @@ void describe('PendingQueue', () => {
 
   void it('removes by id and by predicate, returning what went', () => {
     const q = new PendingQueue<string>();
-    for (const [id, server] of [['a1', 'a'], ['b1', 'b'], ['a2', 'a'], ['b2', 'b']] as const) q.enqueue(entry(server, { id }));
+    for (const [id, server] of [
+      ['a1', 'a'],
+      ['b1', 'b'],
+      ['a2', 'a'],
+      ['b2', 'b'],
+    ] as const) {
+      q.enqueue(entry(server, { id }));
+    }
     q.next();
     assert.equal(q.remove('nope'), undefined);
     assert.equal(q.remove('b2')?.id, 'b2');
@@ -104,7 +118,10 @@ void describe('PendingQueue', () => {
     assert.equal(removed[0]?.state, 'onScreen', 'the on-screen entry can be removed too');
     assert.equal(q.current(), undefined);
     assert.equal(q.next()?.id, 'b1');
-    assert.deepEqual(q.removeWhere(() => false), []);
+    assert.deepEqual(
+      q.removeWhere(() => false),
+      [],
+    );
   });
 
   void it('notifies listeners once per change and stops after unsubscribe', () => {
@@ -155,7 +172,10 @@ void describe('History', () => {
     assert.equal(h.size, 50);
     assert.equal(h.capacity, 50);
     const times = h.list().map((e) => e.time);
-    assert.deepEqual(times, Array.from({ length: 50 }, (_, i) => 70 + i));
+    assert.deepEqual(
+      times,
+      Array.from({ length: 50 }, (_, i) => 70 + i),
+    );
   });
 
   void it('works below capacity, with a custom capacity, and clears', () => {
@@ -202,7 +222,10 @@ function brokerWith(presenter: Presenter, outcome: 'show' | 'ask'): ElicitationB
 }
 
 const fixture = { name: 'fixture', serverInfo: undefined };
-const params = (message: string): Record<string, unknown> => ({ message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } });
+const params = (message: string): Record<string, unknown> => ({
+  message,
+  requestedSchema: { type: 'object', properties: { a: { type: 'string' } } },
+});
 const wire = (): { signal: AbortSignal; requestId: string } => ({ signal: new AbortController().signal, requestId: 'r' });
 const until = async (p: () => boolean): Promise<void> => {
   for (let i = 0; !p(); i++) {
@@ -217,7 +240,10 @@ void describe('broker and queue: the ask notification and questions set aside', 
     const b = brokerWith(ui, 'ask');
     const reply = b.handle(fixture, params('May I?'), wire());
     await until(() => ui.asks.length === 1);
-    assert.deepEqual(b.queue.list().map((e) => [e.message, e.state]), [['May I?', 'asking']]);
+    assert.deepEqual(
+      b.queue.list().map((e) => [e.message, e.state]),
+      [['May I?', 'asking']],
+    );
     assert.equal(b.queue.size, 1, 'counted (the status bar shows queue.size)');
     assert.equal(ui.asks[0]?.prompt.id, b.queue.list()[0]?.id, 'the notification knows its list entry');
     ui.asks[0]?.answer('answer');
@@ -259,7 +285,13 @@ void describe('broker and queue: the ask notification and questions set aside', 
     const second = b.handle(fixture, params('second'), wire());
     await until(() => ui.forms.length === 1);
     ui.forms[0]?.control?.setAside(true);
-    assert.deepEqual(b.queue.list().map((e) => [e.message, e.state]), [['first', 'aside'], ['second', 'queued']]);
+    assert.deepEqual(
+      b.queue.list().map((e) => [e.message, e.state]),
+      [
+        ['first', 'aside'],
+        ['second', 'queued'],
+      ],
+    );
     await new Promise((r) => setImmediate(r));
     assert.equal(ui.forms.length, 1, 'the next question does not take over');
     ui.forms[0]?.control?.setAside(false);
@@ -317,7 +349,12 @@ void describe('broker and queue: the ask notification and questions set aside', 
 });
 
 void describe('broker: what became of "Open in Browser" is recorded', () => {
-  const url = (id: string): Record<string, unknown> => ({ mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: id });
+  const url = (id: string): Record<string, unknown> => ({
+    mode: 'url',
+    message: 'Sign in',
+    url: 'https://auth.example.com/x',
+    elicitationId: id,
+  });
   for (const [answer, sent, browser] of [
     [{ action: 'accept', browser: 'opened' }, 'accept', 'opened'],
     [{ action: 'cancel', browser: 'notOpened' }, 'cancel', 'notOpened'],

@@ -73,13 +73,19 @@ void describe('Gatekeeper', () => {
   void it('declines over-limit requests, flagging the first in the window', () => {
     const { gate } = setup({}, 'ask', 2);
     const decisions = Array.from({ length: 5 }, () => gate.decide('s'));
-    assert.deepEqual(decisions.map((d) => d.outcome), ['ask', 'ask', 'decline', 'decline', 'decline']);
+    assert.deepEqual(
+      decisions.map((d) => d.outcome),
+      ['ask', 'ask', 'decline', 'decline', 'decline'],
+    );
     const limited = decisions.filter((d): d is Extract<GateDecision, { decidedBy: 'rateLimit' }> => d.decidedBy === 'rateLimit');
-    assert.deepEqual(limited.map((d) => [d.firstInWindow, d.windowCount, d.windowSeconds, d.policy]), [
-      [true, 3, 60, 'ask'],
-      [false, 4, 60, 'ask'],
-      [false, 5, 60, 'ask'],
-    ]);
+    assert.deepEqual(
+      limited.map((d) => [d.firstInWindow, d.windowCount, d.windowSeconds, d.policy]),
+      [
+        [true, 3, 60, 'ask'],
+        [false, 4, 60, 'ask'],
+        [false, 5, 60, 'ask'],
+      ],
+    );
   });
 
   void it('lifts the limit for a server after allowMore, until the session resets', () => {

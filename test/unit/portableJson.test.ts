@@ -8,11 +8,24 @@ const COPILOT: ServerSource = { kind: 'userFile', file: '/home/ada/.copilot/mcp-
 
 void describe('parsePortableMcpJson (.mcp.json, Copilot Global)', () => {
   void it('reads mcpServers; type defaults to stdio with a command and to http with a url', () => {
-    const r = parsePortableMcpJson(JSON.stringify({ mcpServers: { local: { command: 'npx', args: ['-y', 'srv'], env: { N: 1 } }, remote: { url: 'https://mcp.example.com/mcp', headers: { A: 'b' } }, legacy: { type: 'sse', url: 'https://x/sse' } } }), DOT_MCP);
+    const r = parsePortableMcpJson(
+      JSON.stringify({
+        mcpServers: {
+          local: { command: 'npx', args: ['-y', 'srv'], env: { N: 1 } },
+          remote: { url: 'https://mcp.example.com/mcp', headers: { A: 'b' } },
+          legacy: { type: 'sse', url: 'https://x/sse' },
+        },
+      }),
+      DOT_MCP,
+    );
     assert.deepEqual(r.errors, []);
     assert.deepEqual(
       r.servers.map((s) => [s.name, s.type, s.source]),
-      [['local', 'stdio', DOT_MCP], ['remote', 'http', DOT_MCP], ['legacy', 'sse', DOT_MCP]],
+      [
+        ['local', 'stdio', DOT_MCP],
+        ['remote', 'http', DOT_MCP],
+        ['legacy', 'sse', DOT_MCP],
+      ],
     );
     const local = r.servers[0];
     assert.ok(local?.type === 'stdio');
@@ -21,7 +34,10 @@ void describe('parsePortableMcpJson (.mcp.json, Copilot Global)', () => {
 
   void it('accepts the map alone at the top, as VS Code does', () => {
     const r = parsePortableMcpJson('{ "a": { "command": "x" } }', COPILOT);
-    assert.deepEqual(r.servers.map((s) => s.name), ['a']);
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['a'],
+    );
   });
 
   void it('accepts comments and trailing commas; an empty file is no error', () => {
@@ -49,22 +65,55 @@ void describe('parsePortableMcpJson (.mcp.json, Copilot Global)', () => {
   }
 
   void it('a server with both command and url is an error naming it and its line; the others are kept', () => {
-    const text = ['{', '  "mcpServers": {', '    "both": { "command": "x",', '      "url": "https://x" },', '    "ok": { "command": "y" }', '  }', '}'].join('\n');
+    const text = [
+      '{',
+      '  "mcpServers": {',
+      '    "both": { "command": "x",',
+      '      "url": "https://x" },',
+      '    "ok": { "command": "y" }',
+      '  }',
+      '}',
+    ].join('\n');
     const r = parsePortableMcpJson(text, DOT_MCP);
-    assert.deepEqual(r.servers.map((s) => s.name), ['ok']);
-    assert.deepEqual(r.errors.map((e) => [e.server, e.key, e.line]), [['both', 'url', 4]]);
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['ok'],
+    );
+    assert.deepEqual(
+      r.errors.map((e) => [e.server, e.key, e.line]),
+      [['both', 'url', 4]],
+    );
     assert.match(r.errors[0]?.message ?? '', /either "command".*or "url".*not both/);
   });
 
   void it('an ${input:…} reference is an error (the format has no inputs); the server is skipped, not run with the literal', () => {
-    const r = parsePortableMcpJson(JSON.stringify({ mcpServers: { s: { command: 'x', env: { T: '${input:token}' } }, t: { command: 'y' } } }), DOT_MCP);
-    assert.deepEqual(r.servers.map((s) => s.name), ['t']);
+    const r = parsePortableMcpJson(
+      JSON.stringify({ mcpServers: { s: { command: 'x', env: { T: '${input:token}' } }, t: { command: 'y' } } }),
+      DOT_MCP,
+    );
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['t'],
+    );
     assert.match(r.errors[0]?.message ?? '', /"\$\{input:token\}" cannot be used here/);
   });
 
   void it('bad entries are reported with the same checks as mcp.json, and never hide the good ones', () => {
-    const r = parsePortableMcpJson(JSON.stringify({ mcpServers: { a: { command: 'x', args: 'no' }, b: 'npx srv', c: { url: 'ftp://x' }, d: { command: 'ok' } } }), DOT_MCP);
-    assert.deepEqual(r.servers.map((s) => s.name), ['d']);
-    assert.deepEqual(r.errors.map((e) => [e.server, e.key]), [['a', 'args'], ['b', undefined], ['c', 'url']]);
+    const r = parsePortableMcpJson(
+      JSON.stringify({ mcpServers: { a: { command: 'x', args: 'no' }, b: 'npx srv', c: { url: 'ftp://x' }, d: { command: 'ok' } } }),
+      DOT_MCP,
+    );
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ['d'],
+    );
+    assert.deepEqual(
+      r.errors.map((e) => [e.server, e.key]),
+      [
+        ['a', 'args'],
+        ['b', undefined],
+        ['c', 'url'],
+      ],
+    );
   });
 });

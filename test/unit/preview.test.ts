@@ -33,7 +33,11 @@ describe('preview: checkElicitationPayload', () => {
     assert.equal(a.kind, 'form');
     assert.deepEqual(a.kind === 'form' && a.form?.fields.map((f) => f.key), ['name']);
     const b = checkElicitationPayload(STRUCTURED);
-    assert.deepEqual(b.kind === 'form' && b.form?.fields.map((f) => [f.key, f.kind, f.required]), [['name', 'string', true], ['email', 'string', true], ['age', 'number', false]]);
+    assert.deepEqual(b.kind === 'form' && b.form?.fields.map((f) => [f.key, f.kind, f.required]), [
+      ['name', 'string', true],
+      ['email', 'string', true],
+      ['age', 'number', false],
+    ]);
     assert.deepEqual(b.kind === 'form' && b.violations, []);
   });
 
@@ -69,7 +73,9 @@ describe('preview: checkElicitationPayload', () => {
   });
 
   it('warns about URLs in a form message and secret-looking fields', () => {
-    const r = checkElicitationPayload('{"message":"Log in at https://evil.example/login","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}}}}');
+    const r = checkElicitationPayload(
+      '{"message":"Log in at https://evil.example/login","requestedSchema":{"type":"object","properties":{"password":{"type":"string"}}}}',
+    );
     assert.equal(r.kind === 'form' && r.violations.length, 0);
     const all = r.kind === 'form' ? r.warnings.map(text).join('\n') : '';
     assert.match(all, /link \(https:\/\/evil\.example\/login\)/);
@@ -85,7 +91,14 @@ describe('preview: checkElicitationPayload', () => {
           type: 'object',
           properties: {
             color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
-            size: { type: 'string', title: 7, oneOf: [{ const: 's', title: 'Same' }, { const: 'm', title: 'Same' }] },
+            size: {
+              type: 'string',
+              title: 7,
+              oneOf: [
+                { const: 's', title: 'Same' },
+                { const: 'm', title: 'Same' },
+              ],
+            },
           },
         },
       }),
@@ -94,11 +107,14 @@ describe('preview: checkElicitationPayload', () => {
     if (r.kind !== 'form') return;
     assert.deepEqual(r.violations, []);
     const lint = r.warnings.filter((w) => w.note.kind === 'schema');
-    assert.deepEqual(lint.map((w) => [w.property, w.note.kind === 'schema' && w.note.note.code]), [
-      ['color', 'enumNamesDeprecated'],
-      ['size', 'notAString'],
-      ['size', 'duplicateLabel'],
-    ]);
+    assert.deepEqual(
+      lint.map((w) => [w.property, w.note.kind === 'schema' && w.note.note.code]),
+      [
+        ['color', 'enumNamesDeprecated'],
+        ['size', 'notAString'],
+        ['size', 'duplicateLabel'],
+      ],
+    );
     assert.match(text(lint[0] as PreviewProblem), /enumNames is deprecated; use oneOf with const and title/);
     assert.deepEqual(r.userWarnings, [], 'nothing here is a risk to the person answering');
   });

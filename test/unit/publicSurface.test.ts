@@ -41,7 +41,11 @@ function reachable(value: unknown, depth = 3, seen = new Set<unknown>()): Set<st
   const names = new Set<string>();
   if (depth === 0 || value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value)) return names;
   seen.add(value);
-  for (let o: object | null = value; o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o) as object | null) {
+  for (
+    let o: object | null = value;
+    o && o !== Object.prototype && o !== Function.prototype;
+    o = Object.getPrototypeOf(o) as object | null
+  ) {
     for (const key of Object.getOwnPropertyNames(o)) {
       names.add(key);
       const d = Object.getOwnPropertyDescriptor(o, key);
@@ -62,7 +66,9 @@ void describe('publicSurface: what activate() returns to other extensions', () =
 
   void it('no property of it, or of its functions, leads to an internal', () => {
     const names = reachable(publicSurface(new InsideApi()));
-    for (const inside of ['broker', 'manager', 'secret', 'kill', 'calls', 'listeners', 'subscribe']) assert.ok(!names.has(inside), `${inside} is reachable`);
+    for (const inside of ['broker', 'manager', 'secret', 'kill', 'calls', 'listeners', 'subscribe']) {
+      assert.ok(!names.has(inside), `${inside} is reachable`);
+    }
     // The plain API object itself would leak them: the walk does find what is there.
     assert.ok(reachable(new InsideApi()).has('secret'));
   });
@@ -73,7 +79,10 @@ void describe('publicSurface: what activate() returns to other extensions', () =
     const params: ElicitParams = { message: 'Which?', requestedSchema: { type: 'object', properties: {} } };
     assert.deepEqual(await surface.elicit(params, { source: 'Other Extension' }), { action: 'decline' });
     assert.deepEqual(inside.calls, [['elicit', params, { source: 'Other Extension' }]]);
-    assert.deepEqual(surface.servers().map((s) => s.name), ['fixture']);
+    assert.deepEqual(
+      surface.servers().map((s) => s.name),
+      ['fixture'],
+    );
     assert.deepEqual(surface.pending(), []);
     const sub = surface.onDidChangeServers(() => undefined);
     surface.onDidChangePending(() => undefined);

@@ -5,8 +5,18 @@ import { inputStorageKey } from '../../src/config/parse/inputKey';
 
 describe('the log never shows a secret, at any level', () => {
   it('answers to secret-like fields are redacted in a traced reply and in an MRTR retry, by the form rule', () => {
-    const reply = JSON.stringify({ jsonrpc: '2.0', id: 3, result: { action: 'accept', content: { db_password: 'pw-1', apiToken: 'tok-2', client_secret: 'cs-3', passphrase: 'pp-4', pin: 1234, user: 'alice' } } });
-    const retry = JSON.stringify({ method: 'tools/call', params: { name: 'login', inputResponses: { r1: { action: 'accept', content: { db_password: 'pw-1', note: 'fine' } } } } });
+    const reply = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      result: {
+        action: 'accept',
+        content: { db_password: 'pw-1', apiToken: 'tok-2', client_secret: 'cs-3', passphrase: 'pp-4', pin: 1234, user: 'alice' },
+      },
+    });
+    const retry = JSON.stringify({
+      method: 'tools/call',
+      params: { name: 'login', inputResponses: { r1: { action: 'accept', content: { db_password: 'pw-1', note: 'fine' } } } },
+    });
     for (const line of [redactSecrets(reply, []), redactSecrets(retry, [])]) {
       for (const secret of ['pw-1', 'tok-2', 'cs-3', 'pp-4', '1234']) assert.ok(!line.includes(secret), `${secret} in ${line}`);
     }
@@ -15,16 +25,29 @@ describe('the log never shows a secret, at any level', () => {
   });
 
   it('a schema that names a secret field keeps its shape; a progress token and error codes stay', () => {
-    const request = JSON.stringify({ id: 1, method: 'elicitation/create', params: { _meta: { progressToken: 7 }, requestedSchema: { properties: { password: { type: 'string', title: 'Password' } } } } });
+    const request = JSON.stringify({
+      id: 1,
+      method: 'elicitation/create',
+      params: { _meta: { progressToken: 7 }, requestedSchema: { properties: { password: { type: 'string', title: 'Password' } } } },
+    });
     const out = redactSecrets(request, []);
     assert.ok(out.includes('"type":"string"') && out.includes('"progressToken":7'), out);
     assert.ok(redactSecrets('{"error":{"code":-32602,"message":"bad"}}', []).includes('"code":-32602'));
   });
 
   it('header values, env maps and OAuth material are redacted', () => {
-    const line = JSON.stringify({ headers: { Authorization: 'Bearer abc.def.ghi' }, env: { GH: 'ghp_123456' }, access_token: 'at-1', refresh_token: 'rt-2', id_token: 'it-3', code_verifier: 'cv-4' });
+    const line = JSON.stringify({
+      headers: { Authorization: 'Bearer abc.def.ghi' },
+      env: { GH: 'ghp_123456' },
+      access_token: 'at-1',
+      refresh_token: 'rt-2',
+      id_token: 'it-3',
+      code_verifier: 'cv-4',
+    });
     const out = redactSecrets(line, []);
-    for (const secret of ['abc.def.ghi', 'ghp_123456', 'at-1', 'rt-2', 'it-3', 'cv-4']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    for (const secret of ['abc.def.ghi', 'ghp_123456', 'at-1', 'rt-2', 'it-3', 'cv-4']) {
+      assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    }
     assert.equal(redactSecrets('stderr: sent Authorization: Bearer abcdef123456', []), 'stderr: sent Authorization: Bearer [redacted]');
     assert.equal(redactSecrets('stderr: API_KEY=sk-live-1 PORT=8080', []), 'stderr: API_KEY=[redacted] PORT=8080');
   });
@@ -34,7 +57,10 @@ describe('the log never shows a secret, at any level', () => {
   });
 
   it('env values: secret-looking names always, other values only when long enough to be a credential', () => {
-    assert.deepEqual(envSecrets({ DB_PASSWORD: 'abcd', DEBUG: 'true', GH: 'ghp_0123456789', LEVEL: 'info' }).sort(), ['abcd', 'ghp_0123456789']);
+    assert.deepEqual(envSecrets({ DB_PASSWORD: 'abcd', DEBUG: 'true', GH: 'ghp_0123456789', LEVEL: 'info' }).sort(), [
+      'abcd',
+      'ghp_0123456789',
+    ]);
   });
 
   it('query strings and fragments of URLs never reach the log', () => {

@@ -34,7 +34,14 @@ void describe('schema notes reach the log, not the person answering', () => {
           type: 'object',
           properties: {
             color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
-            size: { type: 'string', title: 7, oneOf: [{ const: 's', title: 'Same' }, { const: 'm', title: 'Same' }] },
+            size: {
+              type: 'string',
+              title: 7,
+              oneOf: [
+                { const: 's', title: 'Same' },
+                { const: 'm', title: 'Same' },
+              ],
+            },
           },
         },
       },
@@ -45,7 +52,10 @@ void describe('schema notes reach the log, not the person answering', () => {
     assert.deepEqual(prompts()[0]?.warnings, []);
     const notes = log.filter((l) => l.includes('schema note'));
     assert.equal(notes.length, 3, log.join('\n'));
-    assert.match(notes[0] ?? '', /^\[reference\] schema note: requestedSchema\.properties\.color: enumNames is deprecated; use oneOf with const and title$/);
+    assert.match(
+      notes[0] ?? '',
+      /^\[reference\] schema note: requestedSchema\.properties\.color: enumNames is deprecated; use oneOf with const and title$/,
+    );
     assert.match(notes[1] ?? '', /properties\.size: title is not a string and is ignored/);
     assert.match(notes[2] ?? '', /properties\.size: several options are labelled "Same"/);
   });
@@ -56,10 +66,16 @@ void describe('schema notes reach the log, not the person answering', () => {
       server,
       {
         message: 'Sign in at https://evil.example/login',
-        requestedSchema: { type: 'object', properties: { password: { type: 'string' }, plan: { type: 'string', enum: ['a'], enumNames: ['A'] } } },
+        requestedSchema: {
+          type: 'object',
+          properties: { password: { type: 'string' }, plan: { type: 'string', enum: ['a'], enumNames: ['A'] } },
+        },
       },
       extra,
     );
-    assert.deepEqual(prompts()[0]?.warnings.map((w) => w.code), ['linkInMessage', 'secretField']);
+    assert.deepEqual(
+      prompts()[0]?.warnings.map((w) => w.code),
+      ['linkInMessage', 'secretField'],
+    );
   });
 });

@@ -25,7 +25,14 @@ void describe('SDK internals the extension depends on', () => {
       `process.stdin.once('data', (d) => { process.stderr.write('GOT ' + d.toString().split('\\n')[0] + '\\n'); });`,
     ].join('\n');
     const { transport } = createTransport(
-      { name: 't', type: 'stdio', command: process.execPath, args: ['-e', child], env: {}, source: { kind: 'setting', scope: 'user' } } as never,
+      {
+        name: 't',
+        type: 'stdio',
+        command: process.execPath,
+        args: ['-e', child],
+        env: {},
+        source: { kind: 'setting', scope: 'user' },
+      } as never,
       { stderr: (line) => lines.push(line), warn: (m) => warnings.push(m) },
     );
     const lines: string[] = [];
@@ -66,7 +73,11 @@ void describe('SDK internals the extension depends on', () => {
     // first; the second turns answers that mix round and result into one error (mrtr/answerShape.ts).
     // outputSchemaRounds.test.ts exercises both against real servers.
     const proto = Client.prototype as unknown as Record<string, unknown>;
-    assert.equal(typeof proto['_resolveNonCompleteResult'], 'function', 'Client has no _resolveNonCompleteResult: a tool with an outputSchema can no longer ask');
+    assert.equal(
+      typeof proto['_resolveNonCompleteResult'],
+      'function',
+      'Client has no _resolveNonCompleteResult: a tool with an outputSchema can no longer ask',
+    );
     assert.equal(typeof proto['_onresponse'], 'function', 'Client has no _onresponse: mixed answers are no longer caught');
   });
 });

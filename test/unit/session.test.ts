@@ -9,7 +9,9 @@ import { MissingCapabilityError, VersionGoneError } from '../../src/servers/mrtr
 import { CLIENT_CAPABILITIES, Session, type SessionEnd } from '../../src/servers/session';
 import { FakeLaunches, MemoryLog, RecordingSink, stdioDef } from './support/fakeLaunches';
 
-async function connected(log = new MemoryLog()): Promise<{ session: Session; launches: FakeLaunches; sink: RecordingSink; log: MemoryLog }> {
+async function connected(
+  log = new MemoryLog(),
+): Promise<{ session: Session; launches: FakeLaunches; sink: RecordingSink; log: MemoryLog }> {
   const launches = new FakeLaunches();
   const sink = new RecordingSink();
   const session = new Session(launches.create(stdioDef('one'), { stderr: () => undefined, warn: () => undefined }), {
@@ -55,7 +57,9 @@ void describe('Session', () => {
     await session.refreshTools();
     const notified: string[] = [];
     session.onDidNotify((n) => notified.push(n.method));
-    const refreshed = new Promise<void>((resolve) => session.onDidChangeTools(() => session.tools.some((t) => t.name === 'late') && resolve()));
+    const refreshed = new Promise<void>((resolve) =>
+      session.onDidChangeTools(() => session.tools.some((t) => t.name === 'late') && resolve()),
+    );
     await session.sendLeg('tools/call', { name: 'addTool', arguments: { name: 'late' } }, {}, 'addTool');
     await refreshed;
     assert.ok(notified.includes('notifications/tools/list_changed'));
@@ -85,7 +89,10 @@ void describe('Session', () => {
     );
     assert.ok(err instanceof VersionGoneError);
     assert.deepEqual(err.supported, ['2099-01-01']);
-    assert.deepEqual(ended.map((e) => e.kind), ['versionGone']);
+    assert.deepEqual(
+      ended.map((e) => e.kind),
+      ['versionGone'],
+    );
     assert.ok(session.isDisposed);
   });
 

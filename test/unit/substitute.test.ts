@@ -89,9 +89,12 @@ void describe('substituteVariables', () => {
     assert.equal(value('${workspaceFolderBasename:api}', multi), 'api');
     assert.equal(value('${workspaceRoot}|${workspaceRootFolderName}', multi), '/home/me/proj|proj');
     assert.equal(value('${cwd}', multi), '/home/me/proj', 'the folder when there is one');
-    assert.equal(value('${cwd}', noFolder), '/host/cwd', 'else the host\'s working directory');
+    assert.equal(value('${cwd}', noFolder), '/host/cwd', "else the host's working directory");
     assert.equal(value('${cwd:api}', multi), '/ws/api');
-    assert.equal(value('--size=${config:editor.fontSize} --wrap=${config:editor.wordWrap} ${config:x.flag}', multi), '--size=14 --wrap=on false');
+    assert.equal(
+      value('--size=${config:editor.fontSize} --wrap=${config:editor.wordWrap} ${config:x.flag}', multi),
+      '--size=14 --wrap=on false',
+    );
     assert.equal(value('--port=${command:ext.pickPort}${command:ext.empty}', multi), '--port=8080');
   });
 
@@ -111,7 +114,14 @@ void describe('substituteVariables', () => {
   });
 
   void it('collectCommandIds lists each ${command:…} once, in order of first use', () => {
-    const def: StdioServerDefinition = { name: 's', source: { kind: 'setting', scope: 'user' }, type: 'stdio', command: '${command:a}', args: ['${command:b}', '${command:a}'], env: { X: '${command:c}', Y: null } };
+    const def: StdioServerDefinition = {
+      name: 's',
+      source: { kind: 'setting', scope: 'user' },
+      type: 'stdio',
+      command: '${command:a}',
+      args: ['${command:b}', '${command:a}'],
+      env: { X: '${command:c}', Y: null },
+    };
     assert.deepEqual(collectCommandIds(def), ['a', 'b', 'c']);
   });
 
@@ -174,10 +184,7 @@ void describe('substituteDefinition', () => {
   void it('names the server, file and key that failed', () => {
     const r = substituteDefinition({ ...stdio, args: ['ok', '${nope}'] }, ctx);
     assert.ok(!r.ok);
-    assert.deepEqual(
-      { ...r.error, message: '' },
-      { file: '/home/me/proj/.vscode/mcp.json', server: 's', key: 'args[1]', message: '' },
-    );
+    assert.deepEqual({ ...r.error, message: '' }, { file: '/home/me/proj/.vscode/mcp.json', server: 's', key: 'args[1]', message: '' });
     assert.match(r.error.message, /\$\{nope\}/);
     const env = substituteDefinition({ ...stdio, env: { A: '${input:other}' } }, ctx);
     assert.ok(!env.ok);

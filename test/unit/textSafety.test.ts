@@ -195,7 +195,10 @@ function worded(w: readonly FormWarning[]): string[] {
 
 void describe('formWarnings', () => {
   void it('is empty for a clean form and message', () => {
-    assert.deepEqual(formWarnings('Please provide your contact information', form({ name: { type: 'string', description: 'Your full name' } })), []);
+    assert.deepEqual(
+      formWarnings('Please provide your contact information', form({ name: { type: 'string', description: 'Your full name' } })),
+      [],
+    );
   });
 
   void it('warns about a link in the message', () => {
@@ -228,7 +231,10 @@ void describe('formWarnings', () => {
   });
 
   void it('names each secret-like field with the exact advice', () => {
-    const w = formWarnings('ok', form({ apiKey: { type: 'string', title: 'API key' }, city: { type: 'string' }, pw: { type: 'string', title: 'Password' } }));
+    const w = formWarnings(
+      'ok',
+      form({ apiKey: { type: 'string', title: 'API key' }, city: { type: 'string' }, pw: { type: 'string', title: 'Password' } }),
+    );
     assert.deepEqual(w, [
       { code: 'secretField', field: 'API key' },
       { code: 'secretField', field: 'Password' },

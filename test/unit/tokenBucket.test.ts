@@ -18,7 +18,10 @@ void describe('TokenBucket', () => {
   void it('allows a full burst, then refuses', () => {
     const clock = fakeClock();
     const b = new TokenBucket(10, 60, clock.now);
-    assert.equal(takeMany(() => b.tryTake(), 25), 10);
+    assert.equal(
+      takeMany(() => b.tryTake(), 25),
+      10,
+    );
   });
 
   void it('refills continuously: one token per capacity/period, exactly', () => {
@@ -31,7 +34,10 @@ void describe('TokenBucket', () => {
     assert.equal(b.tryTake(), true);
     assert.equal(b.tryTake(), false);
     clock.advance(18_000);
-    assert.equal(takeMany(() => b.tryTake(), 5), 3);
+    assert.equal(
+      takeMany(() => b.tryTake(), 5),
+      3,
+    );
   });
 
   void it('never holds more than its capacity', () => {
@@ -39,7 +45,10 @@ void describe('TokenBucket', () => {
     const b = new TokenBucket(3, 1, clock.now);
     clock.advance(3_600_000);
     assert.equal(b.available(), 3);
-    assert.equal(takeMany(() => b.tryTake(), 10), 3);
+    assert.equal(
+      takeMany(() => b.tryTake(), 10),
+      3,
+    );
   });
 
   void it('accepts fractional periods and an initial fill', () => {
@@ -87,8 +96,14 @@ void describe('RateLimiter', () => {
   void it('keeps servers apart', () => {
     const clock = fakeClock();
     const limiter = new RateLimiter({ requests: 2, perSeconds: 60 }, clock.now);
-    assert.equal(takeMany(() => limiter.check('a').allowed, 5), 2);
-    assert.equal(takeMany(() => limiter.check('b').allowed, 5), 2);
+    assert.equal(
+      takeMany(() => limiter.check('a').allowed, 5),
+      2,
+    );
+    assert.equal(
+      takeMany(() => limiter.check('b').allowed, 5),
+      2,
+    );
   });
 
   void it('refills over time and announces again in a new window', () => {
@@ -109,7 +124,10 @@ void describe('RateLimiter', () => {
   });
 
   void it('treats 0 in either field as unlimited', () => {
-    for (const limit of [{ requests: 0, perSeconds: 60 }, { requests: 10, perSeconds: 0 }]) {
+    for (const limit of [
+      { requests: 0, perSeconds: 60 },
+      { requests: 10, perSeconds: 0 },
+    ]) {
       const limiter = new RateLimiter(limit, fakeClock().now);
       const checks = Array.from({ length: 1000 }, () => limiter.check('s'));
       assert.ok(checks.every((c) => c.allowed && !c.firstRejectionInWindow));
@@ -122,10 +140,16 @@ void describe('RateLimiter', () => {
     takeMany(() => limiter.check('s').allowed, 5);
     limiter.setLimit({ requests: 20, perSeconds: 60 });
     assert.equal(limiter.check('s').allowed, false);
-    assert.equal(takeMany(() => limiter.check('new').allowed, 30), 20);
+    assert.equal(
+      takeMany(() => limiter.check('new').allowed, 30),
+      20,
+    );
     limiter.setLimit({ requests: 2, perSeconds: 60 });
     assert.deepEqual(limiter.current, { requests: 2, perSeconds: 60 });
-    assert.equal(takeMany(() => limiter.check('other').allowed, 5), 2);
+    assert.equal(
+      takeMany(() => limiter.check('other').allowed, 5),
+      2,
+    );
   });
 
   void it('lifts the limit entirely when set to unlimited, and forgets servers', () => {
@@ -136,7 +160,10 @@ void describe('RateLimiter', () => {
     limiter.forget('s');
     assert.equal(limiter.check('s').allowed, true);
     limiter.setLimit({ requests: 0, perSeconds: 0 });
-    assert.equal(takeMany(() => limiter.check('s').allowed, 50), 50);
+    assert.equal(
+      takeMany(() => limiter.check('s').allowed, 50),
+      50,
+    );
   });
 });
 
@@ -147,7 +174,18 @@ void describe('normaliseRateLimit', () => {
   });
 
   void it('falls back to the default for anything malformed', () => {
-    for (const bad of [undefined, null, 5, 'x', {}, { requests: -1, perSeconds: 60 }, { requests: 1.5, perSeconds: 60 }, { requests: 10, perSeconds: Number.NaN }, { requests: '10', perSeconds: 60 }, { requests: 10, perSeconds: Infinity }]) {
+    for (const bad of [
+      undefined,
+      null,
+      5,
+      'x',
+      {},
+      { requests: -1, perSeconds: 60 },
+      { requests: 1.5, perSeconds: 60 },
+      { requests: 10, perSeconds: Number.NaN },
+      { requests: '10', perSeconds: 60 },
+      { requests: 10, perSeconds: Infinity },
+    ]) {
       assert.equal(normaliseRateLimit(bad), DEFAULT_RATE_LIMIT, JSON.stringify(bad));
     }
   });

@@ -19,10 +19,17 @@ describe('workspace trust gate', () => {
 
 describe('log redaction', () => {
   it('redacts registered secrets wherever they appear', () => {
-    assert.equal(redactSecrets('env TOKEN=s3cr3t-value and again s3cr3t-value', ['s3cr3t-value']), 'env TOKEN=[redacted] and again [redacted]');
+    assert.equal(
+      redactSecrets('env TOKEN=s3cr3t-value and again s3cr3t-value', ['s3cr3t-value']),
+      'env TOKEN=[redacted] and again [redacted]',
+    );
   });
   it('redacts credential-looking JSON keys and header values in traced messages', () => {
-    const line = JSON.stringify({ headers: { Authorization: 'Bearer abc.def', 'X-Api-Key': 'k-123', Accept: 'text/plain' }, password: 'pw', other: 'visible' });
+    const line = JSON.stringify({
+      headers: { Authorization: 'Bearer abc.def', 'X-Api-Key': 'k-123', Accept: 'text/plain' },
+      password: 'pw',
+      other: 'visible',
+    });
     const out = redactSecrets(line, []);
     assert.ok(!out.includes('abc.def') && !out.includes('k-123') && !out.includes('"pw"'), out);
     assert.ok(out.includes('text/plain') && out.includes('visible'), 'unrelated values stay readable');

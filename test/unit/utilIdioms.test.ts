@@ -81,7 +81,10 @@ void describe('raceAbort', () => {
 
   void it('passes a rejection of the work through when it comes first', async () => {
     const ctl = new AbortController();
-    await assert.rejects(raceAbort(Promise.reject(new Error('boom')), ctl.signal, () => 'aborted'), /boom/);
+    await assert.rejects(
+      raceAbort(Promise.reject(new Error('boom')), ctl.signal, () => 'aborted'),
+      /boom/,
+    );
     assert.equal(abortListeners(ctl.signal), 0);
   });
 
@@ -97,8 +100,14 @@ void describe('settleOnce', () => {
     const settle = settleOnce();
     const ran: string[] = [];
     assert.equal(settle.settled, false);
-    assert.equal(settle(() => ran.push('answer')), true);
-    assert.equal(settle(() => ran.push('cancel')), false);
+    assert.equal(
+      settle(() => ran.push('answer')),
+      true,
+    );
+    assert.equal(
+      settle(() => ran.push('cancel')),
+      false,
+    );
     assert.deepEqual(ran, ['answer']);
     assert.equal(settle.settled, true);
   });

@@ -95,13 +95,23 @@ void describe('validateAnswer: types, bounds, lengths, patterns, options', () =>
     ['pattern fails', { type: 'string', pattern: '^[A-Z]{3}$' }, 'abc', 'Must match the pattern ^[A-Z]{3}$'],
     ['pattern is a search, not a full match', { type: 'string', pattern: 'x' }, 'axb', undefined],
     ['legacy-syntax pattern still validates', { type: 'string', pattern: String.raw`^[a-z\_]+$` }, 'a_b', undefined],
-    ['legacy-syntax pattern still refuses', { type: 'string', pattern: String.raw`^[a-z\_]+$` }, 'a-b', String.raw`Must match the pattern ^[a-z\_]+$`],
+    [
+      'legacy-syntax pattern still refuses',
+      { type: 'string', pattern: String.raw`^[a-z\_]+$` },
+      'a-b',
+      String.raw`Must match the pattern ^[a-z\_]+$`,
+    ],
     ['boolean refuses a string', { type: 'boolean' }, 'true', 'Must be true or false'],
     ['boolean accepts false', { type: 'boolean' }, false, undefined],
     ['enum member', { type: 'string', enum: ['a', 'b'] }, 'b', undefined],
     ['enum non-member', { type: 'string', enum: ['a', 'b'] }, 'c', 'Must be one of the listed options'],
     ['oneOf label is not a value', { type: 'string', oneOf: [{ const: 'r', title: 'Red' }] }, 'Red', 'Must be one of the listed options'],
-    ['legacy enumNames label is not a value', { type: 'string', enum: ['r'], enumNames: ['Red'] }, 'Red', 'Must be one of the listed options'],
+    [
+      'legacy enumNames label is not a value',
+      { type: 'string', enum: ['r'], enumNames: ['Red'] },
+      'Red',
+      'Must be one of the listed options',
+    ],
   ];
   for (const [name, prop, value, message] of cases) {
     void it(name, () => assert.equal(check(prop, value), message));
@@ -117,7 +127,12 @@ void describe('validateAnswer: types, bounds, lengths, patterns, options', () =>
     ['multi not an array', multi, 'a', 'Must be a list of options'],
     ['multi non-string item', multi, ['a', 1], 'Contains an option that is not in the list'],
     ['titled multi by value', { type: 'array', items: { anyOf: [{ const: 'x', title: 'X!' }] } }, ['x'], undefined],
-    ['titled multi by label', { type: 'array', items: { anyOf: [{ const: 'x', title: 'X!' }] } }, ['X!'], 'Contains an option that is not in the list'],
+    [
+      'titled multi by label',
+      { type: 'array', items: { anyOf: [{ const: 'x', title: 'X!' }] } },
+      ['X!'],
+      'Contains an option that is not in the list',
+    ],
   ];
   for (const [name, prop, value, message] of arrayCases) {
     void it(name, () => assert.equal(check(prop, value), message));
@@ -268,7 +283,10 @@ void describe('buildReply', () => {
 });
 
 void describe('validateField', () => {
-  const f = form({ name: { type: 'string', minLength: 2 }, age: { type: 'integer', maximum: 10 }, note: { type: 'string', minLength: 5 } }, ['name', 'age']);
+  const f = form(
+    { name: { type: 'string', minLength: 2 }, age: { type: 'integer', maximum: 10 }, note: { type: 'string', minLength: 5 } },
+    ['name', 'age'],
+  );
 
   void it('returns the message for that field only', () => {
     assert.equal(say(validateField(f, 'age', 11)), 'Must be at most 10');
@@ -332,14 +350,20 @@ void describe('parseFieldInput', () => {
       const r = parseFieldInput(f, raw);
       if (expected instanceof RegExp) {
         assert.equal(r.ok, false);
-        assert.match(r.ok ? '' : say(r.issue) ?? '', expected);
+        assert.match(r.ok ? '' : (say(r.issue) ?? ''), expected);
       } else {
         assert.deepEqual(r, { ok: true, value: expected });
       }
     });
   }
 
-  const single = field({ type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] });
+  const single = field({
+    type: 'string',
+    oneOf: [
+      { const: 'r', title: 'Red' },
+      { const: 'g', title: 'Green' },
+    ],
+  });
   void it('single-select matches value, label, then a unique case-insensitive label', () => {
     assert.deepEqual(parseFieldInput(single, 'r'), { ok: true, value: 'r' });
     assert.deepEqual(parseFieldInput(single, 'Green'), { ok: true, value: 'g' });
@@ -350,17 +374,25 @@ void describe('parseFieldInput', () => {
     const r = parseFieldInput(single, 'blue');
     assert.equal(r.ok, false);
     assert.deepEqual(r.ok ? undefined : r.issue, { code: 'noSuchOption', options: ['Red', 'Green'], more: false, part: undefined });
-    assert.match(r.ok ? '' : say(r.issue) ?? '', /Must be one of: Red, Green/);
+    assert.match(r.ok ? '' : (say(r.issue) ?? ''), /Must be one of: Red, Green/);
   });
 
-  const multi = field({ type: 'array', items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }] } });
+  const multi = field({
+    type: 'array',
+    items: {
+      anyOf: [
+        { const: 'a', title: 'Alpha' },
+        { const: 'b', title: 'Beta' },
+      ],
+    },
+  });
   void it('multi-select takes a comma-separated list by value or label, without duplicates', () => {
     assert.deepEqual(parseFieldInput(multi, 'a, Beta, alpha'), { ok: true, value: ['a', 'b'] });
   });
 
   void it('multi-select names the unknown item', () => {
     const r = parseFieldInput(multi, 'a, Gamma');
-    assert.match(r.ok ? '' : say(r.issue) ?? '', /“Gamma” is not one of: Alpha, Beta/);
+    assert.match(r.ok ? '' : (say(r.issue) ?? ''), /“Gamma” is not one of: Alpha, Beta/);
   });
 });
 

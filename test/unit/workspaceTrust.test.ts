@@ -34,7 +34,11 @@ void describe('a user server that depends on the workspace', () => {
     ['envFile led by an input (unknown yet, so relative)', { command: 'node', envFile: '${input:dir}/.env' }, true],
     ['relative cwd', { command: 'node', cwd: 'tools' }, true],
     ['absolute cwd', { command: 'node', cwd: '/srv' }, false],
-    ['http server with ${workspaceFolder} in a header', { type: 'http', url: 'https://x.example/mcp', headers: { X: '${workspaceFolder}' } }, true],
+    [
+      'http server with ${workspaceFolder} in a header',
+      { type: 'http', url: 'https://x.example/mcp', headers: { X: '${workspaceFolder}' } },
+      true,
+    ],
     ['http server', { type: 'http', url: 'https://x.example/mcp' }, false],
   ];
   for (const [name, raw, expected] of cases) void it(name, () => assert.equal(depends(raw), expected));
@@ -69,9 +73,15 @@ void describe('an envFile inside an untrusted workspace', () => {
 });
 
 void describe('names a configured server may not take', () => {
-  void it('rejects a server named like an API caller, so neither can borrow the other\'s policy', () => {
-    const r = parseServersSetting({ 'extension:ms-python.python': { command: 'node' }, 'Extension:other': { command: 'node' }, ok: { command: 'node' } }, 'user');
-    assert.deepEqual(r.servers.map((d) => d.name), ['ok']);
+  void it("rejects a server named like an API caller, so neither can borrow the other's policy", () => {
+    const r = parseServersSetting(
+      { 'extension:ms-python.python': { command: 'node' }, 'Extension:other': { command: 'node' }, ok: { command: 'node' } },
+      'user',
+    );
+    assert.deepEqual(
+      r.servers.map((d) => d.name),
+      ['ok'],
+    );
     assert.equal(r.errors.length, 2);
     assert.match(r.errors[0]?.message ?? '', /kept for extensions that use the API/);
   });
@@ -85,7 +95,12 @@ void describe('the API caller', () => {
   ];
 
   void it('is the first extension frame outside the API module, innermost first', () => {
-    const got = callingExtension(['/ours/dist/extension.js', '/host/extensionHostProcess.js', '/exts/pub.outer-plus/main.js', '/exts/pub.outer/main.js'], ['/ours/dist/extension.js'], exts, false);
+    const got = callingExtension(
+      ['/ours/dist/extension.js', '/host/extensionHostProcess.js', '/exts/pub.outer-plus/main.js', '/exts/pub.outer/main.js'],
+      ['/ours/dist/extension.js'],
+      exts,
+      false,
+    );
     assert.equal(got?.id, 'pub.outer-plus', 'a folder that merely starts like another is not inside it');
   });
 
@@ -94,16 +109,22 @@ void describe('the API caller', () => {
   });
 
   void it('is nobody when no frame belongs to an extension', () => {
-    assert.equal(callingExtension(['/ours/dist/extension.js', 'node:internal/timers'], ['/ours/dist/extension.js'], exts, false), undefined);
+    assert.equal(
+      callingExtension(['/ours/dist/extension.js', 'node:internal/timers'], ['/ours/dist/extension.js'], exts, false),
+      undefined,
+    );
   });
 
-  void it('is read from the real stack: this test file is on it, and the host\'s formatter is left in place', () => {
+  void it("is read from the real stack: this test file is on it, and the host's formatter is left in place", () => {
     const formatter = (): string => 'custom';
     const original: unknown = Reflect.get(Error, 'prepareStackTrace');
     Error.prepareStackTrace = formatter;
     try {
       const files = callStackFiles();
-      assert.ok(files.some((f) => f.endsWith('workspaceTrust.test.ts')), files.join('\n'));
+      assert.ok(
+        files.some((f) => f.endsWith('workspaceTrust.test.ts')),
+        files.join('\n'),
+      );
       assert.equal(Reflect.get(Error, 'prepareStackTrace'), formatter);
     } finally {
       Reflect.set(Error, 'prepareStackTrace', original);

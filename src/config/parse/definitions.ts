@@ -113,4 +113,3 @@ export interface ConfigError {
   readonly line?: number;
   readonly column?: number;
 }
-

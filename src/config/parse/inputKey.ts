@@ -23,7 +23,14 @@ export function inputStorageKey(id: string, owner: InputOwner): string {
   // A folder's mcp.json belongs to that folder; a setting's server to the whole workspace.
   // A user's own file or setting is used by every workspace, and each keeps its own value.
   const src = owner.source;
-  const where = src.kind === 'workspaceFile' ? ['folder', src.folder, src.file] : src.kind === 'userFile' ? ['userFile', owner.workspace, src.file] : ['setting', owner.workspace, src.scope];
-  const digest = createHash('sha256').update(JSON.stringify([...where, owner.server, id])).digest('hex');
+  const where =
+    src.kind === 'workspaceFile'
+      ? ['folder', src.folder, src.file]
+      : src.kind === 'userFile'
+        ? ['userFile', owner.workspace, src.file]
+        : ['setting', owner.workspace, src.scope];
+  const digest = createHash('sha256')
+    .update(JSON.stringify([...where, owner.server, id]))
+    .digest('hex');
   return `${INPUT_KEY_PREFIX}${digest}`;
 }

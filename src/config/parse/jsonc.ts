@@ -59,7 +59,10 @@ export function parseJsonc(source: string): JsoncResult {
   // jsonc-parser does not skip a byte order mark; offsets below are into `text`, positions into `source`.
   const bom = source.charCodeAt(0) === 0xfeff ? 1 : 0;
   const text = source.slice(bom);
-  const fail = (message: string, offset: number): JsoncResult => ({ ok: false, error: { message, offset: offset + bom, ...new LineIndex(source).position(offset + bom) } });
+  const fail = (message: string, offset: number): JsoncResult => ({
+    ok: false,
+    error: { message, offset: offset + bom, ...new LineIndex(source).position(offset + bom) },
+  });
 
   // jsonc-parser recurses once per level: bound the depth before it runs.
   const tooDeep = deeperThan(text, MAX_DEPTH);

@@ -6,7 +6,15 @@
 import { parseJsonc, type JsoncPosition } from './jsonc';
 import { collectInputIds, isHttpUrl, substitutableFields } from './substitute';
 import { isWorkspaceDefined } from './trust';
-import { EXTENSION_NAME_PREFIX, PROTOCOL_VERSION_CHOICES, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition, type ServerSource } from './definitions';
+import {
+  EXTENSION_NAME_PREFIX,
+  PROTOCOL_VERSION_CHOICES,
+  sourceFile,
+  type ConfigError,
+  type InputDefinition,
+  type ServerDefinition,
+  type ServerSource,
+} from './definitions';
 
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
@@ -105,7 +113,11 @@ export function parseServers(
 ): ServerDefinition[] {
   if (value === undefined) return [];
   if (!isRecord(value)) {
-    report({ key: 'servers', message: '"servers" must be an object mapping names to server definitions', at: parent && locate(parent, 'servers') });
+    report({
+      key: 'servers',
+      message: '"servers" must be an object mapping names to server definitions',
+      at: parent && locate(parent, 'servers'),
+    });
     return [];
   }
   const result: ServerDefinition[] = [];
@@ -132,7 +144,9 @@ function parseServer(
     return undefined;
   };
   if (name.trim() === '') return fail(undefined, 'Server names must not be empty');
-  if (name.toLowerCase().startsWith(EXTENSION_NAME_PREFIX)) return fail(undefined, `Server names starting with "${EXTENSION_NAME_PREFIX}" are kept for extensions that use the API`);
+  if (name.toLowerCase().startsWith(EXTENSION_NAME_PREFIX)) {
+    return fail(undefined, `Server names starting with "${EXTENSION_NAME_PREFIX}" are kept for extensions that use the API`);
+  }
   if (!isRecord(raw)) return fail(undefined, 'A server definition must be an object');
 
   const optionalString = (key: string): string | undefined => {
@@ -154,7 +168,14 @@ function parseServer(
       return out;
     }
     for (const [k, item] of Object.entries(v)) {
-      const value = typeof item === 'string' ? item : key === 'env' && typeof item === 'number' && Number.isFinite(item) ? String(item) : key === 'env' && item === null ? null : undefined;
+      const value =
+        typeof item === 'string'
+          ? item
+          : key === 'env' && typeof item === 'number' && Number.isFinite(item)
+            ? String(item)
+            : key === 'env' && item === null
+              ? null
+              : undefined;
       if (value !== undefined) Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
       else fail(`${key}.${k}`, `"${key}.${k}" must be a ${key === 'env' ? 'string, a number or null' : 'string'}`, v, k);
     }
@@ -164,7 +185,12 @@ function parseServer(
   const rawVersion = own(raw, 'protocolVersion');
   const protocolVersion = PROTOCOL_VERSION_CHOICES.find((v) => v === rawVersion);
   if (rawVersion !== undefined && protocolVersion === undefined) {
-    fail('protocolVersion', `"protocolVersion" must be one of ${PROTOCOL_VERSION_CHOICES.map((v) => JSON.stringify(v)).join(', ')}`, raw, 'protocolVersion');
+    fail(
+      'protocolVersion',
+      `"protocolVersion" must be one of ${PROTOCOL_VERSION_CHOICES.map((v) => JSON.stringify(v)).join(', ')}`,
+      raw,
+      'protocolVersion',
+    );
   }
   const version = protocolVersion !== undefined && protocolVersion !== 'auto' ? { protocolVersion } : {};
   const dev = parseDev(own(raw, 'dev'), (key, message) => fail(key, message, raw, 'dev'));
@@ -248,9 +274,15 @@ function parseDev(value: unknown, fail: (key: string, message: string) => void):
   const raw = own(value, 'watch');
   const list = raw === undefined ? [] : typeof raw === 'string' ? [raw] : raw;
   const watch: string[] = [];
-  if (!Array.isArray(list) || list.some((g) => typeof g !== 'string' || g.trim() === '')) fail('dev.watch', '"dev.watch" must be a glob or an array of globs');
-  else watch.push(...(list as string[]));
-  return { watch, ignored: Object.keys(value).filter((k) => k !== 'watch').map((k) => `dev.${k}`) };
+  if (!Array.isArray(list) || list.some((g) => typeof g !== 'string' || g.trim() === '')) {
+    fail('dev.watch', '"dev.watch" must be a glob or an array of globs');
+  } else watch.push(...(list as string[]));
+  return {
+    watch,
+    ignored: Object.keys(value)
+      .filter((k) => k !== 'watch')
+      .map((k) => `dev.${k}`),
+  };
 }
 
 function parseInputs(value: unknown, root: object, locate: Locate, report: Report): InputDefinition[] {
@@ -273,28 +305,37 @@ function parseInputs(value: unknown, root: object, locate: Locate, report: Repor
     if (type !== 'promptString' && type !== 'pickString' && type !== 'command') {
       return bad('.type', `Input "${id}": unsupported type ${JSON.stringify(type)}; expected "promptString", "pickString" or "command"`);
     }
-    if (description !== undefined && typeof description !== 'string') return bad('.description', `Input "${id}": "description" must be a string`);
+    if (description !== undefined && typeof description !== 'string') {
+      return bad('.description', `Input "${id}": "description" must be a string`);
+    }
     if (password !== undefined && typeof password !== 'boolean') return bad('.password', `Input "${id}": "password" must be true or false`);
     if (dflt !== undefined && typeof dflt !== 'string') return bad('.default', `Input "${id}": "default" must be a string`);
     if (inputs.some((x) => x.id === id)) return bad('.id', `Input "${id}" is declared more than once; the first declaration is used`);
     const base = { id, description: description ?? '', password: password ?? false, ...(dflt !== undefined && { default: dflt }) };
     if (type === 'pickString') {
       const rawOptions = own(raw, 'options');
-      if (!Array.isArray(rawOptions) || rawOptions.length === 0) return bad('.options', `Input "${id}": "options" must be a non-empty array`);
+      if (!Array.isArray(rawOptions) || rawOptions.length === 0) {
+        return bad('.options', `Input "${id}": "options" must be a non-empty array`);
+      }
       const options: { label: string; value: string }[] = [];
       for (const [j, o] of rawOptions.entries()) {
         // VS Code takes a string, or `{ label?, value }`.
         if (typeof o === 'string') options.push({ label: o, value: o });
-        else if (isRecord(o) && typeof o['value'] === 'string' && (o['label'] === undefined || typeof o['label'] === 'string')) options.push({ label: (o['label']) ?? o['value'], value: o['value'] });
-        else return bad(`.options[${j}]`, `Input "${id}": each option must be a string or { "label"?, "value" } with string values`);
+        else if (isRecord(o) && typeof o['value'] === 'string' && (o['label'] === undefined || typeof o['label'] === 'string')) {
+          options.push({ label: o['label'] ?? o['value'], value: o['value'] });
+        } else return bad(`.options[${j}]`, `Input "${id}": each option must be a string or { "label"?, "value" } with string values`);
       }
-      if (dflt !== undefined && !options.some((o) => o.value === dflt)) return bad('.default', `Input "${id}": "default" must be one of the options`);
+      if (dflt !== undefined && !options.some((o) => o.value === dflt)) {
+        return bad('.default', `Input "${id}": "default" must be one of the options`);
+      }
       inputs.push({ ...base, type, options });
       return;
     }
     if (type === 'command') {
       const command = own(raw, 'command');
-      if (typeof command !== 'string' || command === '') return bad('.command', `Input "${id}": "command" is required and must be a command id`);
+      if (typeof command !== 'string' || command === '') {
+        return bad('.command', `Input "${id}": "command" is required and must be a command id`);
+      }
       const args = own(raw, 'args');
       inputs.push({ ...base, type, command, ...(args !== undefined && { args }) });
       return;
@@ -315,7 +356,16 @@ export function fingerprint(def: ServerDefinition): string {
   const folder = def.source.kind === 'workspaceFile' ? def.source.folder : undefined;
   const fields =
     def.type === 'stdio'
-      ? { type: def.type, command: def.command, args: def.args, env: def.env, envFile: def.envFile, cwd: def.cwd, folder, protocolVersion: def.protocolVersion }
+      ? {
+          type: def.type,
+          command: def.command,
+          args: def.args,
+          env: def.env,
+          envFile: def.envFile,
+          cwd: def.cwd,
+          folder,
+          protocolVersion: def.protocolVersion,
+        }
       : { type: def.type, url: def.url, headers: def.headers, folder, protocolVersion: def.protocolVersion };
   return canonicalJson(fields);
 }
@@ -374,16 +424,24 @@ export function mergeDefinitions(
       winners.set(def.name, def);
       placed.add(def.name);
     } else if (placed.has(def.name)) {
-      clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: ${describeSource(winner.source)} defines the same name`);
+      clashes.push(
+        `Server "${def.name}" from ${describeSource(def.source)} is ignored: ${describeSource(winner.source)} defines the same name`,
+      );
     } else {
       // The user's server of this name: the workspace's is renamed once every name written as such is placed.
       if (!renamed.some((r) => r.name === def.name)) renamed.push(def);
-      else clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: another workspace definition of this name comes first`);
+      else {
+        clashes.push(
+          `Server "${def.name}" from ${describeSource(def.source)} is ignored: another workspace definition of this name comes first`,
+        );
+      }
     }
   }
   for (const def of renamed) {
     const name = workspaceName(def.name, (n) => winners.has(n));
-    clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is listed as "${name}": your user settings define a server of the same name`);
+    clashes.push(
+      `Server "${def.name}" from ${describeSource(def.source)} is listed as "${name}": your user settings define a server of the same name`,
+    );
     winners.set(name, { ...def, name, writtenAs: def.name });
   }
   return { servers: [...winners.values()], clashes };
@@ -391,7 +449,13 @@ export function mergeDefinitions(
 
 /** One line for logs and the Problems-style output: `file:line:col: server "x" (key): message`. */
 export function formatConfigError(e: ConfigError): string {
-  const where = e.file === undefined ? '' : `${e.file}${e.line === undefined ? '' : `:${e.line}${e.column === undefined ? '' : `:${e.column}`}`}: `;
-  const what = e.server === undefined ? (e.key === undefined ? '' : `${e.key}: `) : `server "${e.server}"${e.key === undefined ? '' : ` (${e.key})`}: `;
+  const where =
+    e.file === undefined ? '' : `${e.file}${e.line === undefined ? '' : `:${e.line}${e.column === undefined ? '' : `:${e.column}`}`}: `;
+  const what =
+    e.server === undefined
+      ? e.key === undefined
+        ? ''
+        : `${e.key}: `
+      : `server "${e.server}"${e.key === undefined ? '' : ` (${e.key})`}: `;
   return `${where}${what}${e.message}`;
 }

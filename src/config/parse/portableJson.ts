@@ -18,7 +18,13 @@ export function parsePortableMcpJson(text: string, source: ServerSource): { serv
   const file = sourceFile(source);
   const errors: ConfigError[] = [];
   const report: Report = ({ server, key, message, at }) =>
-    errors.push({ ...(file !== undefined && { file }), ...(server !== undefined && { server }), ...(key !== undefined && { key }), message, ...(at && { line: at.line, column: at.column }) });
+    errors.push({
+      ...(file !== undefined && { file }),
+      ...(server !== undefined && { server }),
+      ...(key !== undefined && { key }),
+      message,
+      ...(at && { line: at.line, column: at.column }),
+    });
   if (text.trim() === '') return { servers: [], errors };
 
   const parsed = parseJsonc(text);
@@ -29,7 +35,10 @@ export function parsePortableMcpJson(text: string, source: ServerSource): { serv
   }
   const root = parsed.value;
   if (!isRecord(root)) {
-    report({ message: `The file must contain a JSON object with "mcpServers", not ${Array.isArray(root) ? 'an array' : typeof root}`, at: { line: 1, column: 1 } });
+    report({
+      message: `The file must contain a JSON object with "mcpServers", not ${Array.isArray(root) ? 'an array' : typeof root}`,
+      at: { line: 1, column: 1 },
+    });
     return { servers: [], errors };
   }
   let map: unknown = root;
@@ -38,14 +47,22 @@ export function parsePortableMcpJson(text: string, source: ServerSource): { serv
     map = root['mcpServers'];
     parent = root;
     if (!isRecord(map)) {
-      report({ key: 'mcpServers', message: '"mcpServers" must be an object mapping names to server definitions', at: parsed.positionOf(root, 'mcpServers') });
+      report({
+        key: 'mcpServers',
+        message: '"mcpServers" must be an object mapping names to server definitions',
+        at: parsed.positionOf(root, 'mcpServers'),
+      });
       return { servers: [], errors };
     }
   } else {
     const foreign = MCP_JSON_KEYS.filter((k) => Object.hasOwn(root, k));
     const first = foreign[0];
     if (first !== undefined) {
-      report({ key: first, message: `This file uses the "mcpServers" format; ${foreign.map((k) => `"${k}"`).join(' and ')} belong in .vscode/mcp.json`, at: parsed.positionOf(root, first) });
+      report({
+        key: first,
+        message: `This file uses the "mcpServers" format; ${foreign.map((k) => `"${k}"`).join(' and ')} belong in .vscode/mcp.json`,
+        at: parsed.positionOf(root, first),
+      });
       return { servers: [], errors };
     }
   }
@@ -54,14 +71,25 @@ export function parsePortableMcpJson(text: string, source: ServerSource): { serv
   const clean: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(entries)) {
     if (isRecord(entry) && entry['type'] === undefined && Object.hasOwn(entry, 'command') && Object.hasOwn(entry, 'url')) {
-      report({ server: name, key: 'url', message: 'A server has either "command" (a local process) or "url" (a remote server), not both', at: parsed.positionOf(entry, 'url') });
+      report({
+        server: name,
+        key: 'url',
+        message: 'A server has either "command" (a local process) or "url" (a remote server), not both',
+        at: parsed.positionOf(entry, 'url'),
+      });
       continue;
     }
     Object.defineProperty(clean, name, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   const servers = parseServers(clean, source, report, parsed.positionOf, parent).filter((def) => {
     const ids = collectInputIds(def);
-    if (ids.length > 0) report({ server: def.name, message: `"\${input:${ids[0] ?? ''}}" cannot be used here: this format has no "inputs" (declare them in .vscode/mcp.json instead)`, at: parsed.positionOf(entries, def.name) });
+    if (ids.length > 0) {
+      report({
+        server: def.name,
+        message: `"\${input:${ids[0] ?? ''}}" cannot be used here: this format has no "inputs" (declare them in .vscode/mcp.json instead)`,
+        at: parsed.positionOf(entries, def.name),
+      });
+    }
     return ids.length === 0;
   });
   return { servers, errors };

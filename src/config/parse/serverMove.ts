@@ -39,12 +39,18 @@ export function takeFromMcpJson(text: string, name: string): TakenServer | undef
   const wanted = new Set(inputIdsIn(server));
   const allInputs = Array.isArray(root['inputs']) ? (root['inputs'] as unknown[]) : [];
   const inputs = allInputs.filter((i): i is JsonObject => isRecord(i) && wanted.has(inputId(i) ?? ''));
-  const stillUsed = new Set(Object.entries(servers).filter(([n]) => n !== name).flatMap(([, s]) => inputIdsIn(s)));
+  const stillUsed = new Set(
+    Object.entries(servers)
+      .filter(([n]) => n !== name)
+      .flatMap(([, s]) => inputIdsIn(s)),
+  );
   let out = applyEdits(text, modify(text, ['servers', name], undefined, { formattingOptions: FORMAT }));
   // From the end, so earlier indices stay valid.
   for (let i = allInputs.length - 1; i >= 0; i--) {
     const id = inputId(allInputs[i]);
-    if (id && wanted.has(id) && !stillUsed.has(id)) out = applyEdits(out, modify(out, ['inputs', i], undefined, { formattingOptions: FORMAT }));
+    if (id && wanted.has(id) && !stillUsed.has(id)) {
+      out = applyEdits(out, modify(out, ['inputs', i], undefined, { formattingOptions: FORMAT }));
+    }
   }
   return { server, inputs, text: out };
 }
@@ -58,7 +64,9 @@ export function putIntoMcpJson(text: string, name: string, server: JsonObject, i
   const have = new Set((existing ?? []).map(inputId));
   const missing = inputs.filter((i) => !have.has(inputId(i)));
   if (!existing && missing.length) return applyEdits(out, modify(out, ['inputs'], missing, { formattingOptions: FORMAT }));
-  for (const input of missing) out = applyEdits(out, modify(out, ['inputs', -1], input, { formattingOptions: FORMAT, isArrayInsertion: true }));
+  for (const input of missing) {
+    out = applyEdits(out, modify(out, ['inputs', -1], input, { formattingOptions: FORMAT, isArrayInsertion: true }));
+  }
   return out;
 }
 
@@ -82,5 +90,9 @@ export function removeFromOurs(cfg: OurConfig, name: string): { cfg: OurConfig; 
   const wanted = new Set(inputIdsIn(server));
   const stillUsed = new Set(Object.values(servers).flatMap((s) => inputIdsIn(s)));
   const inputs = cfg.inputs.filter((i) => wanted.has(inputId(i) ?? ''));
-  return { cfg: { servers, inputs: cfg.inputs.filter((i) => !(wanted.has(inputId(i) ?? '') && !stillUsed.has(inputId(i) ?? ''))) }, server, inputs };
+  return {
+    cfg: { servers, inputs: cfg.inputs.filter((i) => !(wanted.has(inputId(i) ?? '') && !stillUsed.has(inputId(i) ?? ''))) },
+    server,
+    inputs,
+  };
 }

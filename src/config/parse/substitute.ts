@@ -87,7 +87,9 @@ function resolveVariable(name: string, ctx: SubstitutionContext): string | { err
     }
     case 'command':
       if (!arg) return { error: '${command:} needs a command id' };
-      return ctx.commands && Object.hasOwn(ctx.commands, arg) ? (ctx.commands[arg] ?? '') : { error: `\${command:${arg}} has no value: the command did not run or returned nothing` };
+      return ctx.commands && Object.hasOwn(ctx.commands, arg)
+        ? (ctx.commands[arg] ?? '')
+        : { error: `\${command:${arg}} has no value: the command did not run or returned nothing` };
   }
   return { error: `Unknown variable \${${name}}` };
 }
@@ -183,8 +185,7 @@ export function collectCommandIds(def: ServerDefinition): string[] {
 
 /** The outcome of {@link substituteDefinition}. */
 export type DefinitionSubstitution<D extends ServerDefinition> =
-  | { readonly ok: true; readonly def: D }
-  | { readonly ok: false; readonly error: ConfigError };
+  { readonly ok: true; readonly def: D } | { readonly ok: false; readonly error: ConfigError };
 
 /**
  * Resolves variables in every launch field of `def`. Environment and header *names* are left
@@ -204,7 +205,12 @@ export function substituteDefinition<D extends ServerDefinition>(def: D, ctx: Su
   const subMap = <V extends string | null>(prefix: string, map: Readonly<Record<string, V>>): Record<string, V> => {
     const out: Record<string, V> = {};
     for (const [k, v] of Object.entries(map)) {
-      Object.defineProperty(out, k, { value: v === null ? v : sub(`${prefix}.${k}`, v), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: v === null ? v : sub(`${prefix}.${k}`, v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   };

@@ -20,7 +20,12 @@ export function mayStart(server: TrustGated, workspaceTrusted: boolean): boolean
 }
 
 /** Whether a definition's source is the workspace's rather than the user's. */
-export function isWorkspaceDefined(source: { readonly kind: 'workspaceFile' } | { readonly kind: 'userFile' } | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' }): boolean {
+export function isWorkspaceDefined(
+  source:
+    | { readonly kind: 'workspaceFile' }
+    | { readonly kind: 'userFile' }
+    | { readonly kind: 'setting'; readonly scope: 'user' | 'workspace' | 'workspaceFolder' },
+): boolean {
   if (source.kind === 'setting') return source.scope !== 'user';
   return source.kind === 'workspaceFile';
 }
@@ -34,7 +39,11 @@ const WORKSPACE_VARIABLE = /\$\{(?:workspaceFolder[^}]*|workspaceRoot[^}]*|cwd|c
  * against the workspace). Paths are judged after substituting the other variables; an
  * `${input:…}` counts as relative, since its value is not known yet.
  */
-export function dependsOnWorkspace(def: ServerDefinition, ctx: Omit<SubstitutionContext, 'inputs' | 'workspaceFolder'>, isAbsolute: (p: string) => boolean): boolean {
+export function dependsOnWorkspace(
+  def: ServerDefinition,
+  ctx: Omit<SubstitutionContext, 'inputs' | 'workspaceFolder'>,
+  isAbsolute: (p: string) => boolean,
+): boolean {
   if (substitutableFields(def).some(([, v]) => WORKSPACE_VARIABLE.test(v))) return true;
   if (def.type !== 'stdio') return false;
   const relative = (p: string | undefined): boolean => {
@@ -49,7 +58,8 @@ export function dependsOnWorkspace(def: ServerDefinition, ctx: Omit<Substitution
  * Variables that make a process load code or pick its binaries: from an envFile inside an
  * untrusted workspace they would let the repository run code in any server that reads the file.
  */
-const CODE_LOADING_ENV = /^(NODE_OPTIONS|NODE_PATH|PATH|LD_.*|DYLD_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/i;
+const CODE_LOADING_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|PATH|LD_.*|DYLD_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/i;
 
 /** Drops the code-loading variables from values read out of a file the workspace controls. */
 export function withoutCodeLoadingEnv(env: Readonly<Record<string, string>>): { env: Record<string, string>; dropped: string[] } {

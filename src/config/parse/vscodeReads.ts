@@ -21,4 +21,3 @@ export function vscodeReads(source: { readonly kind: string; readonly origin?: s
   if (source.kind === 'userFile' && source.origin === 'copilot') return atLeast(vscodeVersion, COPILOT_GLOBAL_SINCE);
   return true;
 }
-

@@ -34,7 +34,14 @@ const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: 
  * strictNumbers: NaN and Infinity are not JSON numbers.
  */
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, strictNumbers: true, ownProperties: true, code: { regExp: regExpEngine } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateSchema: false,
+    strictNumbers: true,
+    ownProperties: true,
+    code: { regExp: regExpEngine },
+  });
   addFormats(ajv);
   return ajv;
 }

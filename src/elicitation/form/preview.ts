@@ -34,7 +34,13 @@ export type PreviewResult =
       readonly warnings: readonly PreviewProblem[];
       readonly userWarnings: readonly FormWarning[];
     }
-  | { readonly kind: 'url'; readonly message: string; readonly url: string; readonly violations: readonly PreviewProblem[]; readonly warnings: readonly PreviewProblem[] }
+  | {
+      readonly kind: 'url';
+      readonly message: string;
+      readonly url: string;
+      readonly violations: readonly PreviewProblem[];
+      readonly warnings: readonly PreviewProblem[];
+    }
   | { readonly kind: 'invalid'; readonly violations: readonly PreviewProblem[] };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -83,7 +89,12 @@ function reason(text: string): PreviewNote {
  */
 export function checkElicitationPayload(text: string): PreviewResult {
   const parsed = parseJsonc(text);
-  if (!parsed.ok) return { kind: 'invalid', violations: [{ note: { kind: 'notJson', line: parsed.error.line, column: parsed.error.column, detail: parsed.error.message } }] };
+  if (!parsed.ok) {
+    return {
+      kind: 'invalid',
+      violations: [{ note: { kind: 'notJson', line: parsed.error.line, column: parsed.error.column, detail: parsed.error.message } }],
+    };
+  }
   const params = asParams(parsed.value);
   if (!params) return { kind: 'invalid', violations: [{ note: { kind: 'notRequest' } }] };
   const violations: PreviewProblem[] = [];
@@ -93,7 +104,9 @@ export function checkElicitationPayload(text: string): PreviewResult {
   if (mode === 'url') {
     const url = typeof params['url'] === 'string' ? params['url'] : '';
     if (typeof params['url'] !== 'string') violations.push({ note: reason('url: must be a string in url mode') });
-    if (typeof params['elicitationId'] !== 'string' || params['elicitationId'] === '') violations.push({ note: reason('elicitationId: must be a non-empty string in url mode') });
+    if (typeof params['elicitationId'] !== 'string' || params['elicitationId'] === '') {
+      violations.push({ note: reason('elicitationId: must be a non-empty string in url mode') });
+    }
     const analysis = analyseUrl(url);
     const warnings: PreviewProblem[] = [];
     for (const r of analysis.reasons) (r.severity === 'block' ? violations : warnings).push({ note: { kind: 'url', reason: r } });

@@ -55,7 +55,10 @@ function checkDefaults(form: FormModel): void {
   for (const field of withDefault) {
     const issue = Object.hasOwn(errors, field.key) ? errors[field.key] : undefined;
     if (issue !== undefined) {
-      throw new SchemaError(propertyPath(field.key), `default ${show(field.default)} breaks the field's own constraints (${issueEnglish(issue)})`);
+      throw new SchemaError(
+        propertyPath(field.key),
+        `default ${show(field.default)} breaks the field's own constraints (${issueEnglish(issue)})`,
+      );
     }
   }
 }

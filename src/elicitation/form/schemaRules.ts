@@ -128,13 +128,7 @@ function displayText(prop: Record<string, unknown>, name: string, path: string, 
 }
 
 /** Reads `enum` (+ legacy `enumNames`) or a list of `{ const, title }` entries into options. */
-function readOptions(
-  list: unknown,
-  names: unknown,
-  keyword: string,
-  path: string,
-  warn: Warn,
-): FieldOption[] {
+function readOptions(list: unknown, names: unknown, keyword: string, path: string, warn: Warn): FieldOption[] {
   if (!Array.isArray(list)) throw new SchemaError(path, `${keyword} must be an array (got ${typeName(list)})`);
   if (list.length === 0) throw new SchemaError(path, `${keyword} must list at least one option`);
   if (list.length > MAX_OPTIONS) throw new SchemaError(path, `too many options in ${keyword} (${list.length} > ${MAX_OPTIONS})`);
@@ -214,7 +208,9 @@ function stringField(common: Common, prop: Record<string, unknown>, path: string
   const pattern = prop['pattern'];
   if (pattern !== undefined) {
     if (typeof pattern !== 'string') throw new SchemaError(path, `pattern must be a string (got ${show(pattern)})`);
-    if (pattern.length > MAX_PATTERN_CHARS) throw new SchemaError(path, `pattern is too long (${pattern.length} > ${MAX_PATTERN_CHARS} characters)`);
+    if (pattern.length > MAX_PATTERN_CHARS) {
+      throw new SchemaError(path, `pattern is too long (${pattern.length} > ${MAX_PATTERN_CHARS} characters)`);
+    }
     try {
       compilePattern(pattern);
     } catch (err) {
@@ -240,7 +236,9 @@ function numberField(common: Common, kind: 'number' | 'integer', prop: Record<st
     throw new SchemaError(path, `contradictory constraints: no whole number lies between minimum ${minimum} and maximum ${maximum}`);
   }
   const d = prop['default'];
-  if (d !== undefined && (typeof d !== 'number' || !Number.isFinite(d))) throw new SchemaError(path, `default must be a number (got ${show(d)})`);
+  if (d !== undefined && (typeof d !== 'number' || !Number.isFinite(d))) {
+    throw new SchemaError(path, `default must be a number (got ${show(d)})`);
+  }
   return { ...common, kind, minimum, maximum, default: d };
 }
 

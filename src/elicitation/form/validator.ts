@@ -210,14 +210,19 @@ function decodePointerSegment(segment: string): string {
  * form-level problems (unexpected keys); one issue per field, for the UI to word.
  * Form values as typed, where `''` means "not answered", go through {@link buildReply} instead.
  */
-export function validateAnswer(form: FormModel, content: Record<string, unknown>): { valid: boolean; errors: Record<string, ValidationIssue> } {
+export function validateAnswer(
+  form: FormModel,
+  content: Record<string, unknown>,
+): { valid: boolean; errors: Record<string, ValidationIssue> } {
   const data = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
   const validate = validatorFor(form);
   const errors: Record<string, ValidationIssue> = {};
   // Only a server-written `pattern` can backtrack without bound (the format checks are fixed,
   // linear expressions), so only such forms pay for the time limit, and a busy machine cannot
   // make an ordinary form fail its own defaults.
-  const verdict = form.fields.some((f) => f.kind === 'string' && f.pattern !== undefined) ? validateWithin(validate, data) : validate(data) === true;
+  const verdict = form.fields.some((f) => f.kind === 'string' && f.pattern !== undefined)
+    ? validateWithin(validate, data)
+    : validate(data) === true;
   if (verdict === 'timeout') {
     // Which field was slow is unknown: every answered field, and the form, carry the issue.
     for (const key of Object.keys(data)) errors[key] = TOO_COMPLEX;
@@ -240,7 +245,11 @@ export function validateAnswer(form: FormModel, content: Record<string, unknown>
       continue;
     }
     if (Object.hasOwn(errors, key)) continue;
-    errors[key] = issueFor(err, form.fields.find((f) => f.key === key), segments.length > 1);
+    errors[key] = issueFor(
+      err,
+      form.fields.find((f) => f.key === key),
+      segments.length > 1,
+    );
   }
   if (unexpected.length > 0) errors[''] = { code: 'unexpectedFields', keys: unexpected };
   else if (formLevel !== undefined) errors[''] = formLevel;
@@ -326,7 +335,10 @@ function noSuchOption(options: readonly FieldOption[], part: string | undefined)
  * integer fields refuse fractions. Options match by value or label; multi-select takes a
  * comma-separated list. Constraints (bounds, lengths…) are left to {@link validateField}.
  */
-export function parseFieldInput(field: Field, raw: string): { ok: true; value: AnswerValue | undefined } | { ok: false; issue: ValidationIssue } {
+export function parseFieldInput(
+  field: Field,
+  raw: string,
+): { ok: true; value: AnswerValue | undefined } | { ok: false; issue: ValidationIssue } {
   if (raw === '') return { ok: true, value: undefined };
   switch (field.kind) {
     case 'string':
@@ -346,7 +358,10 @@ export function parseFieldInput(field: Field, raw: string): { ok: true; value: A
     }
     case 'multiSelect': {
       const picked: string[] = [];
-      for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+      for (const part of raw
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '')) {
         const value = matchOption(field.options, part);
         if (value === undefined) {
           return { ok: false, issue: noSuchOption(field.options, part) };

@@ -81,8 +81,12 @@ export function normaliseRateLimit(value: unknown): RateLimit {
   const requests: unknown = Object.hasOwn(value, 'requests') ? (value as { requests: unknown }).requests : undefined;
   const perSeconds: unknown = Object.hasOwn(value, 'perSeconds') ? (value as { perSeconds: unknown }).perSeconds : undefined;
   const valid =
-    typeof requests === 'number' && Number.isInteger(requests) && requests >= 0 &&
-    typeof perSeconds === 'number' && Number.isFinite(perSeconds) && perSeconds >= 0;
+    typeof requests === 'number' &&
+    Number.isInteger(requests) &&
+    requests >= 0 &&
+    typeof perSeconds === 'number' &&
+    Number.isFinite(perSeconds) &&
+    perSeconds >= 0;
   return valid ? { requests, perSeconds } : DEFAULT_RATE_LIMIT;
 }
 

@@ -71,7 +71,16 @@ export class ElicitationQueue {
    * Adds a request to the list: `queued`, or `asking` while the `ask` notification waits. The
    * ticket's controller aborts when the server cancels or the request is settled from outside.
    */
-  enter(e: { id: string; server: string; mode: 'form' | 'url'; message: string; signal: AbortSignal; elicitationId?: string; round?: CallRound; asking?: boolean }): Ticket {
+  enter(e: {
+    id: string;
+    server: string;
+    mode: 'form' | 'url';
+    message: string;
+    signal: AbortSignal;
+    elicitationId?: string;
+    round?: CallRound;
+    asking?: boolean;
+  }): Ticket {
     const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
     // The request's signal (the server request's, or its call's) ends with it: no removal needed.
     onAbort(e.signal, () => {
@@ -151,7 +160,10 @@ export class ElicitationQueue {
   }
 
   settleServer(server: string, action: 'decline' | 'cancel'): number {
-    const ids = this.pending.list().filter((e) => e.server === server && e.state !== 'awaitingCompletion').map((e) => e.id);
+    const ids = this.pending
+      .list()
+      .filter((e) => e.server === server && e.state !== 'awaitingCompletion')
+      .map((e) => e.id);
     for (const id of ids) this.settle(id, action);
     return ids.length;
   }

@@ -15,7 +15,8 @@ import { isConfusableLabel, isMixedScript, labelScripts, skeleton } from './urlI
 export type UrlVerdict = 'allow' | 'warn' | 'block';
 
 /** Internal addresses: the user must never be sent there (the SSRF list of the spec). */
-export type InternalHostCode = 'loopbackHost' | 'privateHost' | 'linkLocalHost' | 'cgnatHost' | 'unspecifiedHost' | 'metadataHost' | 'reservedHost';
+export type InternalHostCode =
+  'loopbackHost' | 'privateHost' | 'linkLocalHost' | 'cgnatHost' | 'unspecifiedHost' | 'metadataHost' | 'reservedHost';
 
 /**
  * What a finding is about, with the values the UI needs to word it. Server text in it (hosts,
@@ -195,11 +196,7 @@ class ReasonList {
   }
 
   finish(display: UrlDisplay | undefined): UrlAnalysis {
-    const verdict: UrlVerdict = this.items.some((r) => r.severity === 'block')
-      ? 'block'
-      : this.items.length > 0
-        ? 'warn'
-        : 'allow';
+    const verdict: UrlVerdict = this.items.some((r) => r.severity === 'block') ? 'block' : this.items.length > 0 ? 'warn' : 'allow';
     return { verdict, reasons: this.items, display };
   }
 

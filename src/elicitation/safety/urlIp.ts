@@ -9,15 +9,7 @@
  */
 
 /** What an IP address is for, as far as opening it in a browser is concerned. */
-export type IpKind =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'linkLocal'
-  | 'cgnat'
-  | 'unspecified'
-  | 'metadata'
-  | 'reserved';
+export type IpKind = 'public' | 'loopback' | 'private' | 'linkLocal' | 'cgnat' | 'unspecified' | 'metadata' | 'reserved';
 
 /** Result of classifying an IP literal. */
 export interface IpClassification {
@@ -84,7 +76,7 @@ const PARSED_IPV4_RANGES = IPV4_RANGES.map(([base, prefixLength, kind]) => {
 /** Classifies a uint32 IPv4 address. */
 export function classifyIpv4(value: number): IpKind {
   for (const range of PARSED_IPV4_RANGES) {
-    if (((value & range.mask) >>> 0) === range.base >>> 0) return range.kind;
+    if ((value & range.mask) >>> 0 === range.base >>> 0) return range.kind;
   }
   return 'public';
 }

@@ -86,7 +86,12 @@ function publicSuffixList(): typeof Tldts {
  * title then shows the full host rather than a guess at where the owner's part begins.
  */
 export function registrableDomain(name: string): string {
-  const parsed = publicSuffixList().parse(name, { allowPrivateDomains: true, extractHostname: false, detectIp: false, validateHostname: false });
+  const parsed = publicSuffixList().parse(name, {
+    allowPrivateDomains: true,
+    extractHostname: false,
+    detectIp: false,
+    validateHostname: false,
+  });
   if (parsed.isIcann !== true && parsed.isPrivate !== true) return name;
   return parsed.domain ?? name;
 }

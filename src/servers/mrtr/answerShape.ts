@@ -41,8 +41,15 @@ const FAULT_TEXT: Readonly<Record<AnswerFault, string>> = {
 };
 
 /** The JSON-RPC error that stands in for a faulty answer, so its request fails instead of going on. */
-export function faultResponse(id: string | number, fault: AnswerFault): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { answerFault: AnswerFault } } } {
-  return { jsonrpc: '2.0', id, error: { code: ANSWER_FAULT_CODE, message: `Invalid answer: ${FAULT_TEXT[fault]}`, data: { answerFault: fault } } };
+export function faultResponse(
+  id: string | number,
+  fault: AnswerFault,
+): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { answerFault: AnswerFault } } } {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ANSWER_FAULT_CODE, message: `Invalid answer: ${FAULT_TEXT[fault]}`, data: { answerFault: fault } },
+  };
 }
 
 /** The fault a request failed with (see {@link faultResponse}); undefined for any other error. */

@@ -36,7 +36,11 @@ export class UndeclaredInputError extends MrtrError {
     /** Every kind the round asked for that we do not declare, the first one included. */
     readonly methods: readonly string[] = [method ?? 'no method'],
   ) {
-    super(server, call, `Server "${server}" asked ${call} for input this client does not offer (${methods.join(', ')}; first key "${key}"); nothing was shown.`);
+    super(
+      server,
+      call,
+      `Server "${server}" asked ${call} for input this client does not offer (${methods.join(', ')}; first key "${key}"); nothing was shown.`,
+    );
   }
 }
 
@@ -59,7 +63,11 @@ export class MissingCapabilityError extends MrtrError {
     call: string,
     readonly capabilities: readonly string[],
   ) {
-    super(server, call, `Server "${server}" needs a capability this client does not offer for ${call}: ${capabilities.join(', ') || 'unspecified'}.`);
+    super(
+      server,
+      call,
+      `Server "${server}" needs a capability this client does not offer for ${call}: ${capabilities.join(', ') || 'unspecified'}.`,
+    );
   }
 }
 
@@ -71,7 +79,11 @@ export class VersionGoneError extends MrtrError {
     call: string,
     readonly supported: readonly string[],
   ) {
-    super(server, call, `Server "${server}" no longer supports the protocol revision in use (it supports ${supported.join(', ') || 'none it named'}); reconnecting.`);
+    super(
+      server,
+      call,
+      `Server "${server}" no longer supports the protocol revision in use (it supports ${supported.join(', ') || 'none it named'}); reconnecting.`,
+    );
   }
 }
 

@@ -92,8 +92,12 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
         return typeof method === 'string' && DECLARED.has(method) ? [] : [{ key, method: typeof method === 'string' ? method : undefined }];
       });
       const first = undeclared[0];
-      if (first) throw new UndeclaredInputError(server, o.label, first.key, first.method, [...new Set(undeclared.map((u) => u.method ?? '?'))]);
-      o.log?.(`[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`);
+      if (first) {
+        throw new UndeclaredInputError(server, o.label, first.key, first.method, [...new Set(undeclared.map((u) => u.method ?? '?'))]);
+      }
+      o.log?.(
+        `[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`,
+      );
       const responses: Record<string, ElicitResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
         const rawParams = (request as { params?: unknown }).params;
@@ -121,7 +125,13 @@ interface Slot {
   readonly total: number;
 }
 
-async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps: Map<string, OpenStep>, signal: AbortSignal): Promise<ElicitResult> {
+async function answerOne(
+  o: RoundsOptions,
+  slot: Slot,
+  rawParams: unknown,
+  steps: Map<string, OpenStep>,
+  signal: AbortSignal,
+): Promise<ElicitResult> {
   const identity = o.server();
   const requestId = `${o.method} ${o.label} round ${slot.round} ${slot.key}`;
   const isUrl = typeof rawParams === 'object' && rawParams !== null && (rawParams as { mode?: unknown }).mode === 'url';
@@ -148,7 +158,11 @@ async function answerOne(o: RoundsOptions, slot: Slot, rawParams: unknown, steps
   }
   let result: ElicitResult;
   try {
-    result = await o.broker.handle(identity, params, { signal, requestId, round: { call: o.label, callId: slot.callId, round: slot.round, key: slot.key, index: slot.index, total: slot.total } });
+    result = await o.broker.handle(identity, params, {
+      signal,
+      requestId,
+      round: { call: o.label, callId: slot.callId, round: slot.round, key: slot.key, index: slot.index, total: slot.total },
+    });
   } catch (err) {
     // A request we must not show (malformed) gets a decline in its place; the others still count.
     if ((err as { code?: unknown }).code === -32602) {

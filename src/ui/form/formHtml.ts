@@ -43,13 +43,7 @@ export function escapeAttribute(s: string): string {
 
 /** The Content-Security-Policy: nothing by default; no inline code, no eval, nothing remote. */
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource}`,
-    `font-src ${cspSource}`,
-  ]
+  return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `img-src ${cspSource}`, `font-src ${cspSource}`]
     .map((d) => `${d};`)
     .join(' ');
 }

@@ -19,8 +19,14 @@ export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promis
   qp.buttons = titleButtons(ctx, false);
   qp.placeholder = vscode.l10n.t('Accept, decline or cancel');
   const text = [ctx.message, ...ctx.warnings.map((w) => `⚠ ${w}`)].join(' — ');
-  const header: ConfirmItem[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator, action: 'cancel' }];
-  const accept: ConfirmItem = { label: vscode.l10n.t('$(check) Accept'), description: vscode.l10n.t('tell the server yes'), action: 'accept' };
+  const header: ConfirmItem[] = setPickPrompt(qp, text)
+    ? []
+    : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator, action: 'cancel' }];
+  const accept: ConfirmItem = {
+    label: vscode.l10n.t('$(check) Accept'),
+    description: vscode.l10n.t('tell the server yes'),
+    action: 'accept',
+  };
   qp.items = [
     ...header,
     accept,

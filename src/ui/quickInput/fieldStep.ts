@@ -5,7 +5,16 @@ import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/te
 import type { Asker } from '../../elicitation/presenter';
 import { issueText } from '../wording/formText';
 import { onAbort, settleOnce } from '../../util/async';
-import { declineButton, cancelButton, blockButton, attributionTitle, formatHint, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
+import {
+  declineButton,
+  cancelButton,
+  blockButton,
+  attributionTitle,
+  formatHint,
+  noIcons,
+  separatorLabel,
+  setPickPrompt,
+} from './quickInputParts';
 
 /** How one step of a quick-input flow ended. */
 export type StepResult =
@@ -69,9 +78,11 @@ export function runStep<I extends vscode.QuickPickItem>(
     // Withdrawn before it was shown: nothing to show.
     if (once.settled) return;
     // VS Code gives no reason: Escape and another quick input opening (F1, Show Pending) look alike.
-    disposables.push(input.onDidHide(() => settle({ kind: 'hidden', ...('password' in input && input.value !== '' ? { draft: input.value } : {}) })));
     disposables.push(
-      (input.onDidTriggerButton)((b) => {
+      input.onDidHide(() => settle({ kind: 'hidden', ...('password' in input && input.value !== '' ? { draft: input.value } : {}) })),
+    );
+    disposables.push(
+      input.onDidTriggerButton((b) => {
         if (b === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (b === declineButton()) settle({ kind: 'decline' });
         else if (b === cancelButton()) settle({ kind: 'cancel' });
@@ -109,7 +120,12 @@ function promptText(field: Field, ctx: StepContext): string {
   return parts.join(' — ');
 }
 
-function askText(field: Extract<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext, draft: string | undefined): Promise<StepResult> {
+function askText(
+  field: Extract<Field, { kind: 'string' | 'number' | 'integer' }>,
+  current: AnswerValue | undefined,
+  ctx: StepContext,
+  draft: string | undefined,
+): Promise<StepResult> {
   const input = vscode.window.createInputBox();
   common(input, field, ctx);
   input.prompt = promptText(field, ctx);
@@ -155,7 +171,11 @@ function pickItems(field: Exclude<Field, { kind: 'string' | 'number' | 'integer'
   });
 }
 
-function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }>, current: AnswerValue | undefined, ctx: StepContext): Promise<StepResult> {
+function askPick(
+  field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }>,
+  current: AnswerValue | undefined,
+  ctx: StepContext,
+): Promise<StepResult> {
   const qp = vscode.window.createQuickPick<Item>();
   common(qp, field, ctx);
   const items = pickItems(field);
@@ -163,8 +183,11 @@ function askPick(field: Exclude<Field, { kind: 'string' | 'number' | 'integer' }
   // without QuickPick.prompt get one short separator instead: a separator shares the first item's
   // row, and a long one (or several in a row, of which only the last shows) would hide that item.
   const text = promptText(field, ctx);
-  const header: Item[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
-  const skip: Item | undefined = !field.required && field.kind !== 'multiSelect' ? { label: vscode.l10n.t('$(circle-slash) Leave empty'), alwaysShow: true } : undefined;
+  const header: Item[] = setPickPrompt(qp, text)
+    ? []
+    : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
+  const skip: Item | undefined =
+    !field.required && field.kind !== 'multiSelect' ? { label: vscode.l10n.t('$(circle-slash) Leave empty'), alwaysShow: true } : undefined;
   qp.items = [...header, ...items, ...(skip ? [skip] : [])];
   qp.placeholder = field.description ?? field.title;
   qp.matchOnDetail = true;

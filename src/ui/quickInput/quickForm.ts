@@ -37,7 +37,14 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   const warnings = prompt.warnings.map((w) => formWarningText(w, vscode.l10n));
   if (fields.length === 0) {
     for (;;) {
-      const r = await askConfirmation({ asker: prompt.asker, message: prompt.message, warnings, signal, canSetAside, ...(hooks.onShow ? { onShow: hooks.onShow } : {}) });
+      const r = await askConfirmation({
+        asker: prompt.asker,
+        message: prompt.message,
+        warnings,
+        signal,
+        canSetAside,
+        ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
+      });
       if (r.kind === 'value') return { action: 'accept', content: {} };
       if (r.kind !== 'hidden') return finishOther(r.kind === 'back' ? 'cancel' : r.kind, hooks);
       if (!(await hidden())) return { action: 'cancel' };
@@ -101,7 +108,17 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   if (!reply.ok) {
     // Only reachable if a step accepted something the whole-form check refuses (e.g. a required
     // multi-select left empty); say so rather than send a bad reply.
-    void safe.showErrorMessage(safe.l10n.t('The answer is not valid: {0}', displayText(Object.values(reply.errors).map((e) => issueText(e, vscode.l10n)).join('; '), MAX_MESSAGE_CHARS)));
+    void safe.showErrorMessage(
+      safe.l10n.t(
+        'The answer is not valid: {0}',
+        displayText(
+          Object.values(reply.errors)
+            .map((e) => issueText(e, vscode.l10n))
+            .join('; '),
+          MAX_MESSAGE_CHARS,
+        ),
+      ),
+    );
     return { action: 'cancel' };
   }
   return { action: 'accept', content: reply.content };
@@ -125,7 +142,8 @@ function display(field: Field, v: AnswerValue | undefined): string {
   if (v === undefined || v === '') return vscode.l10n.t('(empty)');
   if (field.secretLike && typeof v === 'string') return '•'.repeat(Math.min(v.length, 12));
   if (typeof v === 'boolean') return v ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
-  const label = (x: string): string => (field.kind === 'singleSelect' || field.kind === 'multiSelect' ? field.options.find((o) => o.value === x)?.label ?? x : x);
+  const label = (x: string): string =>
+    field.kind === 'singleSelect' || field.kind === 'multiSelect' ? (field.options.find((o) => o.value === x)?.label ?? x) : x;
   return Array.isArray(v) ? v.map(label).join(', ') : label(String(v));
 }
 
@@ -152,11 +170,18 @@ function reviewStep(
   // The request's message as the prompt; where the host has no QuickPick.prompt, a short
   // separator (a long one would cover the first answer's row).
   const text = [prompt.message, ...warnings.map((w) => `⚠ ${w}`)].join(' — ');
-  const header: ReviewItem[] = setPickPrompt(qp, text) ? [] : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
+  const header: ReviewItem[] = setPickPrompt(qp, text)
+    ? []
+    : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
   qp.items = [
     accept,
     ...header,
-    ...prompt.form.fields.map((f, index) => ({ label: noIcons(f.title), description: noIcons(display(f, values[f.key])), index, action: 'edit' as const })),
+    ...prompt.form.fields.map((f, index) => ({
+      label: noIcons(f.title),
+      description: noIcons(display(f, values[f.key])),
+      index,
+      action: 'edit' as const,
+    })),
   ];
   qp.activeItems = [accept];
   return new Promise((resolve) => {

@@ -17,7 +17,10 @@ export function declineButton(): vscode.QuickInputButton {
  * pending (VS Code reports Escape and "another quick input opened" alike), so the tooltip says so.
  */
 export function cancelButton(): vscode.QuickInputButton {
-  return (cancel ??= { iconPath: new vscode.ThemeIcon('close'), tooltip: vscode.l10n.t('Cancel (close without answering; Escape only sets the question aside)') });
+  return (cancel ??= {
+    iconPath: new vscode.ThemeIcon('close'),
+    tooltip: vscode.l10n.t('Cancel (close without answering; Escape only sets the question aside)'),
+  });
 }
 
 export function blockButton(): vscode.QuickInputButton {
@@ -59,7 +62,9 @@ export function formatHint(field: Field): string | undefined {
     case 'number':
     case 'integer': {
       const kind = field.kind === 'integer' ? vscode.l10n.t('Whole number') : vscode.l10n.t('Number');
-      if (field.minimum !== undefined && field.maximum !== undefined) return vscode.l10n.t('{0} from {1} to {2}', kind, field.minimum, field.maximum);
+      if (field.minimum !== undefined && field.maximum !== undefined) {
+        return vscode.l10n.t('{0} from {1} to {2}', kind, field.minimum, field.maximum);
+      }
       if (field.minimum !== undefined) return vscode.l10n.t('{0}, at least {1}', kind, field.minimum);
       if (field.maximum !== undefined) return vscode.l10n.t('{0}, at most {1}', kind, field.maximum);
       return kind;

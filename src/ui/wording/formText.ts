@@ -11,7 +11,10 @@ import type { Localize } from './localize';
 export function formWarningText(w: FormWarning, l10n: Localize): string {
   switch (w.code) {
     case 'linkInMessage':
-      return l10n.t('The message contains a link ({0}). Servers must not put links in a form; do not open it unless you trust this server.', w.url);
+      return l10n.t(
+        'The message contains a link ({0}). Servers must not put links in a form; do not open it unless you trust this server.',
+        w.url,
+      );
     case 'linkInField':
       return linkInFieldText(w, l10n);
     case 'secretField':
@@ -35,11 +38,11 @@ function linkInFieldText(w: Extract<FormWarning, { code: 'linkInField' }>, l10n:
 function shortenedText(w: Extract<FormWarning, { code: 'shortened' }>, l10n: Localize): string {
   switch (w.part) {
     case 'title':
-      return l10n.t('Field “{0}”: the server\'s title was too long and shortened (…).', w.field);
+      return l10n.t("Field “{0}”: the server's title was too long and shortened (…).", w.field);
     case 'description':
-      return l10n.t('Field “{0}”: the server\'s description was too long and shortened (…).', w.field);
+      return l10n.t("Field “{0}”: the server's description was too long and shortened (…).", w.field);
     case 'optionLabels':
-      return l10n.t('Field “{0}”: the server\'s option labels were too long and shortened (…).', w.field);
+      return l10n.t("Field “{0}”: the server's option labels were too long and shortened (…).", w.field);
   }
 }
 
@@ -109,7 +112,9 @@ export function issueText(issue: ValidationIssue, l10n: Localize): string {
     case 'format':
       return formatText(issue.format, l10n);
     case 'pattern':
-      return issue.pattern === undefined ? l10n.t('Does not match the required pattern') : l10n.t('Must match the pattern {0}', issue.pattern);
+      return issue.pattern === undefined
+        ? l10n.t('Does not match the required pattern')
+        : l10n.t('Must match the pattern {0}', issue.pattern);
     case 'enum':
       return l10n.t('Must be one of the listed options');
     case 'notInList':
@@ -117,7 +122,7 @@ export function issueText(issue: ValidationIssue, l10n: Localize): string {
     case 'uniqueItems':
       return l10n.t('Each option can be picked only once');
     case 'tooComplex':
-      return l10n.t('Could not be checked in time: the server\'s pattern is too complex');
+      return l10n.t("Could not be checked in time: the server's pattern is too complex");
     case 'unexpectedFields':
       return issue.keys.map((k) => l10n.t('Unexpected field “{0}”', k)).join('; ');
     case 'unknownField':

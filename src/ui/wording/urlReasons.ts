@@ -14,7 +14,11 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
     case 'malformed':
       return malformedText(r, l10n);
     case 'tooLong':
-      return l10n.t('The link is {0} characters long, more than the {1} allowed. Very long links are a common way to hide where they really go.', r.length, r.max);
+      return l10n.t(
+        'The link is {0} characters long, more than the {1} allowed. Very long links are a common way to hide where they really go.',
+        r.length,
+        r.max,
+      );
     case 'scheme':
       return r.scheme === 'http'
         ? l10n.t('The link uses http, which is not encrypted. Only https links can be opened from a server request.')
@@ -24,31 +28,67 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
         ? l10n.t('The link begins or ends with blank space. Links must be sent exactly, without padding.')
         : l10n.t('The link contains spaces, line breaks, tabs or other control characters, which can disguise where it goes.');
     case 'invisible':
-      return l10n.t('The link contains invisible characters (such as zero-width spaces or text-direction marks) that can disguise where it goes.');
+      return l10n.t(
+        'The link contains invisible characters (such as zero-width spaces or text-direction marks) that can disguise where it goes.',
+      );
     case 'ambiguous':
       return ambiguousText(r, l10n);
     case 'httpLoopbackAllowed':
-      return l10n.t('The link points to this computer ({0}). It is allowed only because local development links are enabled in settings.', r.host);
+      return l10n.t(
+        'The link points to this computer ({0}). It is allowed only because local development links are enabled in settings.',
+        r.host,
+      );
     case 'loopbackHost':
-      return l10n.t('The link points to this computer ({0}). Servers must not send you to addresses on your own machine.', address(r, l10n));
+      return l10n.t(
+        'The link points to this computer ({0}). Servers must not send you to addresses on your own machine.',
+        address(r, l10n),
+      );
     case 'privateHost':
-      return l10n.t('The link points to a private network address ({0}). Servers must not send you to internal addresses.', address(r, l10n));
+      return l10n.t(
+        'The link points to a private network address ({0}). Servers must not send you to internal addresses.',
+        address(r, l10n),
+      );
     case 'linkLocalHost':
-      return l10n.t('The link points to a link-local address ({0}), which only exists on your local network. Servers must not send you to internal addresses.', address(r, l10n));
+      return l10n.t(
+        'The link points to a link-local address ({0}), which only exists on your local network. Servers must not send you to internal addresses.',
+        address(r, l10n),
+      );
     case 'cgnatHost':
-      return l10n.t('The link points to a carrier-grade NAT address ({0}), which belongs to an internet provider\'s internal network. Servers must not send you to internal addresses.', address(r, l10n));
+      return l10n.t(
+        "The link points to a carrier-grade NAT address ({0}), which belongs to an internet provider's internal network. Servers must not send you to internal addresses.",
+        address(r, l10n),
+      );
     case 'unspecifiedHost':
-      return l10n.t('The link points to the unspecified address ({0}), which many systems treat as this computer. Servers must not send you to addresses on your own machine.', address(r, l10n));
+      return l10n.t(
+        'The link points to the unspecified address ({0}), which many systems treat as this computer. Servers must not send you to addresses on your own machine.',
+        address(r, l10n),
+      );
     case 'metadataHost':
-      return l10n.t('The link points to a cloud metadata service ({0}), which can hand out the credentials of the machine you are using.', address(r, l10n));
+      return l10n.t(
+        'The link points to a cloud metadata service ({0}), which can hand out the credentials of the machine you are using.',
+        address(r, l10n),
+      );
     case 'reservedHost':
-      return l10n.t('The link points to a reserved, multicast or broadcast address ({0}), which is never an ordinary website.', address(r, l10n));
+      return l10n.t(
+        'The link points to a reserved, multicast or broadcast address ({0}), which is never an ordinary website.',
+        address(r, l10n),
+      );
     case 'publicIp':
-      return l10n.t('The link points to a bare IP address ({0}) instead of a domain name, so there is no name to tell you who runs the site.', address(r, l10n));
+      return l10n.t(
+        'The link points to a bare IP address ({0}) instead of a domain name, so there is no name to tell you who runs the site.',
+        address(r, l10n),
+      );
     case 'localName':
       return r.suffix === undefined
-        ? l10n.t('The link points to "{0}", a name without a domain that can only reach a machine on your local or company network. Servers must not send you there.', r.host)
-        : l10n.t('The link points to {0}. Names ending in ".{1}" only exist on local or internal networks, and servers must not send you there.', r.host, r.suffix);
+        ? l10n.t(
+            'The link points to "{0}", a name without a domain that can only reach a machine on your local or company network. Servers must not send you there.',
+            r.host,
+          )
+        : l10n.t(
+            'The link points to {0}. Names ending in ".{1}" only exist on local or internal networks, and servers must not send you there.',
+            r.host,
+            r.suffix,
+          );
     case 'userInfo':
       return r.userInfo === ''
         ? l10n.t('The link has an "@" sign in front of its host, a form used to disguise links. The real destination is {0}.', r.host)
@@ -58,9 +98,17 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
         ? l10n.t('The host name is written with special characters that stand for ordinary ones. It will actually open {0}.', r.host)
         : l10n.t('The host name contains international characters. It is shown as {0} but its actual address is {1}.', r.unicode, r.host);
     case 'mixedScript':
-      return l10n.t('The host name mixes letters from different alphabets ({0}) in "{1}". This is a common trick to imitate a well-known site.', r.scripts.join(' + '), r.label);
+      return l10n.t(
+        'The host name mixes letters from different alphabets ({0}) in "{1}". This is a common trick to imitate a well-known site.',
+        r.scripts.join(' + '),
+        r.label,
+      );
     case 'confusable':
-      return l10n.t('The host name {0} uses letters that look like plain Latin letters but are not, so it can pass for {1}. It is a different site: check the address carefully.', r.unicode, r.lookalike);
+      return l10n.t(
+        'The host name {0} uses letters that look like plain Latin letters but are not, so it can pass for {1}. It is a different site: check the address carefully.',
+        r.unicode,
+        r.lookalike,
+      );
     case 'port':
       return l10n.t('The link uses port {0} instead of the standard https port. Ordinary websites rarely do this.', r.port);
   }
@@ -81,17 +129,23 @@ function malformedText(r: Extract<UrlReason, { code: 'malformed' }>, l10n: Local
     case 'unreadable':
       return l10n.t('The link could not be read as a valid web address.');
     case 'emptyLabel':
-      return l10n.t('The link\'s host name ({0}) has an empty part, so it is not a valid address.', r.host);
+      return l10n.t("The link's host name ({0}) has an empty part, so it is not a valid address.", r.host);
   }
 }
 
 function ambiguousText(r: Extract<UrlReason, { code: 'ambiguous' }>, l10n: Localize): string {
   switch (r.form) {
     case 'backslash':
-      return l10n.t('The link contains a backslash (\\) before its query. Browsers and other programs read such links differently, so its real destination is uncertain.');
+      return l10n.t(
+        'The link contains a backslash (\\) before its query. Browsers and other programs read such links differently, so its real destination is uncertain.',
+      );
     case 'noSlashes':
-      return l10n.t('The link does not start with the usual "https://" followed by a host name. Browsers and other programs read such links differently, so its real destination is uncertain.');
+      return l10n.t(
+        'The link does not start with the usual "https://" followed by a host name. Browsers and other programs read such links differently, so its real destination is uncertain.',
+      );
     case 'percentHost':
-      return l10n.t('The link\'s host name is percent-encoded, which disguises it. Browsers and other programs read such links differently, so its real destination is uncertain.');
+      return l10n.t(
+        "The link's host name is percent-encoded, which disguises it. Browsers and other programs read such links differently, so its real destination is uncertain.",
+      );
   }
 }

@@ -4,7 +4,13 @@
  * `initialize`, a process that exits at once, a server that never answers). Plus timers the test
  * fires itself, a sink that records what the broker would hear, and a log kept in an array.
  */
-import { InMemoryTransport, type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/client';
+import {
+  InMemoryTransport,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -101,7 +107,10 @@ function fixtureServer(name: string, onHold: () => void): McpServer {
     return text('added');
   });
   server.registerTool('ask', { description: 'Elicits a name and returns the answer.' }, async () => {
-    const r = await server.server.elicitInput({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    const r = await server.server.elicitInput({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
     return text(JSON.stringify(r));
   });
   server.registerResource('needsSampling', 'test://needs-sampling', {}, () => {
@@ -132,7 +141,14 @@ export class FakeLaunches {
     if (behaviour === 'badUrl') throw new TypeError('Invalid URL');
     if (behaviour !== 'serve') {
       const transport = new FailingTransport(behaviour);
-      this.launches.push({ kind, pid, link: undefined, server: undefined, held: new Promise(() => undefined), crash: () => transport.close() });
+      this.launches.push({
+        kind,
+        pid,
+        link: undefined,
+        server: undefined,
+        held: new Promise(() => undefined),
+        crash: () => transport.close(),
+      });
       return { transport, kind, pid: () => pid };
     }
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -184,7 +200,8 @@ export class RecordingSink implements ElicitationSink {
   readonly asked: { server: string; params: unknown }[] = [];
   readonly completed: string[] = [];
   readonly gone: string[] = [];
-  answer: () => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }> = () => Promise.resolve({ action: 'decline' });
+  answer: () => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }> = () =>
+    Promise.resolve({ action: 'decline' });
   handle(server: { name: string }, params: unknown): ReturnType<ElicitationSink['handle']> {
     this.asked.push({ server: server.name, params });
     return this.answer();

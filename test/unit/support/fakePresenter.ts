@@ -4,7 +4,17 @@
  * (`answer` of its entry). Like every real presenter, it closes a prompt whose signal aborts:
  * a form or url prompt with cancel, the `ask` notification as dismissed.
  */
-import type { Asker, AskAnswer, AskPrompt, FormAnswer, FormPrompt, Presenter, PromptControl, UrlAnswer, UrlPrompt } from '../../../src/elicitation/presenter';
+import type {
+  Asker,
+  AskAnswer,
+  AskPrompt,
+  FormAnswer,
+  FormPrompt,
+  Presenter,
+  PromptControl,
+  UrlAnswer,
+  UrlPrompt,
+} from '../../../src/elicitation/presenter';
 import { raceAbort } from '../../../src/util/async';
 
 /** How a kind of prompt is answered: at once, or later (the promise). */
@@ -38,7 +48,13 @@ export class FakePresenter implements Presenter {
   /** Answers the `ask` notification; `undefined`: by hand. */
   answerAsk: Script<AskPrompt, AskAnswer> | undefined;
 
-  constructor(script: { readonly form?: Script<FormPrompt, FormAnswer>; readonly url?: Script<UrlPrompt, UrlAnswer>; readonly ask?: Script<AskPrompt, AskAnswer> } = {}) {
+  constructor(
+    script: {
+      readonly form?: Script<FormPrompt, FormAnswer>;
+      readonly url?: Script<UrlPrompt, UrlAnswer>;
+      readonly ask?: Script<AskPrompt, AskAnswer>;
+    } = {},
+  ) {
     this.answerForm = script.form;
     this.answerUrl = script.url;
     this.answerAsk = script.ask;
@@ -77,12 +93,23 @@ export class FakePresenter implements Presenter {
   }
 }
 
-function show<P, A>(list: Shown<P, A>[], prompt: P, signal: AbortSignal, control: PromptControl | undefined, script: Script<P, A> | undefined, onAbort: A): Promise<A> {
+function show<P, A>(
+  list: Shown<P, A>[],
+  prompt: P,
+  signal: AbortSignal,
+  control: PromptControl | undefined,
+  script: Script<P, A> | undefined,
+  onAbort: A,
+): Promise<A> {
   let answer!: (a: A) => void;
   const answered = new Promise<A>((resolve, reject) => {
     answer = resolve;
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a script's own failure, passed on unchanged
-    if (script) Promise.resolve().then(() => script(prompt, signal)).then(resolve, (err: unknown) => reject(err));
+    if (script) {
+      Promise.resolve()
+        .then(() => script(prompt, signal))
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a script's own failure, passed on unchanged
+        .then(resolve, (err: unknown) => reject(err));
+    }
   });
   list.push({ prompt, signal, control, answer });
   return raceAbort(answered, signal, () => onAbort);
