@@ -29,11 +29,8 @@ export type Report = (error: { server?: string; key?: string; message: string; a
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
-/**
- * Parses the text of an `mcp.json` file. Invalid JSONC yields a single error with its position;
- * otherwise every valid server and input is returned alongside errors for the rest.
- */
-export function parseMcpJson(text: string, source: ServerSource): McpJsonResult {
+/** Collects a file's errors, each naming the file and, when known, its line and column. */
+export function fileReporter(source: ServerSource): { errors: ConfigError[]; report: Report } {
   const file = sourceFile(source);
   const errors: ConfigError[] = [];
   const report: Report = ({ server, key, message, at }) =>
@@ -44,6 +41,15 @@ export function parseMcpJson(text: string, source: ServerSource): McpJsonResult 
       message,
       ...(at && { line: at.line, column: at.column }),
     });
+  return { errors, report };
+}
+
+/**
+ * Parses the text of an `mcp.json` file. Invalid JSONC yields a single error with its position;
+ * otherwise every valid server and input is returned alongside errors for the rest.
+ */
+export function parseMcpJson(text: string, source: ServerSource): McpJsonResult {
+  const { errors, report } = fileReporter(source);
 
   // A freshly created, still empty file is not worth an error.
   if (text.trim() === '') return { servers: [], inputs: [], errors };

@@ -8,23 +8,14 @@
  */
 import { parseJsonc } from './jsonc';
 import { collectInputIds } from './substitute';
-import { isRecord, parseServers, type Report } from './mcpJson';
-import { sourceFile, type ConfigError, type ServerDefinition, type ServerSource } from './definitions';
+import { fileReporter, isRecord, parseServers } from './mcpJson';
+import type { ConfigError, ServerDefinition, ServerSource } from './definitions';
 
 /** Keys of `.vscode/mcp.json` that, at the top of a portable file, mean the wrong format was used. */
 const MCP_JSON_KEYS = ['servers', 'inputs'];
 
 export function parsePortableMcpJson(text: string, source: ServerSource): { servers: ServerDefinition[]; errors: ConfigError[] } {
-  const file = sourceFile(source);
-  const errors: ConfigError[] = [];
-  const report: Report = ({ server, key, message, at }) =>
-    errors.push({
-      ...(file !== undefined && { file }),
-      ...(server !== undefined && { server }),
-      ...(key !== undefined && { key }),
-      message,
-      ...(at && { line: at.line, column: at.column }),
-    });
+  const { errors, report } = fileReporter(source);
   if (text.trim() === '') return { servers: [], errors };
 
   const parsed = parseJsonc(text);

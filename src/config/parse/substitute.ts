@@ -142,11 +142,16 @@ export function substitutableFields(def: ServerDefinition): Array<[key: string, 
  * caller can prompt for exactly these before calling {@link substituteDefinition}.
  */
 export function collectInputIds(def: ServerDefinition): string[] {
+  return collectArguments(def, 'input:');
+}
+
+/** The arguments of every `${<prefix>…}` in `def`, each once, in order of first use. */
+function collectArguments(def: ServerDefinition, prefix: 'input:' | 'command:'): string[] {
   const ids = new Set<string>();
   for (const [, value] of substitutableFields(def)) {
     for (const m of value.matchAll(VARIABLE)) {
       const name = m[1] ?? '';
-      if (name.startsWith('input:') && name.length > 'input:'.length) ids.add(name.slice('input:'.length));
+      if (name.startsWith(prefix) && name.length > prefix.length) ids.add(name.slice(prefix.length));
     }
   }
   return [...ids];
@@ -173,14 +178,7 @@ export function asVariableText(value: unknown): string | undefined {
 
 /** The ids of all `${command:…}` references in `def`, each once: the caller runs them before substituting. */
 export function collectCommandIds(def: ServerDefinition): string[] {
-  const ids = new Set<string>();
-  for (const [, value] of substitutableFields(def)) {
-    for (const m of value.matchAll(VARIABLE)) {
-      const name = m[1] ?? '';
-      if (name.startsWith('command:') && name.length > 'command:'.length) ids.add(name.slice('command:'.length));
-    }
-  }
-  return [...ids];
+  return collectArguments(def, 'command:');
 }
 
 /** The outcome of {@link substituteDefinition}. */
