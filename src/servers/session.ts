@@ -350,9 +350,7 @@ export class Session {
     if (err.code === -32022) {
       // The revision was chosen at connect; a server that drops it since needs a new session.
       const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(
-        `-32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`,
-      );
+      this.deps.log.warn(`-32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
       this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
       return new VersionGoneError(name, label, supported);
     }

@@ -72,6 +72,12 @@ suite("Per-server log: a server's stderr and lifecycle go to its own channel, re
     // Stopping is a lifecycle line of the same channel.
     const before = own().length;
     await vscode.commands.executeCommand('mcpElicitation.stopServer', NAME);
-    await waitFor(() => own().slice(before).some((l) => l.text === 'stopped'), 'the stop in its log');
+    await waitFor(
+      () =>
+        own()
+          .slice(before)
+          .some((l) => l.text === 'stopped'),
+      'the stop in its log',
+    );
   });
 });
