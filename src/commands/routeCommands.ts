@@ -3,6 +3,7 @@ import type { ServerManager } from '../servers/serverManager';
 import type { ServersNode } from '../ui/serversView';
 import type { Logger } from '../util/log';
 import { addToOurs, putIntoMcpJson, removeFromOurs, takeFromMcpJson, type JsonObject, type OurConfig } from '../config/parse/serverMove';
+import { describeIgnoredKeys } from '../config/parse/definitions';
 import { displayText } from '../elicitation/safety/displayText';
 import * as safe from '../util/safeText';
 
@@ -50,6 +51,8 @@ async function writeText(uri: vscode.Uri, text: string): Promise<void> {
  * once and its tools still appear once.
  */
 export async function routeThroughUs(manager: ServerManager, log: Logger, arg: unknown): Promise<boolean> {
+  // Every file read afresh: the definition acted on is the one on disk now, not the one listed.
+  await manager.reload();
   let name = nameFrom(arg);
   if (!name) {
     const picked = await vscode.window.showQuickPick(
@@ -63,6 +66,21 @@ export async function routeThroughUs(manager: ServerManager, log: Logger, arg: u
   if (def?.source.kind !== 'workspaceFile') {
     void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
     return false;
+  }
+  const ignored = describeIgnoredKeys(def.ignoredKeys);
+  if (ignored) {
+    // What the server loses here, said before anything changes.
+    const go = vscode.l10n.t('Route Anyway');
+    const choice = await safe.showWarningMessage(
+      safe.l10n.t(
+        'Routed, MCP server {0} runs without these settings, which only VS Code supports: {1}',
+        displayText(JSON.stringify(def.name.slice(0, 60))),
+        displayText(ignored),
+      ),
+      { modal: true },
+      go,
+    );
+    if (choice !== go) return false;
   }
   const file = vscode.Uri.file(def.source.file);
   const text = await readText(file);

@@ -7,7 +7,7 @@ import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
 import { formatConfigError, mergeDefinitions, parseInputsSetting, parseServersSetting } from './parse/mcpJson';
-import { sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
+import { describeIgnoredKeys, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
 import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
 import { dependsOnWorkspace, isInside, isWorkspaceDefined, withoutCodeLoadingEnv } from './parse/trust';
 import { displayText, MAX_MESSAGE_CHARS } from '../shared/displayText';
@@ -272,10 +272,8 @@ export class ConfigLoader extends Disposable {
    * file the workspace may have written, so only plain ones are shown.
    */
   private warnIgnoredKeys(def: ServerDefinition): void {
-    if (!def.ignoredKeys?.length) return;
-    const plain = def.ignoredKeys.filter((k) => /^[\w.$-]{1,40}$/.test(k));
-    const others = def.ignoredKeys.length - plain.length;
-    const list = [...plain, ...(others > 0 ? [`${others} other`] : [])].join(', ');
+    const list = describeIgnoredKeys(def.ignoredKeys);
+    if (!list) return;
     this.log.warn(`[${def.name}] not supported by MCP Elicitation Host, ignored: ${list}`);
     const once = `ignored:${def.name}:${list}`;
     if (this.shownErrors.has(once)) return;

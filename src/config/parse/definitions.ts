@@ -113,3 +113,15 @@ export interface ConfigError {
   readonly line?: number;
   readonly column?: number;
 }
+
+/**
+ * The keys of a definition we do not act on, as one list for a message (`dev.debug, sandbox`).
+ * The names come from a file the workspace may have written, so only plain ones are shown, the
+ * rest counted. Undefined when there are none.
+ */
+export function describeIgnoredKeys(keys: readonly string[] | undefined): string | undefined {
+  if (!keys?.length) return undefined;
+  const plain = keys.filter((k) => /^[\w.$-]{1,40}$/.test(k));
+  const others = keys.length - plain.length;
+  return [...plain, ...(others > 0 ? [`${others} other`] : [])].join(', ');
+}
