@@ -5,8 +5,8 @@
  * Why: in the extension host `fetch` is VS Code's wrapped one (proxy and certificate support),
  * and on loopback its round trip costs about twice `node:http`'s (bench/README.md, "Extension host
  * → the HTTP copy"). The agent gateway in front of a local HTTP server pays that once more than
- * VS Code calling the server itself, on every call. A loopback address is never proxied and has no
- * certificates, so nothing the wrapping adds applies to it.
+ * VS Code calling the server itself, on every call. What the wrapping adds (a proxy lookup, the
+ * system's certificates) does not concern a plain-HTTP server on this machine.
  *
  * Only what the SDK's Streamable HTTP and SSE transports send is taken: a string (or absent) body
  * and `redirect: 'manual'` (the SDK's default redirect policy follows redirects itself, within the
