@@ -14,6 +14,7 @@ import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
 import { ServersView } from './ui/serversView';
+import { CommandContext } from './ui/commandContext';
 import { bindPendingBadge, PendingTreeView } from './ui/pendingView';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
@@ -190,6 +191,7 @@ export class Services extends Disposable {
         void this.manager.reload();
       }),
     );
+    this._register(new CommandContext(this.manager));
     const serversView = (this.serversView = this._register(
       new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
     ));
