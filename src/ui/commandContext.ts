@@ -49,6 +49,11 @@ export class CommandContext extends Disposable {
     );
   }
 
+  /** The value last given to VS Code for `key`. */
+  get(key: Key): boolean | undefined {
+    return this.values.get(key);
+  }
+
   private set(key: Key, value: boolean): void {
     if (this.values.get(key) === value) return;
     this.values.set(key, value);
