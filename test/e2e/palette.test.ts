@@ -35,9 +35,17 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
         .waitFor({ timeout: 20_000 });
     }
     // Every server here is ours: Route has nothing to move, and Give Back nothing to give back.
+    // The list first shows a command that stays; once that row is gone, the list reflects the
+    // new filter, and the hidden command is not in it.
+    const input = page.locator('.quick-input-widget input');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
     for (const title of ['Route Through MCP Elicitation Host', 'Give Back to VS Code']) {
-      await page.locator('.quick-input-widget input').fill(`>MCP Elicitation: ${title}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No matching commands' }).first().waitFor({ timeout: 20_000 });
+      await input.fill('>MCP Elicitation: Open Audit Log');
+      const shown = rows.filter({ hasText: 'MCP Elicitation: Open Audit Log' }).first();
+      await shown.waitFor({ timeout: 20_000 });
+      await input.fill(`>MCP Elicitation: ${title}`);
+      await shown.waitFor({ state: 'detached', timeout: 20_000 });
+      assert.equal(await rows.filter({ hasText: `MCP Elicitation: ${title}` }).count(), 0, `${title} is hidden`);
     }
     await page.keyboard.press('Escape');
   });
