@@ -126,6 +126,7 @@ const LAZY = [
   { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
+  { entry: 'urlSafety', source: 'src/elicitation/safety/url.ts' },
 ];
 
 /**
@@ -294,7 +295,8 @@ function lazyApart(self) {
         if (args.kind === 'entry-point') return undefined;
         // A lazy file's zod, protocol schemas and jsonc-parser: dist/extension.js's (FROM_EXTENSION).
         const shared = self === undefined ? undefined : fromExtensionKey(args);
-        if (shared !== undefined) return { path: `extension|${shared}`, namespace: 'lazy-stub' };
+        // The trailing `|`: a stand-in named `….mjs` would be read as an ES module, where `module` is no CommonJS variable.
+        if (shared !== undefined) return { path: `extension|${shared}|`, namespace: 'lazy-stub' };
         const hit = LAZY.find(
           (l) =>
             l.entry !== self &&
