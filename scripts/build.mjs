@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync
 import path from 'node:path';
 import { repoRoot, testExtensionDir } from './hostPaths.mjs';
 import { bundleReport } from './lib/bundleReport.mjs';
+import { loadCheck } from './lib/loadCheck.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -109,9 +110,12 @@ const EXTENSION_BUDGET_BYTES = 600 * 1024;
  *
  * `source`: our own code that only a command or a later step needs, required on first use:
  * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
+ * - the client's Streamable HTTP and SSE transports with the SDK's OAuth client and EventSource,
+ *   when the first HTTP server starts (transports.ts; about 50 KB, never read with stdio servers only);
  * - Route / Give Back and the comment-keeping JSON editor they use (commands.ts);
  * - Preview Elicitation Form's payload checker (previewForm.ts);
- * - the consent dialog's sentences for what the url analysis found (urlConsent.ts).
+ * - the consent dialog's sentences for what the url analysis found (urlConsent.ts);
+ * - the url analysis itself, for a URL-mode request or a preview (urlAnalysis.ts).
  * Only modules without state of their own belong under `source`: a lazy file gets its own copy of
  * whatever of our code it imports (the libraries above it requires, like everyone else).
  * `npm run build -- --analyze` shows what each file holds and what still ships twice.
@@ -131,16 +135,19 @@ const LAZY = [
 
 /**
  * ES-module libraries that dist/extension.js holds for activation and the lazy files need too: zod
- * and the MCP protocol schemas (the client here, the server in dist/gateway.js) and jsonc-parser
- * (mcp.json here; Route / Give Back's edits and the preview's parser). A lazy file takes them from
- * dist/extension.js, already loaded, instead of carrying a copy (zod alone is 103 KB).
+ * and the MCP protocol schemas (the client here, the server in dist/gateway.js, the HTTP transports
+ * in dist/httpTransports.js) and jsonc-parser (mcp.json here; Route / Give Back's edits and the
+ * preview's parser). A lazy file takes them from dist/extension.js, already loaded, instead of
+ * carrying a copy (zod alone is 103 KB; with them, the gateway went from 260 to 153 KB).
  *
  * They are not LAZY `modules`: a file of their own would hold the whole library, since nothing
  * tells it which parts its users need, so it would hold all of zod (193 KB, not 103 KB) and
  * activation would load it. Instead, a first pass (namesLazyFilesTake) builds the lazy files with
  * these modules left out and reads which of their exports the lazy files use; dist/extension.js
- * exports just those (extensionEntry) and still tree-shakes the rest. Measured on zod and the
- * protocol schemas: what the gateway uses beyond what the client uses is under 1 KB.
+ * exports just those (extensionEntry) and still tree-shakes the rest. Measured (2026-11-25): what
+ * the gateway uses of zod beyond what the client uses is under 1 KB; the export lists cost
+ * dist/extension.js about 6 KB (mostly the 186 protocol schema names the gateway's server uses),
+ * and Route / Give Back's edits add 7 KB of jsonc-parser to it.
  */
 const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', '@modelcontextprotocol/core/internal'];
 
@@ -428,6 +435,16 @@ if (watch) {
       `[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`,
     );
     process.exitCode = 1;
+  }
+  // What ships must load as the extension host loads it: the extension alone first, each lazy file after.
+  if (production) {
+    for (const problem of loadCheck(
+      path.join(repoRoot, 'dist'),
+      LAZY.map((l) => l.entry),
+    )) {
+      process.stderr.write(`[build] ${problem}\n`);
+      process.exitCode = 1;
+    }
   }
   // `--analyze`: each shipped file's size and biggest contributors, and what still ships twice.
   if (process.argv.includes('--analyze')) process.stdout.write(bundleReport(results.flatMap((r) => (r.metafile ? [r.metafile] : []))));
