@@ -7,6 +7,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type EventDisposable } from '../util/emitter';
 import type { Logger } from '../util/log';
+import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
 import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
@@ -41,6 +42,8 @@ export class ServerManager extends Disposable {
     private readonly loader: ConfigLoader,
     private readonly deps: {
       log: Logger;
+      /** Each server's own log: its stderr and lifecycle (util/serverLogs.ts). */
+      serverLogs: ServerLogs;
       clientInfo: Implementation;
       sink: ElicitationSink;
       autoStart: () => boolean;
@@ -90,7 +93,7 @@ export class ServerManager extends Disposable {
         next.workspaceDefined !== entry.resolved.workspaceDefined ||
         next.usesWorkspace !== entry.resolved.usesWorkspace
       ) {
-        this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
+        this.deps.serverLogs.for(name).info(next ? 'definition changed: restarting' : 'removed from configuration: stopping');
         this.connections.delete(name);
         entry.sub.dispose();
         stops.push(entry.conn.shutdown());
@@ -108,7 +111,7 @@ export class ServerManager extends Disposable {
         continue;
       }
       const conn = new Connection(resolved.def, {
-        log: this.deps.log,
+        log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
@@ -136,7 +139,7 @@ export class ServerManager extends Disposable {
       ),
       show,
     );
-    if (choice === show) this.deps.log.show();
+    if (choice === show) this.deps.serverLogs.show(name);
   }
 
   list(): ServerEntry[] {
