@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
+import { WorkspaceRoots } from './servers/workspaceRoots';
 import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
 import type { Presenter } from './elicitation/presenter';
@@ -159,6 +160,7 @@ export class Services extends Disposable {
         log: this.log,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: options.sink?.(this.broker) ?? this.broker,
+        roots: this._register(new WorkspaceRoots(this.settings)),
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,

@@ -5,11 +5,13 @@
  * handlers, tools, the liveness probe, tracing, calls and their errors. No `vscode` import: tests
  * drive this in plain Node with a fake transport and timers they control.
  */
-import { ProtocolError, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, type Implementation, type ListRootsResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
+import type { LogLevelSource } from './capabilities/logging';
+import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { describeState, errorText, type ServerState } from './serverState';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
@@ -36,6 +38,10 @@ export interface ConnectionDeps {
   readonly createTransport?: typeof createTransport;
   /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
   readonly setTimer?: SetTimer;
+  /** The folders each server may see (capabilities/roots.ts); none when absent. */
+  readonly roots?: RootsSource;
+  /** The level of our log, which each server's follows (capabilities/logging.ts). */
+  readonly logLevel?: LogLevelSource;
 }
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
@@ -207,6 +213,8 @@ export class Connection extends Disposable {
       sink: this.deps.sink,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
+      roots: this.deps.roots,
+      logLevel: this.deps.logLevel,
     });
     // The session disposes its emitters with itself, so these listeners go with it.
     session.onDidChangeTools(() => this._onDidChange.fire(this));
@@ -278,6 +286,11 @@ export class Connection extends Disposable {
   /** The signal a call on this connection also honours (see {@link abortCalls}). */
   get callSignal(): AbortSignal {
     return this.calls.signal;
+  }
+
+  /** This server's roots, for a `roots/list` input request of a 2026-07-28 round. */
+  listRoots(): ListRootsResult {
+    return answerRoots(this.deps.roots ?? NO_ROOTS, this.name);
   }
 
   /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */

@@ -6,6 +6,8 @@ import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
+import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
+import type { RootsSource } from './capabilities/roots';
 import { Connection } from './connection';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
@@ -34,6 +36,8 @@ export class ServerManager extends Disposable {
   private broken: ReadonlyMap<string, ConfigError> = new Map();
   private _vscodeOwned: readonly ServerDefinition[] = [];
   private reloading: Promise<void> = Promise.resolve();
+  /** Our log's level, which every server's follows; `vscode.LogLevel` is the enum HostLogLevel names by value. */
+  private readonly logLevel: LogLevelSource;
 
   constructor(
     private readonly loader: ConfigLoader,
@@ -41,12 +45,21 @@ export class ServerManager extends Disposable {
       log: Logger;
       clientInfo: Implementation;
       sink: ElicitationSink;
+      /** The folders each server may see as roots. */
+      roots: RootsSource;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
     },
   ) {
     super();
+    const log = deps.log;
+    this.logLevel = {
+      get logLevel(): HostLogLevel {
+        return log.logLevel;
+      },
+      onDidChangeLogLevel: (listener) => log.onDidChangeLogLevel((l) => listener(l)),
+    };
     this._register(loader.onDidChange(() => void this.reload()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
     this._register(this.onDidChange(() => this.updateContext()));
@@ -108,6 +121,8 @@ export class ServerManager extends Disposable {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
+        roots: this.deps.roots,
+        logLevel: this.logLevel,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),

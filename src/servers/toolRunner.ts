@@ -97,6 +97,7 @@ export async function callWithInputRounds(
     label,
     server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
     broker: roundBroker(broker),
+    roots: () => conn.listRoots(),
     send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
     // The caller's Cancel, or the connection going away (stop, restart, deactivation).
     signal: o.signal ? AbortSignal.any([o.signal, conn.callSignal]) : conn.callSignal,

@@ -316,6 +316,36 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
     }
     assert.equal(user.forms.length, shownBefore);
   });
+
+  void it('with roots offered, a round that asks for roots and a form gets both; only the form is shown', async () => {
+    const shownBefore = user.forms.length;
+    answers.push(accept({ name: 'Ada' }));
+    const raw = await connect('rawModernServer.mjs', ['raw'], path.join(dir, 'raw-roots.jsonl'));
+    try {
+      const result = (await sendWithInputRounds(
+        { name: 'roots' },
+        {
+          method: 'tools/call',
+          label: 'roots',
+          server: () => ({ name: 'raw', serverInfo: undefined }),
+          broker: {
+            handle: (s, p, e) => broker.handle(s, p, e),
+            waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
+            endBrowserStep: () => undefined,
+          },
+          roots: () => ({ roots: [{ uri: 'file:///work/a', name: 'a' }] }),
+          send: (params, s) => raw.callTool(params as { name: string }, { signal: s, allowInputRequired: true }),
+        },
+      )) as { content: { text: string }[] };
+      assert.deepEqual(JSON.parse(result.content[0]?.text ?? ''), {
+        name: { name: 'Ada' },
+        where: { roots: [{ uri: 'file:///work/a', name: 'a' }] },
+      });
+    } finally {
+      await raw.close();
+    }
+    assert.equal(user.forms.length, shownBefore + 1);
+  });
 });
 
 // Run for the SDK-pushed path too: the dual server under a 2025 client gets the same content.

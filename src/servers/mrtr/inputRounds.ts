@@ -4,7 +4,7 @@
  * retried as a new request. We drive the rounds ourselves rather than let the SDK auto-fulfil them
  * (docs/design/protocol-2026.md says why).
  */
-import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitResult, ListRootsResult } from '@modelcontextprotocol/client';
 import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
 import { pause, raceAbort } from '../../util/async';
@@ -38,6 +38,11 @@ export interface RoundsOptions {
   readonly label: string;
   readonly server: () => ServerIdentity;
   readonly broker: RoundBroker;
+  /**
+   * This server's roots, for a `roots/list` input request: the same folders a pushed `roots/list`
+   * gets (capabilities/roots.ts). Absent: roots are not offered, and such a round fails the call.
+   */
+  readonly roots?: () => ListRootsResult;
   /** Sends one leg: a new request (new JSON-RPC id) with exactly these params. */
   readonly send: (params: Readonly<Record<string, unknown>>, signal: AbortSignal) => Promise<unknown>;
   readonly signal?: AbortSignal;
@@ -51,7 +56,17 @@ export const MAX_ROUNDS = 10;
 const STATE_ONLY_PAUSE_MS = 250;
 
 /** Input kinds we declare; anything else in `inputRequests` is a server error. */
-const DECLARED = new Set(['elicitation/create']);
+const ELICIT = 'elicitation/create';
+const ROOTS = 'roots/list';
+
+function declared(o: RoundsOptions, method: string): boolean {
+  return method === ELICIT || (method === ROOTS && o.roots !== undefined);
+}
+
+function methodOf(request: unknown): string | undefined {
+  const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+  return typeof method === 'string' ? method : undefined;
+}
 
 let nextStep = 0;
 
@@ -88,8 +103,8 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       // Checked before anything is shown: one request we cannot fulfil ends the whole call.
       // All of them are named, so a round that asks for roots and a sample at once says so.
       const undeclared = requests.flatMap(([key, request]) => {
-        const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
-        return typeof method === 'string' && DECLARED.has(method) ? [] : [{ key, method: typeof method === 'string' ? method : undefined }];
+        const method = methodOf(request);
+        return method !== undefined && declared(o, method) ? [] : [{ key, method }];
       });
       const first = undeclared[0];
       if (first) {
@@ -98,8 +113,13 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       o.log?.(
         `[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`,
       );
-      const responses: Record<string, ElicitResult> = {};
+      const responses: Record<string, ElicitResult | ListRootsResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
+        // Roots are answered from the workspace, without asking: VS Code's client does the same.
+        if (methodOf(request) === ROOTS && o.roots) {
+          responses[key] = o.roots();
+          continue;
+        }
         const rawParams = (request as { params?: unknown }).params;
         responses[key] = await answerOne(o, { callId, key, round, index: i + 1, total: requests.length }, rawParams, steps, signal);
         if (signal.aborted) throw new CallCancelledError(server, o.label);
