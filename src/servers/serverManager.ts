@@ -8,6 +8,7 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
 import type { RootsSource } from './capabilities/roots';
+import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
 import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
@@ -37,13 +38,13 @@ export class ServerManager extends Disposable {
   private broken: ReadonlyMap<string, ConfigError> = new Map();
   private _vscodeOwned: readonly ServerDefinition[] = [];
   private reloading: Promise<void> = Promise.resolve();
-  /** Our log's level, which every server's follows; `vscode.LogLevel` is the enum HostLogLevel names by value. */
-  private readonly logLevel: LogLevelSource;
 
   constructor(
     private readonly loader: ConfigLoader,
     private readonly deps: {
       log: Logger;
+      /** Each server's own log: its stderr and lifecycle (util/serverLogs.ts). */
+      serverLogs: ServerLogs;
       clientInfo: Implementation;
       sink: ElicitationSink;
       /** The folders each server may see as roots. */
@@ -55,13 +56,6 @@ export class ServerManager extends Disposable {
     },
   ) {
     super();
-    const log = deps.log;
-    this.logLevel = {
-      get logLevel(): HostLogLevel {
-        return log.logLevel;
-      },
-      onDidChangeLogLevel: (listener) => log.onDidChangeLogLevel((l) => listener(l)),
-    };
     this._register(loader.onDidChange(() => void this.reload()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
     this._register(this.onDidChange(() => this.updateContext()));
@@ -102,7 +96,7 @@ export class ServerManager extends Disposable {
         next.workspaceDefined !== entry.resolved.workspaceDefined ||
         next.usesWorkspace !== entry.resolved.usesWorkspace
       ) {
-        this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
+        this.deps.serverLogs.for(name).info(next ? 'definition changed: restarting' : 'removed from configuration: stopping');
         this.connections.delete(name);
         entry.sub.dispose();
         stops.push(entry.conn.shutdown());
@@ -120,11 +114,11 @@ export class ServerManager extends Disposable {
         continue;
       }
       const conn = new Connection(resolved.def, {
-        log: this.deps.log,
+        log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
         roots: this.deps.roots,
-        logLevel: this.logLevel,
+        logLevel: logLevelOf(this.deps.serverLogs.for(name)),
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
@@ -150,7 +144,7 @@ export class ServerManager extends Disposable {
       ),
       show,
     );
-    if (choice === show) this.deps.log.show();
+    if (choice === show) this.deps.serverLogs.show(name);
   }
 
   list(): ServerEntry[] {
@@ -247,4 +241,17 @@ export class ServerManager extends Disposable {
     this.connections.clear();
     super.dispose();
   }
+}
+
+/**
+ * A server's log level follows the level the user set for its own log ("Developer: Set Log
+ * Level" on its channel), as VS Code's does; `vscode.LogLevel` is the enum HostLogLevel names by value.
+ */
+function logLevelOf(log: Logger): LogLevelSource {
+  return {
+    get logLevel(): HostLogLevel {
+      return log.logLevel;
+    },
+    onDidChangeLogLevel: (listener) => log.onDidChangeLogLevel((l) => listener(l)),
+  };
 }

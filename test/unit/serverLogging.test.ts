@@ -91,7 +91,7 @@ void describe('a Session keeps a 2025 server at our level', () => {
     // What the server logs reaches our log at its level.
     await launches.last.server?.server.sendLoggingMessage({ level: 'warning', data: 'disk almost full' });
     await session.refreshTools();
-    assert.ok(log.lines.includes('warn: [one] [server log] disk almost full'), log.lines.join('\n'));
+    assert.ok(log.lines.includes('warn: [server log] disk almost full'), log.lines.join('\n'));
     await session.dispose();
     level.set(5);
     assert.deepEqual(asked, ['info', 'debug']);
