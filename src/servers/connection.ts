@@ -8,6 +8,7 @@
 import { ProtocolError, type Implementation, type ListRootsResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { LogLevelSource } from './capabilities/logging';
@@ -26,6 +27,7 @@ export interface ConnectionDeps {
   readonly log: SessionLog & { error(message: string, err?: unknown): void };
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
+  readonly sampler: SamplingSink;
   /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
   readonly onGaveUp: (name: string, reason: string) => void;
   /** Backoff before each automatic restart; its length is the number of tries before giving up. */
@@ -209,6 +211,7 @@ export class Connection extends Disposable {
       name: this.name,
       clientInfo: this.deps.clientInfo,
       sink: this.deps.sink,
+      sampler: this.deps.sampler,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
       roots: this.deps.roots,
@@ -290,6 +293,11 @@ export class Connection extends Disposable {
   /** This server's roots, for a `roots/list` input request of a 2026-07-28 round. */
   listRoots(): ListRootsResult {
     return answerRoots(this.deps.roots ?? NO_ROOTS, this.name);
+  }
+
+  /** Where this server's samples go: pushed ones through the session, 2026-07-28 rounds through the call. */
+  get sampler(): SamplingSink {
+    return this.deps.sampler;
   }
 
   /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */

@@ -4,6 +4,7 @@ import { fingerprint } from '../config/parse/mcpJson';
 import type { ConfigError, ServerDefinition } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
+import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
@@ -49,6 +50,7 @@ export class ServerManager extends Disposable {
       sink: ElicitationSink;
       /** The folders each server may see as roots. */
       roots: RootsSource;
+      sampler: SamplingSink;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
@@ -119,6 +121,7 @@ export class ServerManager extends Disposable {
         sink: this.deps.sink,
         roots: this.deps.roots,
         logLevel: logLevelOf(this.deps.serverLogs.for(name)),
+        sampler: this.deps.sampler,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),

@@ -15,7 +15,7 @@ import {
 } from '../../src/servers/capabilities/roots';
 import { Session } from '../../src/servers/session';
 import { Emitter } from '../../src/util/emitter';
-import { FakeLaunches, MemoryLog, RecordingSink, stdioDef } from './support/fakeLaunches';
+import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 
 const A: Folder = { uri: 'file:///work/a', name: 'a', fsPath: '/work/a' };
 const B: Folder = { uri: 'file:///work/b', name: 'b', fsPath: '/work/b' };
@@ -95,6 +95,7 @@ void describe('a Session offers roots to a real SDK server', () => {
       name: 'one',
       clientInfo: { name: 'test-host', version: '0.0.0' },
       sink: new RecordingSink(),
+      sampler: new RecordingSampler(),
       log: new MemoryLog(),
       protocolVersion: undefined,
       roots: source,

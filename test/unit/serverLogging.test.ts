@@ -9,7 +9,7 @@ import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mcpLevel, metaLevel, writeServerMessage, type HostLogLevel, type LogLevelSource } from '../../src/servers/capabilities/logging';
 import { Session } from '../../src/servers/session';
 import { Emitter } from '../../src/util/emitter';
-import { FakeLaunches, MemoryLog, RecordingSink, stdioDef } from './support/fakeLaunches';
+import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 
 class Level implements LogLevelSource {
   readonly changed = new Emitter<HostLogLevel>();
@@ -78,6 +78,7 @@ void describe('a Session keeps a 2025 server at our level', () => {
       name: 'one',
       clientInfo: { name: 'test-host', version: '0.0.0' },
       sink: new RecordingSink(),
+      sampler: new RecordingSampler(),
       log,
       protocolVersion: undefined,
       logLevel: level,
