@@ -3,6 +3,7 @@
  * audit log all read. Built once, by the broker, when a request is settled.
  */
 import type { AnswerContent } from '../shared/fieldModel';
+import type { Asker } from './asker';
 
 /** How an elicitation ended, as sent to the server (`error` when no reply could be sent). */
 export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
@@ -37,7 +38,7 @@ export type BrowserStep = 'opened' | 'notOpened';
 /** One finished elicitation. */
 export interface FinishedElicitation {
   readonly id: string;
-  readonly server: string;
+  readonly asker: Asker;
   readonly mode: 'form' | 'url';
   /** The sanitised, length-capped text the user saw. */
   readonly message: string;

@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import { askerFor } from '../elicitation/asker';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { HostClient } from './hostClient';
@@ -195,7 +196,7 @@ export class Session {
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle({ name, serverInfo: client.getServerVersion() }, request.params, {
+      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
         signal: ctx.mcpReq.signal,
         requestId: ctx.mcpReq.id,
         sendProgress: async (progressToken, progress, message) => {
