@@ -9,6 +9,7 @@ import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
 import { DevWatch } from './servers/devWatch';
 import { CONNECT_TIMEOUT_MS } from './servers/connection';
+import { realTimer, type SetTimer } from './servers/legDeadline';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
@@ -49,6 +50,11 @@ export interface ServicesOptions {
   readonly restartDelaysMs?: readonly number[];
   /** The wall clock of the rate limiter and the pending queue, ms since the epoch. */
   readonly now?: () => number;
+  /**
+   * Schedules the timeouts of requests to servers (default: `setTimeout`), which stand still while
+   * a question the server raised is open; a test advances simulated time through it.
+   */
+  readonly legTimer?: SetTimer;
   /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
@@ -162,6 +168,8 @@ export class Services extends Disposable {
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
+        // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
+        legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
       }),
     );
     this._register(new DevWatch(this.manager, this.log));

@@ -14,6 +14,7 @@ import { displayText, MAX_MESSAGE_CHARS } from '../shared/displayText';
 import * as safe from '../util/safeText';
 import { envSecrets } from '../util/redact';
 import { readServerFiles, watchServerFiles } from './serverFiles';
+import { inputsFor } from './parse/fileInputs';
 import { vscodeReads } from './parse/vscodeReads';
 
 /** A server definition ready to launch: variables substituted, envFile merged. */
@@ -81,7 +82,6 @@ export class ConfigLoader extends Disposable {
     const files = await readServerFiles(this.globalStorageUri);
     const errors: ConfigError[] = [...files.errors];
     const fileDefs: ServerDefinition[] = files.servers;
-    const inputs = new Map<string, InputDefinition>(files.inputs.map((i) => [i.id, i]));
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('servers');
     const settingDefs: ServerDefinition[] = [];
     for (const [scope, value] of [
@@ -102,7 +102,7 @@ export class ConfigLoader extends Disposable {
     const userInputs = new Map(fromUser.inputs.map((i) => [i.id, i]));
     const settingInputs = new Map(fromSetting.inputs.map((i) => [i.id, i]));
     const inputsOf = (def: ServerDefinition): ReadonlyMap<string, InputDefinition> =>
-      def.source.kind !== 'setting' ? inputs : isWorkspaceDefined(def.source) ? settingInputs : userInputs;
+      inputsFor(def.source, files.inputs, { user: userInputs, inForce: settingInputs });
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.

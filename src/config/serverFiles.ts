@@ -11,13 +11,15 @@ import * as path from 'node:path';
 import { parseMcpJson } from './parse/mcpJson';
 import { parsePortableMcpJson } from './parse/portableJson';
 import type { ConfigError, InputDefinition, ServerDefinition, ServerSource } from './parse/definitions';
+import { addFileInputs, type InputsByFile } from './parse/fileInputs';
 
 /** A configuration file larger than this is refused unread: a real one is a few kilobytes, and parsing runs in the extension host. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface ServerFiles {
   readonly servers: ServerDefinition[];
-  readonly inputs: InputDefinition[];
+  /** Each file's own `inputs`, by its path: a server resolves only from its file's (parse/fileInputs.ts). */
+  readonly inputs: InputsByFile;
   readonly errors: ConfigError[];
 }
 
@@ -79,36 +81,41 @@ async function readBounded(uri: vscode.Uri): Promise<{ text: string } | { missin
 
 /** Reads every file; `globalStorageUri` locates the profile's mcp.json (absent in unit contexts). */
 export async function readServerFiles(globalStorageUri: vscode.Uri | undefined): Promise<ServerFiles> {
-  const out: ServerFiles = { servers: [], inputs: [], errors: [] };
+  const inputs = new Map<string, Map<string, InputDefinition>>();
+  const out: ServerFiles = { servers: [], inputs, errors: [] };
   const specs = fileSpecs(globalStorageUri);
   // The .code-workspace file sits between the folders' files and the user's, as in VS Code.
   const userIndex = specs.findIndex((s) => s.source.kind === 'userFile');
   const reads = await Promise.all(specs.map((s) => readBounded(s.uri)));
-  const add = (r: { servers: ServerDefinition[]; inputs?: InputDefinition[]; errors: ConfigError[] }): void => {
+  const add = (file: string, r: { servers: ServerDefinition[]; inputs?: InputDefinition[]; errors: ConfigError[] }): void => {
     out.servers.push(...r.servers);
     out.errors.push(...r.errors);
-    for (const i of r.inputs ?? []) if (!out.inputs.some((x) => x.id === i.id)) out.inputs.push(i);
+    addFileInputs(inputs, file, r.inputs ?? []);
   };
   specs.forEach((spec, i) => {
-    if (i === userIndex) add(readWorkspaceFileSettings());
+    if (i === userIndex) {
+      const ws = readWorkspaceFileSettings();
+      if (ws) add(ws.file, ws);
+    }
     const r = reads[i];
     if (!r || 'missing' in r) return;
     if ('error' in r) {
       out.errors.push({ file: spec.uri.fsPath, message: `This file ${r.error}` });
       return;
     }
-    add(spec.portable ? parsePortableMcpJson(r.text, spec.source) : parseMcpJson(r.text, spec.source));
+    add(spec.uri.fsPath, spec.portable ? parsePortableMcpJson(r.text, spec.source) : parseMcpJson(r.text, spec.source));
   });
   return out;
 }
 
 /** `settings.mcp` of the open `.code-workspace` file: the mcp.json shape inside the workspace's settings. */
-function readWorkspaceFileSettings(): { servers: ServerDefinition[]; inputs: InputDefinition[]; errors: ConfigError[] } {
+function readWorkspaceFileSettings():
+  { file: string; servers: ServerDefinition[]; inputs: InputDefinition[]; errors: ConfigError[] } | undefined {
   const workspaceFile = vscode.workspace.workspaceFile;
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!workspaceFile || workspaceFile.scheme !== 'file' || !folder) return { servers: [], inputs: [], errors: [] };
+  if (!workspaceFile || workspaceFile.scheme !== 'file' || !folder) return undefined;
   const value = vscode.workspace.getConfiguration().inspect('mcp')?.workspaceValue;
-  if (value === undefined) return { servers: [], inputs: [], errors: [] };
+  if (value === undefined) return undefined;
   const parsed = parseMcpJson(JSON.stringify(value), {
     kind: 'workspaceFile',
     file: workspaceFile.fsPath,
@@ -116,7 +123,7 @@ function readWorkspaceFileSettings(): { servers: ServerDefinition[]; inputs: Inp
     format: 'workspaceSettings',
   });
   // Positions would point into our re-serialised copy, not the user's file: name the file and key only.
-  return { ...parsed, errors: parsed.errors.map(({ line: _l, column: _c, ...e }) => e) };
+  return { ...parsed, file: workspaceFile.fsPath, errors: parsed.errors.map(({ line: _l, column: _c, ...e }) => e) };
 }
 
 /** Watches every file above (and the `mcp` setting), calling `changed` on any change. */

@@ -12,13 +12,13 @@ import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { describeState, errorText, type ServerState } from './serverState';
+import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, shouldFallBackToSse, type TransportKind } from './transports';
 
 export type { LegOptions, RelayedMessage } from './session';
 
-/** A timer the connection can cancel; tests pass a scheduler they fire themselves. */
-export type SetTimer = (fn: () => void, ms: number) => { dispose(): void };
+export type { SetTimer } from './legDeadline';
 
 export interface ConnectionDeps {
   readonly log: SessionLog & { error(message: string, err?: unknown): void };
@@ -36,6 +36,8 @@ export interface ConnectionDeps {
   readonly createTransport?: typeof createTransport;
   /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
   readonly setTimer?: SetTimer;
+  /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
+  readonly legClock?: LegClock;
 }
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
@@ -43,11 +45,6 @@ export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
 export const STABLE_AFTER_MS = 60_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
-
-const realTimer: SetTimer = (fn, ms) => {
-  const t = setTimeout(fn, ms);
-  return { dispose: () => clearTimeout(t) };
-};
 
 /**
  * One MCP server, with crash restarts. Its lifetime is the server definition's; a changed
@@ -207,6 +204,7 @@ export class Connection extends Disposable {
       sink: this.deps.sink,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
+      ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
     });
     // The session disposes its emitters with itself, so these listeners go with it.
     session.onDidChangeTools(() => this._onDidChange.fire(this));

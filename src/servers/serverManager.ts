@@ -7,6 +7,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Connection } from './connection';
+import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
@@ -44,6 +45,7 @@ export class ServerManager extends Disposable {
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
+      legClock?: LegClock;
     },
   ) {
     super();
@@ -112,6 +114,7 @@ export class ServerManager extends Disposable {
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
         ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
+        ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
       });
       const sub = conn.onDidChange(() => this._onDidChange.fire());
       this.connections.set(name, { conn, print: fingerprint(resolved.def), resolved, sub });

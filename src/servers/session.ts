@@ -33,6 +33,7 @@ import { askerFor } from '../elicitation/asker';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { HostClient } from './hostClient';
+import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
@@ -68,6 +69,8 @@ export interface SessionDeps {
   readonly log: SessionLog;
   /** The server's `protocolVersion` setting. */
   readonly protocolVersion: ServerDefinition['protocolVersion'];
+  /** Times each leg, and stops while a question the server raised is open (default: real timers, no questions). */
+  readonly legClock?: LegClock;
 }
 
 /**
@@ -89,10 +92,13 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
 } as const satisfies ClientCapabilities;
 
-/** A call may wait on the user (an elicitation inside it); progress from the server extends it. */
-const CALL_TIMEOUT_MS = 15 * 60_000;
-/** A lookup the server should answer quickly. */
-const RELAY_TIMEOUT_MS = 60_000;
+/**
+ * A call the server takes this long over, with no progress and no question of its own open,
+ * has failed; progress extends it, and an open question stops it (legDeadline.ts).
+ */
+export const CALL_TIMEOUT_MS = 15 * 60_000;
+/** A lookup the server should answer quickly (an open question stops this clock too). */
+export const RELAY_TIMEOUT_MS = 60_000;
 /**
  * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
  * the session pings to tell a dead server from a hiccup; no answer in this time means dead.
@@ -307,17 +313,18 @@ export class Session {
    */
   async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
     const client = this.client;
-    // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
-    const options = { ...legRequestOptions(leg, CALL_TIMEOUT_MS), allowInputRequired: true };
     try {
-      switch (method) {
-        case 'tools/call':
-          return await client.callTool(params as Parameters<HostClient['callTool']>[0], options);
-        case 'prompts/get':
-          return await client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
-        case 'resources/read':
-          return await client.readResource(params as Parameters<HostClient['readResource']>[0], options);
-      }
+      return await this.timed<unknown>(leg, CALL_TIMEOUT_MS, (o) => {
+        const options = { ...o, allowInputRequired: true };
+        switch (method) {
+          case 'tools/call':
+            return client.callTool(params as Parameters<HostClient['callTool']>[0], options);
+          case 'prompts/get':
+            return client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
+          case 'resources/read':
+            return client.readResource(params as Parameters<HostClient['readResource']>[0], options);
+        }
+      });
     } catch (err) {
       throw this.protocolFailure(err, label);
     }
@@ -329,12 +336,21 @@ export class Session {
    */
   async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
     try {
-      return await this.client.request(
-        { method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) },
-        legRequestOptions(leg, RELAY_TIMEOUT_MS),
+      return await this.timed(leg, RELAY_TIMEOUT_MS, (o) =>
+        this.client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, o),
       );
     } catch (err) {
       throw this.protocolFailure(err, request.method);
+    }
+  }
+
+  /** Runs one request under its {@link LegDeadline}: the one place a leg's timeout is decided. */
+  private async timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
+    const deadline = new LegDeadline(this.deps.name, leg.timeoutMs ?? timeoutMs, this.deps.legClock ?? REAL_LEG_CLOCK);
+    try {
+      return await send(sdkLegOptions(leg, deadline));
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -405,15 +421,28 @@ export class Session {
   }
 }
 
-function legRequestOptions(
-  leg: LegOptions,
-  timeout: number,
-): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
+interface SdkLegOptions {
+  readonly signal: AbortSignal;
+  readonly onprogress?: ProgressCallback;
+  readonly timeout: number;
+}
+
+/** The caller's cancel and the deadline abort the request; progress extends the deadline. */
+function sdkLegOptions(leg: LegOptions, deadline: LegDeadline): SdkLegOptions {
+  const onprogress = leg.onprogress;
   return {
-    ...(leg.signal ? { signal: leg.signal } : {}),
-    ...(leg.onprogress ? { onprogress: leg.onprogress } : {}),
-    timeout: leg.timeoutMs ?? timeout,
-    resetTimeoutOnProgress: true,
+    signal: leg.signal ? AbortSignal.any([leg.signal, deadline.signal]) : deadline.signal,
+    // Without a callback the SDK sends no progress token, so the server cannot send progress:
+    // as before, only callers that show progress ask for it.
+    ...(onprogress
+      ? {
+          onprogress: (p) => {
+            deadline.extend();
+            onprogress(p);
+          },
+        }
+      : {}),
+    timeout: SDK_TIMEOUT_OFF_MS,
   };
 }
 

@@ -503,8 +503,10 @@ describe('Policy and pending elicitations in the workbench', () => {
     }
     await pendingStatus(page).filter({ hasText: '1' }).waitFor();
     const item = await notification(page, 'demo wants your input: Create a new project.');
+    // Counted before the click: the decline can be recorded before the next line runs.
+    const answered = recordCount(wb, 'everything');
     await item.getByRole('button', { name: 'Block Server' }).click();
-    const recs = await waitForRecord(wb, 'everything', recordCount(wb, 'everything') + 1);
+    const recs = await waitForRecord(wb, 'everything', answered + 1);
     assert.deepEqual(recs.at(-1)?.result, { action: 'decline' });
     await waitForPolicy(wb, 'demo', 'block');
     await notification(page, '“demo” is now set to block in workspace settings.');

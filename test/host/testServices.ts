@@ -3,6 +3,7 @@ import { Services, type ServicesOptions } from '../../src/context';
 import type { ElicitationSink } from '../../src/elicitation/broker';
 import type { Presenter } from '../../src/elicitation/presenter';
 import { Interceptor } from './intercept';
+import { ManualClock } from './manualClock';
 
 /** A prompt the extension put on screen. */
 export interface ShownPrompt {
@@ -40,6 +41,11 @@ export class TestHooks {
   keepAliveMs: number | undefined = undefined;
   /** How long a server may take to answer `initialize`, ms; `undefined`: the extension's own. */
   connectTimeoutMs: number | undefined = undefined;
+  /**
+   * Simulated time for the timeouts of requests to servers: in the test build they fire only when
+   * a test advances this clock (no in-host test waits a real 15 minutes for one).
+   */
+  readonly legClock = new ManualClock();
   /** In front of what the broker shows and tells the user. */
   readonly presenter = new Interceptor<Presenter>();
   /** In front of the broker's intake from the connections (requests, completion notices, servers gone). */
@@ -53,6 +59,7 @@ export class TestHooks {
       sink: (real) => this.sink.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
+      legTimer: this.legClock.setTimer,
       observers: {
         promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
         cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
