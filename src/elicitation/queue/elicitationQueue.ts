@@ -71,11 +71,11 @@ export class ElicitationQueue {
   }
 
   /**
-   * A question from this server is open: queued, asking, on screen, set aside, or awaiting its
+   * A question from the asker named `name` is open: queued, asking, on screen, set aside, or awaiting its
    * browser step. The legs of the server's calls stop their timeouts meanwhile (legDeadline.ts).
    */
-  hasOpen(server: string): boolean {
-    return this.pending.list().some((e) => e.server === server);
+  hasOpen(name: string): boolean {
+    return this.pending.list().some((e) => e.asker.name === name);
   }
 
   /**
