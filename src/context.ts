@@ -26,6 +26,7 @@ import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
+import { ServerLogs } from './util/serverLogs';
 import { displayText } from './elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
 import * as safe from './util/safeText';
@@ -70,6 +71,8 @@ export interface ServicesObservers {
   cspViolation?(server: string, directive: string): void;
   /** A URL went to the browser, after the user's consent. */
   openedExternal?(url: string): void;
+  /** A line was written to a log channel (after redaction), with the channel's name. */
+  logLine?(channel: string, level: string, text: string): void;
 }
 
 function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
@@ -81,7 +84,9 @@ function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; d
  * `extension.ts` only creates and disposes this.
  */
 export class Services extends Disposable {
-  readonly log = this._register(new Logger('MCP Elicitation'));
+  readonly log: Logger;
+  /** Each server's own log channel. */
+  readonly serverLogs: ServerLogs;
   private settings: Settings = readSettings();
   readonly policyActions = new PolicyActions();
   /** Per-server token buckets; the Gatekeeper owns the decisions, tests read the limit in force. */
@@ -112,6 +117,10 @@ export class Services extends Disposable {
     super();
     const now = options.now ?? Date.now;
     const observers = (this.observers = options.observers ?? {});
+    this.log = this._register(
+      new Logger('MCP Elicitation', observers.logLine ? { observe: (c, l, t) => observers.logLine?.(c, l, t) } : {}),
+    );
+    this.serverLogs = this._register(new ServerLogs(this.log));
     const connectTimeoutMs = (): number => options.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS;
     this.limiter = new RateLimiter(this.settings.rateLimit, now);
     this.gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
@@ -163,6 +172,7 @@ export class Services extends Disposable {
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
+        serverLogs: this.serverLogs,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: options.sink?.(this.broker) ?? this.broker,
         autoStart: () => this.settings.autoStart,

@@ -74,7 +74,7 @@ export class Connection extends Disposable {
   ) {
     super();
     // A throwing listener must not stop the others, nor the state machine that fired it.
-    const onListenerError = (err: unknown): void => deps.log.error(`[${definition.name}] a listener failed`, err);
+    const onListenerError = (err: unknown): void => deps.log.error('a listener failed', err);
     this._onDidChange = this._register(new Emitter<Connection>(onListenerError));
     this.onDidChange = this._onDidChange.event;
     this._onDidNotify = this._register(new Emitter<RelayedMessage>(onListenerError));
@@ -114,7 +114,7 @@ export class Connection extends Disposable {
 
   private setState(s: ServerState): void {
     this._state = s;
-    this.deps.log.info(`[${this.name}] ${describeState(s)}`);
+    this.deps.log.info(describeState(s));
     this._onDidChange.fire(this);
   }
 
@@ -153,7 +153,7 @@ export class Connection extends Disposable {
     this.setState({ kind: 'starting', attempt });
     let launch = await this.launch(undefined);
     if (launch.failed && !launch.session?.isDisposed && shouldFallBackToSse(this.definition, launch.err)) {
-      this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
+      this.deps.log.info(`Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
       void this.endSession();
       launch = await this.launch('sse');
     }
@@ -195,7 +195,8 @@ export class Connection extends Disposable {
     const make = this.deps.createTransport ?? createTransport;
     const prepared = make(
       this.definition,
-      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
+      // As VS Code logs a server's stderr: as warnings, in the server's own log.
+      { stderr: (line) => this.deps.log.warn(`[server stderr] ${line}`), warn: (m) => this.deps.log.warn(m) },
       kind,
     );
     const session = new Session(prepared, {

@@ -222,7 +222,7 @@ export class Session {
     const toolsChanged = this.listChange('notifications/tools/list_changed');
     client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
     client.setNotificationHandler('notifications/message', (n) => {
-      deps.log.debug(`[${name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      deps.log.debug(`log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
       this.notify(n);
     });
     // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
@@ -263,7 +263,7 @@ export class Session {
         this._tools = tools;
       } catch (err) {
         if (this.isDisposed) return;
-        this.deps.log.warn(`[${this.deps.name}] tools/list failed: ${errorText(err)}`);
+        this.deps.log.warn(`tools/list failed: ${errorText(err)}`);
         if (this._toolsListed) return;
       }
     }
@@ -278,7 +278,7 @@ export class Session {
    * treated like an exited process: prompts close, calls fail, the restart policy applies.
    */
   private onTransportError(e: unknown): void {
-    this.deps.log.warn(`[${this.deps.name}] transport error: ${errorText(e)}`);
+    this.deps.log.warn(`transport error: ${errorText(e)}`);
     if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
     // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
@@ -294,7 +294,7 @@ export class Session {
         this.probing = false;
         // An error answer (say, a server without ping) still proves the server is there.
         if (err instanceof ProtocolError || this.isDisposed) return;
-        this.deps.log.warn(`[${this.deps.name}] the server stopped answering: ${errorText(err)}`);
+        this.deps.log.warn(`the server stopped answering: ${errorText(err)}`);
         this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
       },
     );
@@ -367,9 +367,7 @@ export class Session {
     if (err.code === -32022) {
       // The revision was chosen at connect; a server that drops it since needs a new session.
       const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(
-        `[${name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`,
-      );
+      this.deps.log.warn(`-32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
       this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
       return new VersionGoneError(name, label, supported);
     }
@@ -400,7 +398,7 @@ export class Session {
 
   /** The one place a wire message is written to the log. */
   private trace(direction: '→' | '←', msg: JSONRPCMessage): void {
-    this.deps.log.trace(`[${this.deps.name}] ${direction} ${JSON.stringify(msg)}`);
+    this.deps.log.trace(`${direction} ${JSON.stringify(msg)}`);
   }
 
   /**
@@ -415,7 +413,7 @@ export class Session {
       this._onDidChangeTools.dispose();
       this._onDidNotify.dispose();
       this._onDidEnd.dispose();
-      this.closing = this.client.close().catch((e: unknown) => this.deps.log.warn(`[${this.deps.name}] close failed: ${errorText(e)}`));
+      this.closing = this.client.close().catch((e: unknown) => this.deps.log.warn(`close failed: ${errorText(e)}`));
     }
     return this.closing;
   }

@@ -33,6 +33,8 @@ export class TestHooks {
   readonly onDidShowPrompt = this._onDidShowPrompt.event;
   /** Every URL handed to the browser, in order. */
   readonly opened: string[] = [];
+  /** The last lines written to any log channel, after redaction, oldest first. */
+  readonly logLines: { readonly channel: string; readonly level: string; readonly text: string }[] = [];
   /** Every CSP violation a form webview reported (the hostile battery asserts there are none). */
   readonly cspViolations: { readonly server: string; readonly directive: string }[] = [];
   /** How long activation took to build the services and their commands, ms (the benchmark reads it). */
@@ -64,6 +66,10 @@ export class TestHooks {
         promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
         cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
         openedExternal: (url) => this.opened.push(url),
+        logLine: (channel, level, text) => {
+          this.logLines.push({ channel, level, text });
+          if (this.logLines.length > 5000) this.logLines.splice(0, 1000);
+        },
       },
     };
   }
