@@ -101,6 +101,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         asker: () => askerFor('modern', client.getServerVersion()),
         broker: {
           handle: (s, p, e) => broker.handle(s, p, e),
+          sample: () => Promise.reject(new Error('no sample expected')),
           waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
           endBrowserStep: (s, id) => void broker.queue.complete(s, id),
         },
@@ -268,6 +269,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         asker: () => askerFor('modern', undefined),
         broker: {
           handle: (sv, p, e) => broker.handle(sv, p, e),
+          sample: () => Promise.reject(new Error('no sample expected')),
           waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id),
           endBrowserStep: () => undefined,
         },
@@ -304,6 +306,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
             asker: () => askerFor('raw', undefined),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
+              sample: () => Promise.reject(new Error('no sample expected')),
               waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
               endBrowserStep: () => undefined,
             },
@@ -356,6 +359,7 @@ void describe('the same form tool on a dual server, either revision', () => {
             asker: () => askerFor('dual', undefined),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
+              sample: () => Promise.reject(new Error('no sample expected')),
               waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
               endBrowserStep: () => undefined,
             },

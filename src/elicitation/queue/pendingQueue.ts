@@ -5,7 +5,7 @@
  */
 import { Emitter, type Event } from '../../util/emitter';
 
-import type { CallRound } from '../outcome';
+import type { CallRound, RequestMode } from '../outcome';
 import type { Asker } from '../asker';
 
 /** The lifecycle of a pending elicitation. */
@@ -30,7 +30,7 @@ export interface PendingEntry<T> {
   /** Unique within the queue (not the JSON-RPC id, which is only unique per server). */
   readonly id: string;
   readonly asker: Asker;
-  readonly mode: 'form' | 'url';
+  readonly mode: RequestMode;
   readonly message: string;
   /** Milliseconds since the epoch. */
   readonly createdAt: number;
