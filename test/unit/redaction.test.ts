@@ -74,8 +74,9 @@ describe('the log never shows a secret, at any level', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text }], items: [{ password: 'pw-secret-4' }] } }),
       [],
     );
-    for (const secret of ['at-secret-1', 'rt-secret-2', 'cs-secret-3', 'pw-secret-4'])
+    for (const secret of ['at-secret-1', 'rt-secret-2', 'cs-secret-3', 'pw-secret-4']) {
       assert.ok(!traced.includes(secret), `${secret}: ${traced}`);
+    }
     // The rest stays readable, and still decodes to the same shape.
     const decoded = JSON.parse(traced) as { result: { content: { text: string }[] } };
     const inner = JSON.parse(decoded.result.content[0]?.text ?? '{}') as Record<string, string>;
