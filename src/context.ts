@@ -9,6 +9,7 @@ import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
 import { DevWatch } from './servers/devWatch';
 import { CONNECT_TIMEOUT_MS } from './servers/connection';
+import { realTimer, type SetTimer } from './servers/legDeadline';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
@@ -25,6 +26,7 @@ import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
+import { ServerLogs } from './util/serverLogs';
 import { displayText } from './elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
 import * as safe from './util/safeText';
@@ -49,6 +51,11 @@ export interface ServicesOptions {
   readonly restartDelaysMs?: readonly number[];
   /** The wall clock of the rate limiter and the pending queue, ms since the epoch. */
   readonly now?: () => number;
+  /**
+   * Schedules the timeouts of requests to servers (default: `setTimeout`), which stand still while
+   * a question the server raised is open; a test advances simulated time through it.
+   */
+  readonly legTimer?: SetTimer;
   /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
@@ -64,6 +71,8 @@ export interface ServicesObservers {
   cspViolation?(server: string, directive: string): void;
   /** A URL went to the browser, after the user's consent. */
   openedExternal?(url: string): void;
+  /** A line was written to a log channel (after redaction), with the channel's name. */
+  logLine?(channel: string, level: string, text: string): void;
 }
 
 function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; defaultPolicy: unknown; rateLimit: unknown } {
@@ -75,7 +84,9 @@ function policySettings(s: Settings): { serverPolicy: Record<string, unknown>; d
  * `extension.ts` only creates and disposes this.
  */
 export class Services extends Disposable {
-  readonly log = this._register(new Logger('MCP Elicitation'));
+  readonly log: Logger;
+  /** Each server's own log channel. */
+  readonly serverLogs: ServerLogs;
   private settings: Settings = readSettings();
   readonly policyActions = new PolicyActions();
   /** Per-server token buckets; the Gatekeeper owns the decisions, tests read the limit in force. */
@@ -106,6 +117,10 @@ export class Services extends Disposable {
     super();
     const now = options.now ?? Date.now;
     const observers = (this.observers = options.observers ?? {});
+    this.log = this._register(
+      new Logger('MCP Elicitation', observers.logLine ? { observe: (c, l, t) => observers.logLine?.(c, l, t) } : {}),
+    );
+    this.serverLogs = this._register(new ServerLogs(this.log));
     const connectTimeoutMs = (): number => options.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS;
     this.limiter = new RateLimiter(this.settings.rateLimit, now);
     this.gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
@@ -157,11 +172,14 @@ export class Services extends Disposable {
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
+        serverLogs: this.serverLogs,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: options.sink?.(this.broker) ?? this.broker,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
+        // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
+        legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
       }),
     );
     this._register(new DevWatch(this.manager, this.log));

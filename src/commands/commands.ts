@@ -91,7 +91,16 @@ const COMMANDS: Record<string, Handler> = {
     s.gatekeeper.resetSession();
     return s.manager.restartAll();
   },
-  'mcpElicitation.showLog': (s) => s.log.show(),
+  // From a server's row (or with its name): that server's own log; from the view title: the extension's.
+  'mcpElicitation.showLog': (s, arg) => {
+    const name = serverName(arg);
+    if (name) s.serverLogs.show(name);
+    else s.log.show();
+  },
+  'mcpElicitation.showServerLog': async (s, arg) => {
+    const name = serverName(arg) ?? (await serverFrom(s, arg))?.name;
+    if (name) s.serverLogs.show(name);
+  },
   'mcpElicitation.openDefinition': async (s, arg) => {
     const name = serverName(arg);
     const entry = s.manager.list().find((e) => e.name === name);

@@ -12,13 +12,13 @@ import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { describeState, errorText, type ServerState } from './serverState';
+import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, shouldFallBackToSse, type TransportKind } from './transports';
 
 export type { LegOptions, RelayedMessage } from './session';
 
-/** A timer the connection can cancel; tests pass a scheduler they fire themselves. */
-export type SetTimer = (fn: () => void, ms: number) => { dispose(): void };
+export type { SetTimer } from './legDeadline';
 
 export interface ConnectionDeps {
   readonly log: SessionLog & { error(message: string, err?: unknown): void };
@@ -36,6 +36,8 @@ export interface ConnectionDeps {
   readonly createTransport?: typeof createTransport;
   /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
   readonly setTimer?: SetTimer;
+  /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
+  readonly legClock?: LegClock;
 }
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
@@ -43,11 +45,6 @@ export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 /** A connection that stayed up this long resets the crash counter. */
 export const STABLE_AFTER_MS = 60_000;
 export const CONNECT_TIMEOUT_MS = 30_000;
-
-const realTimer: SetTimer = (fn, ms) => {
-  const t = setTimeout(fn, ms);
-  return { dispose: () => clearTimeout(t) };
-};
 
 /**
  * One MCP server, with crash restarts. Its lifetime is the server definition's; a changed
@@ -77,7 +74,7 @@ export class Connection extends Disposable {
   ) {
     super();
     // A throwing listener must not stop the others, nor the state machine that fired it.
-    const onListenerError = (err: unknown): void => deps.log.error(`[${definition.name}] a listener failed`, err);
+    const onListenerError = (err: unknown): void => deps.log.error('a listener failed', err);
     this._onDidChange = this._register(new Emitter<Connection>(onListenerError));
     this.onDidChange = this._onDidChange.event;
     this._onDidNotify = this._register(new Emitter<RelayedMessage>(onListenerError));
@@ -117,7 +114,7 @@ export class Connection extends Disposable {
 
   private setState(s: ServerState): void {
     this._state = s;
-    this.deps.log.info(`[${this.name}] ${describeState(s)}`);
+    this.deps.log.info(describeState(s));
     this._onDidChange.fire(this);
   }
 
@@ -156,7 +153,7 @@ export class Connection extends Disposable {
     this.setState({ kind: 'starting', attempt });
     let launch = await this.launch(undefined);
     if (launch.failed && !launch.session?.isDisposed && shouldFallBackToSse(this.definition, launch.err)) {
-      this.deps.log.info(`[${this.name}] Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
+      this.deps.log.info(`Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
       void this.endSession();
       launch = await this.launch('sse');
     }
@@ -198,7 +195,8 @@ export class Connection extends Disposable {
     const make = this.deps.createTransport ?? createTransport;
     const prepared = make(
       this.definition,
-      { stderr: (line) => this.deps.log.info(`[${this.name}] stderr: ${line}`), warn: (m) => this.deps.log.warn(`[${this.name}] ${m}`) },
+      // As VS Code logs a server's stderr: as warnings, in the server's own log.
+      { stderr: (line) => this.deps.log.warn(`[server stderr] ${line}`), warn: (m) => this.deps.log.warn(m) },
       kind,
     );
     const session = new Session(prepared, {
@@ -207,6 +205,7 @@ export class Connection extends Disposable {
       sink: this.deps.sink,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
+      ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
     });
     // The session disposes its emitters with itself, so these listeners go with it.
     session.onDidChangeTools(() => this._onDidChange.fire(this));

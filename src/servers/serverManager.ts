@@ -6,7 +6,9 @@ import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
+import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
+import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
@@ -39,11 +41,14 @@ export class ServerManager extends Disposable {
     private readonly loader: ConfigLoader,
     private readonly deps: {
       log: Logger;
+      /** Each server's own log: its stderr and lifecycle (util/serverLogs.ts). */
+      serverLogs: ServerLogs;
       clientInfo: Implementation;
       sink: ElicitationSink;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
+      legClock?: LegClock;
     },
   ) {
     super();
@@ -87,7 +92,7 @@ export class ServerManager extends Disposable {
         next.workspaceDefined !== entry.resolved.workspaceDefined ||
         next.usesWorkspace !== entry.resolved.usesWorkspace
       ) {
-        this.deps.log.info(`[${name}] ${next ? 'definition changed: restarting' : 'removed from configuration: stopping'}`);
+        this.deps.serverLogs.for(name).info(next ? 'definition changed: restarting' : 'removed from configuration: stopping');
         this.connections.delete(name);
         entry.sub.dispose();
         stops.push(entry.conn.shutdown());
@@ -105,13 +110,14 @@ export class ServerManager extends Disposable {
         continue;
       }
       const conn = new Connection(resolved.def, {
-        log: this.deps.log,
+        log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
         ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
+        ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
       });
       const sub = conn.onDidChange(() => this._onDidChange.fire());
       this.connections.set(name, { conn, print: fingerprint(resolved.def), resolved, sub });
@@ -132,7 +138,7 @@ export class ServerManager extends Disposable {
       ),
       show,
     );
-    if (choice === show) this.deps.log.show();
+    if (choice === show) this.deps.serverLogs.show(name);
   }
 
   list(): ServerEntry[] {

@@ -32,6 +32,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { HostClient } from './hostClient';
+import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
@@ -67,6 +68,8 @@ export interface SessionDeps {
   readonly log: SessionLog;
   /** The server's `protocolVersion` setting. */
   readonly protocolVersion: ServerDefinition['protocolVersion'];
+  /** Times each leg, and stops while a question the server raised is open (default: real timers, no questions). */
+  readonly legClock?: LegClock;
 }
 
 /**
@@ -88,10 +91,13 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
 } as const satisfies ClientCapabilities;
 
-/** A call may wait on the user (an elicitation inside it); progress from the server extends it. */
-const CALL_TIMEOUT_MS = 15 * 60_000;
-/** A lookup the server should answer quickly. */
-const RELAY_TIMEOUT_MS = 60_000;
+/**
+ * A call the server takes this long over, with no progress and no question of its own open,
+ * has failed; progress extends it, and an open question stops it (legDeadline.ts).
+ */
+export const CALL_TIMEOUT_MS = 15 * 60_000;
+/** A lookup the server should answer quickly (an open question stops this clock too). */
+export const RELAY_TIMEOUT_MS = 60_000;
 /**
  * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
  * the session pings to tell a dead server from a hiccup; no answer in this time means dead.
@@ -215,7 +221,7 @@ export class Session {
     const toolsChanged = this.listChange('notifications/tools/list_changed');
     client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
     client.setNotificationHandler('notifications/message', (n) => {
-      deps.log.debug(`[${name}] log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      deps.log.debug(`log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
       this.notify(n);
     });
     // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
@@ -256,7 +262,7 @@ export class Session {
         this._tools = tools;
       } catch (err) {
         if (this.isDisposed) return;
-        this.deps.log.warn(`[${this.deps.name}] tools/list failed: ${errorText(err)}`);
+        this.deps.log.warn(`tools/list failed: ${errorText(err)}`);
         if (this._toolsListed) return;
       }
     }
@@ -271,7 +277,7 @@ export class Session {
    * treated like an exited process: prompts close, calls fail, the restart policy applies.
    */
   private onTransportError(e: unknown): void {
-    this.deps.log.warn(`[${this.deps.name}] transport error: ${errorText(e)}`);
+    this.deps.log.warn(`transport error: ${errorText(e)}`);
     if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
     // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
@@ -287,7 +293,7 @@ export class Session {
         this.probing = false;
         // An error answer (say, a server without ping) still proves the server is there.
         if (err instanceof ProtocolError || this.isDisposed) return;
-        this.deps.log.warn(`[${this.deps.name}] the server stopped answering: ${errorText(err)}`);
+        this.deps.log.warn(`the server stopped answering: ${errorText(err)}`);
         this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
       },
     );
@@ -306,17 +312,18 @@ export class Session {
    */
   async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
     const client = this.client;
-    // Calls that wait on the user (elicitation inside) take long; progress keeps them alive.
-    const options = { ...legRequestOptions(leg, CALL_TIMEOUT_MS), allowInputRequired: true };
     try {
-      switch (method) {
-        case 'tools/call':
-          return await client.callTool(params as Parameters<HostClient['callTool']>[0], options);
-        case 'prompts/get':
-          return await client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
-        case 'resources/read':
-          return await client.readResource(params as Parameters<HostClient['readResource']>[0], options);
-      }
+      return await this.timed<unknown>(leg, CALL_TIMEOUT_MS, (o) => {
+        const options = { ...o, allowInputRequired: true };
+        switch (method) {
+          case 'tools/call':
+            return client.callTool(params as Parameters<HostClient['callTool']>[0], options);
+          case 'prompts/get':
+            return client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
+          case 'resources/read':
+            return client.readResource(params as Parameters<HostClient['readResource']>[0], options);
+        }
+      });
     } catch (err) {
       throw this.protocolFailure(err, label);
     }
@@ -328,12 +335,21 @@ export class Session {
    */
   async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
     try {
-      return await this.client.request(
-        { method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) },
-        legRequestOptions(leg, RELAY_TIMEOUT_MS),
+      return await this.timed(leg, RELAY_TIMEOUT_MS, (o) =>
+        this.client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, o),
       );
     } catch (err) {
       throw this.protocolFailure(err, request.method);
+    }
+  }
+
+  /** Runs one request under its {@link LegDeadline}: the one place a leg's timeout is decided. */
+  private async timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
+    const deadline = new LegDeadline(this.deps.name, leg.timeoutMs ?? timeoutMs, this.deps.legClock ?? REAL_LEG_CLOCK);
+    try {
+      return await send(sdkLegOptions(leg, deadline));
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -350,9 +366,7 @@ export class Session {
     if (err.code === -32022) {
       // The revision was chosen at connect; a server that drops it since needs a new session.
       const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(
-        `[${name}] -32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`,
-      );
+      this.deps.log.warn(`-32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
       this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
       return new VersionGoneError(name, label, supported);
     }
@@ -383,7 +397,7 @@ export class Session {
 
   /** The one place a wire message is written to the log. */
   private trace(direction: '→' | '←', msg: JSONRPCMessage): void {
-    this.deps.log.trace(`[${this.deps.name}] ${direction} ${JSON.stringify(msg)}`);
+    this.deps.log.trace(`${direction} ${JSON.stringify(msg)}`);
   }
 
   /**
@@ -398,21 +412,34 @@ export class Session {
       this._onDidChangeTools.dispose();
       this._onDidNotify.dispose();
       this._onDidEnd.dispose();
-      this.closing = this.client.close().catch((e: unknown) => this.deps.log.warn(`[${this.deps.name}] close failed: ${errorText(e)}`));
+      this.closing = this.client.close().catch((e: unknown) => this.deps.log.warn(`close failed: ${errorText(e)}`));
     }
     return this.closing;
   }
 }
 
-function legRequestOptions(
-  leg: LegOptions,
-  timeout: number,
-): { signal?: AbortSignal; onprogress?: ProgressCallback; timeout: number; resetTimeoutOnProgress: true } {
+interface SdkLegOptions {
+  readonly signal: AbortSignal;
+  readonly onprogress?: ProgressCallback;
+  readonly timeout: number;
+}
+
+/** The caller's cancel and the deadline abort the request; progress extends the deadline. */
+function sdkLegOptions(leg: LegOptions, deadline: LegDeadline): SdkLegOptions {
+  const onprogress = leg.onprogress;
   return {
-    ...(leg.signal ? { signal: leg.signal } : {}),
-    ...(leg.onprogress ? { onprogress: leg.onprogress } : {}),
-    timeout: leg.timeoutMs ?? timeout,
-    resetTimeoutOnProgress: true,
+    signal: leg.signal ? AbortSignal.any([leg.signal, deadline.signal]) : deadline.signal,
+    // Without a callback the SDK sends no progress token, so the server cannot send progress:
+    // as before, only callers that show progress ask for it.
+    ...(onprogress
+      ? {
+          onprogress: (p) => {
+            deadline.extend();
+            onprogress(p);
+          },
+        }
+      : {}),
+    timeout: SDK_TIMEOUT_OFF_MS,
   };
 }
 

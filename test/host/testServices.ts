@@ -3,6 +3,7 @@ import { Services, type ServicesOptions } from '../../src/context';
 import type { ElicitationSink } from '../../src/elicitation/broker';
 import type { Presenter } from '../../src/elicitation/presenter';
 import { Interceptor } from './intercept';
+import { ManualClock } from './manualClock';
 
 /** A prompt the extension put on screen. */
 export interface ShownPrompt {
@@ -32,6 +33,8 @@ export class TestHooks {
   readonly onDidShowPrompt = this._onDidShowPrompt.event;
   /** Every URL handed to the browser, in order. */
   readonly opened: string[] = [];
+  /** The last lines written to any log channel, after redaction, oldest first. */
+  readonly logLines: { readonly channel: string; readonly level: string; readonly text: string }[] = [];
   /** Every CSP violation a form webview reported (the hostile battery asserts there are none). */
   readonly cspViolations: { readonly server: string; readonly directive: string }[] = [];
   /** How long activation took to build the services and their commands, ms (the benchmark reads it). */
@@ -40,6 +43,11 @@ export class TestHooks {
   keepAliveMs: number | undefined = undefined;
   /** How long a server may take to answer `initialize`, ms; `undefined`: the extension's own. */
   connectTimeoutMs: number | undefined = undefined;
+  /**
+   * Simulated time for the timeouts of requests to servers: in the test build they fire only when
+   * a test advances this clock (no in-host test waits a real 15 minutes for one).
+   */
+  readonly legClock = new ManualClock();
   /** In front of what the broker shows and tells the user. */
   readonly presenter = new Interceptor<Presenter>();
   /** In front of the broker's intake from the connections (requests, completion notices, servers gone). */
@@ -53,10 +61,15 @@ export class TestHooks {
       sink: (real) => this.sink.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
+      legTimer: this.legClock.setTimer,
       observers: {
         promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
         cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
         openedExternal: (url) => this.opened.push(url),
+        logLine: (channel, level, text) => {
+          this.logLines.push({ channel, level, text });
+          if (this.logLines.length > 5000) this.logLines.splice(0, 1000);
+        },
       },
     };
   }

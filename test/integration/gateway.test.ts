@@ -119,6 +119,26 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.deepEqual(wire.response, { action: 'accept', content: { name: 'Ada' } });
   });
 
+  test("a question from the agent's call stays open 20 simulated minutes; the agent still gets the answer", async () => {
+    const call = invoke(GW, 'elicit', {
+      params: {
+        message: 'Take your time: your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+      tag: 'gw-late',
+    });
+    const p = await nextPrompt(s);
+    assert.equal(p.kind, 'inputBox');
+    // Past every timeout of the call's legs (the test build's leg timers run on this clock).
+    s.hooks.legClock.advance(20 * 60_000);
+    const box = p.widget as vscode.InputBox;
+    box.value = 'Lin';
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const wire = JSON.parse(await call) as WireRecord;
+    assert.deepEqual(wire.response, { action: 'accept', content: { name: 'Lin' } });
+  });
+
   test('a server that speaks only MCP 2026-07-28 works through the gateway: its input_required round is our prompt, the retry carries the answer', async () => {
     const state = s.manager.get(MODERN)?.state;
     assert.equal(state?.kind === 'running' ? state.protocolVersion : undefined, '2026-07-28', 'negotiated the new revision');

@@ -119,12 +119,12 @@ void describe('Session', () => {
     assert.deepEqual(session.tools, []);
   });
 
-  void it('with tracing on, every message in both directions passes the one trace line', async () => {
+  void it('with tracing on, every message in both directions passes the one trace line (in the server’s own log, so without a name prefix)', async () => {
     const log = new MemoryLog(true);
     const { session } = await connected(log);
     assert.equal(textOf(await session.sendLeg('tools/call', { name: 'echo', arguments: { text: 'traced' } }, {}, 'echo')), 'traced');
-    assert.ok(log.traced.some((l) => l.startsWith('[one] → ') && l.includes('"tools/call"')));
-    assert.ok(log.traced.some((l) => l.startsWith('[one] ← ') && l.includes('traced')));
+    assert.ok(log.traced.some((l) => l.startsWith('→ ') && l.includes('"tools/call"')));
+    assert.ok(log.traced.some((l) => l.startsWith('← ') && l.includes('traced')));
     await session.dispose();
   });
 });

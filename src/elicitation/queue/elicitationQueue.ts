@@ -68,6 +68,14 @@ export class ElicitationQueue {
   }
 
   /**
+   * A question from this server is open: queued, asking, on screen, set aside, or awaiting its
+   * browser step. The legs of the server's calls stop their timeouts meanwhile (legDeadline.ts).
+   */
+  hasOpen(server: string): boolean {
+    return this.pending.list().some((e) => e.server === server);
+  }
+
+  /**
    * Adds a request to the list: `queued`, or `asking` while the `ask` notification waits. The
    * ticket's controller aborts when the server cancels or the request is settled from outside.
    */
