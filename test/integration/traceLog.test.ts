@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
@@ -13,8 +13,12 @@ import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 const STDIO = 'trace-stdio';
 const HTTP = 'trace-http';
-/** Our log channel's file: `<logsLocation>/<extension id>/<channel name>.log` (VS Code's extHostOutput). */
-const CHANNEL_FILE = 'MCP Elicitation.log';
+/**
+ * A log channel's file: `<logsLocation>/<extension id>/<channel name>.log`, the name without the
+ * characters a file name cannot hold (VS Code's extHostOutput). Ours are the extension's log and
+ * one per server ("MCP Elicitation: <server>"); all of them are read.
+ */
+const serverLogFile = (server: string): string => `MCP Elicitation ${server}.log`;
 
 function runTool(server: string, tool: string, args: Record<string, unknown>): Promise<{ content: { text: string }[] }> {
   return Promise.resolve(vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', server, tool, args));
@@ -72,8 +76,18 @@ suite('Trace log: real traffic at Trace level leaves no secret in the log file',
   /** What the log must show, so that the absence of secrets means something. */
   const visible = { nickname: `nick-${run}`, stderrLine: `stderr-says-${run}`, echo: `echo-${run}` };
 
+  /** Every log file of the extension, each headed by its name. */
   function logText(): string {
-    const file = path.join(s.context.logUri.fsPath, CHANNEL_FILE);
+    const dir = s.context.logUri.fsPath;
+    if (!existsSync(dir)) return '';
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => `=== ${f}\n${readFileSync(path.join(dir, f), 'utf8')}`)
+      .join('\n');
+  }
+
+  function serverLog(server: string): string {
+    const file = path.join(s.context.logUri.fsPath, serverLogFile(server));
     return existsSync(file) ? readFileSync(file, 'utf8') : '';
   }
 
@@ -192,7 +206,8 @@ suite('Trace log: real traffic at Trace level leaves no secret in the log file',
     const log = logText();
     // The log really is at Trace and saw the traffic: wire messages both ways, for both servers.
     for (const n of [STDIO, HTTP]) {
-      assert.ok(log.includes(`[trace] [${n}] → `) && log.includes(`[trace] [${n}] ← `), `${n}'s wire messages are traced`);
+      const own = serverLog(n);
+      assert.ok(own.includes('[trace] → ') && own.includes('[trace] ← '), `${n}'s wire messages are traced in its own log`);
     }
     assert.ok(log.includes(visible.nickname), 'the answers were traced (the plain field shows)');
     assert.ok(log.includes('https://login.example.com/authorize'), 'the url-mode URL was traced (without its query)');
