@@ -1,9 +1,10 @@
 /**
  * Where an HTTP MCP round trip from the extension host spends its time: the same `tools/call` to
  * the same loopback server (the gateway fixture over HTTP), sent three ways from this host, in one
- * session. `fetch` is what VS Code's MCP client and our SDK client use; in the extension host it
- * is wrapped for proxy and certificate support. `node:http` is Node's client with a keep-alive
- * agent; `socket` writes HTTP/1.1 by hand on one kept-alive TCP connection, the floor for loopback.
+ * session. `fetch` is what VS Code's MCP client uses; in the extension host it is wrapped for
+ * proxy and certificate support. `node:http` is Node's client with a keep-alive agent, which our
+ * connections use for a loopback server (src/servers/loopbackFetch.ts); `socket` writes HTTP/1.1
+ * by hand on one kept-alive TCP connection, the floor for loopback.
  */
 import * as http from 'node:http';
 import * as net from 'node:net';

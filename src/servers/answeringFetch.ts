@@ -24,7 +24,7 @@ export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => 
   return async (input, init) => {
     const res = await inner(input, init);
     if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
-    const body = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(answeringEvents(answer)).pipeThrough(new TextEncoderStream());
+    const body = res.body.pipeThrough(answeringEvents(answer));
     const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     // The transports read these to tell a redirect from the endpoint they asked for.
     Object.defineProperty(out, 'url', { value: res.url });
@@ -33,29 +33,40 @@ export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => 
   };
 }
 
-/** Splits the stream into events (blank-line terminated) and checks each one's data. */
-export function answeringEvents(answer: (reply: MalformedReply) => void): TransformStream<string, string> {
+/**
+ * Splits the stream into events (blank-line terminated) and checks each one's data. One transform
+ * from bytes to bytes, decoding and encoding inside: every stage piped onto a stream costs event
+ * loop turns per chunk, and this one sits on every HTTP call's response.
+ */
+export function answeringEvents(answer: (reply: MalformedReply) => void): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
   let buf = '';
   let lines: string[] = [];
-  return new TransformStream<string, string>({
-    transform(chunk, controller) {
-      buf += chunk;
-      for (;;) {
-        const m = /\r\n|\r|\n/.exec(buf);
-        // A lone '\r' at the end may be the first half of '\r\n': wait for the next chunk.
-        if (!m || (m[0] === '\r' && m.index === buf.length - 1)) break;
-        const line = buf.slice(0, m.index);
-        buf = buf.slice(m.index + m[0].length);
-        lines.push(line);
-        if (line === '') {
-          controller.enqueue(checked(lines, answer));
-          lines = [];
-        }
+  const split = (text: string, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    buf += text;
+    for (;;) {
+      const m = /\r\n|\r|\n/.exec(buf);
+      // A lone '\r' at the end may be the first half of '\r\n': wait for the next chunk.
+      if (!m || (m[0] === '\r' && m.index === buf.length - 1)) break;
+      const line = buf.slice(0, m.index);
+      buf = buf.slice(m.index + m[0].length);
+      lines.push(line);
+      if (line === '') {
+        controller.enqueue(encoder.encode(checked(lines, answer)));
+        lines = [];
       }
+    }
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      // `stream: true` keeps a character split across chunks for the next one.
+      split(decoder.decode(chunk, { stream: true }), controller);
     },
     flush(controller) {
+      split(decoder.decode(), controller);
       const rest = buf === '' ? lines : [...lines, buf];
-      if (rest.length > 0) controller.enqueue(rest.join('\n'));
+      if (rest.length > 0) controller.enqueue(encoder.encode(rest.join('\n')));
     },
   });
 }

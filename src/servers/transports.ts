@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport, SSEClientTransport, SdkHttpError, type T
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 import { answeringFetch } from './answeringFetch';
+import { loopbackFetch } from './loopbackFetch';
 import { stdioLaunch } from './launch';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -73,9 +74,10 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
   const url = new URL(def.url);
   const requestInit: RequestInit = { headers: { ...def.headers } };
   const kind = kindOverride ?? def.type;
-  // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts).
+  // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts); a
+  // server on this machine is reached through node:http, a cheaper round trip (see loopbackFetch.ts).
   let answerVia: Transport | undefined;
-  const checkedFetch = answeringFetch(fetch, (reply) => void answerVia?.send(reply).catch(() => undefined));
+  const checkedFetch = answeringFetch(loopbackFetch(fetch), (reply) => void answerVia?.send(reply).catch(() => undefined));
   if (kind === 'sse') {
     answerVia = new SSEClientTransport(url, {
       requestInit,

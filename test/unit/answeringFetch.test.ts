@@ -13,17 +13,19 @@ import { HostClient } from '../../src/servers/hostClient';
 import { createTransport } from '../../src/servers/transports';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 
-async function run(events: string[]): Promise<{ out: string; replies: MalformedReply[] }> {
+async function run(events: (string | Uint8Array)[]): Promise<{ out: string; replies: MalformedReply[] }> {
   const replies: MalformedReply[] = [];
-  const stream = new ReadableStream<string>({
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
     start(c) {
-      for (const e of events) c.enqueue(e);
+      for (const e of events) c.enqueue(typeof e === 'string' ? encoder.encode(e) : e);
       c.close();
     },
   }).pipeThrough(answeringEvents((r) => replies.push(r)));
+  const decoder = new TextDecoder();
   let out = '';
-  for await (const chunk of stream as unknown as AsyncIterable<string>) out += chunk;
-  return { out, replies };
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) out += decoder.decode(chunk, { stream: true });
+  return { out: out + decoder.decode(), replies };
 }
 
 void describe('answeringEvents (the event-stream check)', () => {
@@ -32,6 +34,17 @@ void describe('answeringEvents (the event-stream check)', () => {
       'id: 7\r\nevent: message\r\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\r\n\r\n';
     const { out, replies } = await run([good.slice(0, 13), good.slice(13, 14), good.slice(14)]);
     assert.equal(out.replace(/\r\n|\r/g, '\n'), good.replace(/\r\n/g, '\n'));
+    assert.deepEqual(replies, []);
+  });
+
+  void it('keeps a character whose bytes arrive in two chunks', async () => {
+    const event = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"Grüße 🌍"}}\n\n';
+    const bytes = new TextEncoder().encode(event);
+    // Cut inside the four bytes of the emoji and inside the two of the ü.
+    const emoji = bytes.indexOf(0xf0);
+    const umlaut = bytes.indexOf(0xc3);
+    const { out, replies } = await run([bytes.slice(0, umlaut + 1), bytes.slice(umlaut + 1, emoji + 2), bytes.slice(emoji + 2)]);
+    assert.equal(out, event);
     assert.deepEqual(replies, []);
   });
 

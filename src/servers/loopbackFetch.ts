@@ -1,0 +1,120 @@
+/**
+ * A `fetch` for MCP servers on this machine: requests the SDK sends to a plain-HTTP loopback
+ * server go out through `node:http` with a keep-alive agent; everything else goes to `inner`.
+ *
+ * Why: in the extension host `fetch` is VS Code's wrapped one (proxy and certificate support),
+ * and on loopback its round trip costs about twice `node:http`'s (bench/README.md, "Extension host
+ * → the HTTP copy"). The agent gateway in front of a local HTTP server pays that once more than
+ * VS Code calling the server itself, on every call. What the wrapping adds (a proxy lookup, the
+ * system's certificates) does not concern a plain-HTTP server on this machine.
+ *
+ * Only what the SDK's Streamable HTTP and SSE transports send is taken: a string (or absent) body
+ * and `redirect: 'manual'` (the SDK's default redirect policy follows redirects itself, within the
+ * origin, and asks fetch for them unfollowed). Anything else (a `Request` object, another body
+ * type, fetch's own redirect following for OAuth discovery) keeps `inner`'s behaviour exactly.
+ */
+import * as http from 'node:http';
+import { Readable } from 'node:stream';
+
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** `localhost`, 127.0.0.0/8 or ::1: an address that cannot leave this machine. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Statuses whose response has no body (the Response constructor refuses one for them). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** The request `fetch(input, init)` would send, when it is one this client takes over. */
+export function loopbackRequest(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): { url: URL; method: string; headers: Record<string, string>; body: string | undefined } | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  if (init?.redirect !== 'manual') return undefined;
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || !isLoopback(url)) return undefined;
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { url, method: (init.method ?? 'GET').toUpperCase(), headers, body: init.body ?? undefined };
+}
+
+/**
+ * Kept-alive sockets to loopback servers, shared by every connection as fetch's own pool is. An
+ * idle socket does not keep the process alive, and the agent drops it when the server's
+ * `Keep-Alive: timeout` hint says the server will.
+ */
+let sharedAgent: http.Agent | undefined;
+
+/** `inner` with the loopback requests it would send taken over by `node:http`. */
+export function loopbackFetch(inner: Fetch): Fetch {
+  return (input, init) => {
+    const request = loopbackRequest(input, init);
+    if (!request) return inner(input, init);
+    sharedAgent ??= new http.Agent({ keepAlive: true });
+    return viaNodeHttp(sharedAgent, request, init?.signal ?? undefined);
+  };
+}
+
+function viaNodeHttp(
+  agent: http.Agent,
+  { url, method, headers, body }: NonNullable<ReturnType<typeof loopbackRequest>>,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+    const req = http.request(url, {
+      method,
+      agent,
+      headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
+    });
+    let res: http.IncomingMessage | undefined;
+    // Aborting ends the request, or the response body while it streams, as with fetch.
+    const onAbort = (): void => {
+      const reason = abortReason(signal);
+      req.destroy(reason);
+      res?.destroy(reason);
+    };
+    const done = (): void => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (err) => {
+      done();
+      reject(err);
+    });
+    req.on('response', (incoming) => {
+      res = incoming;
+      incoming.on('close', done);
+      const out = new Headers();
+      for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
+        out.append(incoming.rawHeaders[i] as string, incoming.rawHeaders[i + 1] as string);
+      }
+      const status = incoming.statusCode ?? 0;
+      const empty = NULL_BODY.has(status) || method === 'HEAD';
+      if (empty) incoming.resume();
+      const stream = empty ? null : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+      const response = new Response(stream, { status, statusText: incoming.statusMessage ?? '', headers: out });
+      // The SDK names the endpoint from it in redirect errors; fetch sets it, a constructed Response has ''.
+      Object.defineProperty(response, 'url', { value: url.href });
+      resolve(response);
+    });
+    req.end(payload);
+  });
+}
+
+/** What fetch rejects with on abort: the signal's reason, or an AbortError when it has none. */
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
+}
