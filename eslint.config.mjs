@@ -5,6 +5,8 @@ import tseslint from 'typescript-eslint';
 /** Modules that must stay free of `vscode` so they run (and are unit-tested) in plain Node. */
 const PURE = [
   'src/elicitation/**/*.ts',
+  'src/sampling/**/*.ts',
+  'src/servers/capabilities/**/*.ts',
   'src/config/parse/**/*.ts',
   'src/shared/**/*.ts',
   'webview/**/*.ts',

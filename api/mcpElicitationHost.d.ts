@@ -39,7 +39,7 @@ export interface ServerInfo {
 export interface PendingElicitation {
   readonly id: string;
   readonly server: string;
-  readonly mode: 'form' | 'url';
+  readonly mode: 'form' | 'url' | 'sampling';
   readonly message: string;
   /**
    * `asking`: waiting on the `ask` policy's notification. `aside`: its prompt was hidden without an

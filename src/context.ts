@@ -21,6 +21,9 @@ import { showUrlConsent } from './ui/urlConsent';
 import { revealActiveForm } from './ui/form/formPanel';
 import { analyseUrl } from './elicitation/safety/url';
 import { PublicApi } from './api/api';
+import { SamplingBroker } from './sampling/samplingBroker';
+import { showModelFailure, VscodeModels, workspaceModelMemory } from './ui/languageModels';
+import { samplingWording } from './ui/wording/samplingText';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
@@ -94,6 +97,8 @@ export class Services extends Disposable {
   readonly gatekeeper: Gatekeeper;
   readonly presenter: VscodePresenter;
   readonly broker: ElicitationBroker;
+  /** Every server's `sampling/createMessage`: same policy, pending list and audit as the broker. */
+  readonly sampler: SamplingBroker;
   readonly loader: ConfigLoader;
   readonly manager: ServerManager;
   readonly audit: AuditLog;
@@ -136,8 +141,9 @@ export class Services extends Disposable {
       onDidShowPrompt: (kind, id, widget) => observers.promptShown?.(kind, id, widget),
       openExternal: (uri) => this.openExternal(uri),
     });
+    const presenter = options.presenter?.(this.presenter) ?? this.presenter;
     this.broker = new ElicitationBroker({
-      presenter: options.presenter?.(this.presenter) ?? this.presenter,
+      presenter,
       gate: (server) => this.gatekeeper.decide(server),
       settings: () => ({
         sensitiveFields: this.settings.sensitiveFields,
@@ -149,6 +155,18 @@ export class Services extends Disposable {
       get keepAliveMs() {
         return options.keepAliveMs?.() ?? KEEP_ALIVE_MS;
       },
+    });
+    this.sampler = new SamplingBroker({
+      presenter,
+      queue: this.broker.queue,
+      gate: (server) => this.gatekeeper.decide(server),
+      allowedOutright: (server) => this.gatekeeper.explicitPolicy(server) === 'allow',
+      models: new VscodeModels(),
+      memory: workspaceModelMemory(context.workspaceState),
+      wording: samplingWording(vscode.l10n),
+      notifyModelFailure: showModelFailure,
+      log: this.log,
+      now,
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
     this._register(
@@ -175,6 +193,7 @@ export class Services extends Disposable {
         serverLogs: this.serverLogs,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: options.sink?.(this.broker) ?? this.broker,
+        sampler: this.sampler,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,

@@ -56,6 +56,10 @@ async function runTrusted({ grep }) {
   cpSync(path.join(repoRoot, 'test', 'fixtures', 'apiClientExtension'), path.join(extensionsDir, 'mcp-test.api-client-0.0.1'), {
     recursive: true,
   });
+  // Language models for the sampling tests, registered only while a test asks for them.
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'samplingModelExtension'), path.join(extensionsDir, 'mcp-test.sampling-model-0.0.1'), {
+    recursive: true,
+  });
   try {
     return await runHost({
       ws,

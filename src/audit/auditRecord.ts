@@ -3,7 +3,7 @@
  * answers are left out unless the user opted in, secret fields are always redacted, and URLs
  * lose the parts that commonly carry tokens. One JSON object per line (JSON Lines).
  */
-import type { DecidedBy, ElicitationAction, FinishedElicitation } from '../elicitation/outcome';
+import type { DecidedBy, ElicitationAction, FinishedElicitation, RequestMode } from '../elicitation/outcome';
 
 /** A finished elicitation and the user's opt-in to logging answer values (`mcpElicitation.audit.includeValues`). */
 export interface AuditInput extends FinishedElicitation {
@@ -15,7 +15,7 @@ export interface AuditRecord {
   /** ISO 8601, UTC. */
   readonly time: string;
   readonly server: string;
-  readonly mode: 'form' | 'url';
+  readonly mode: RequestMode;
   /** At most {@link MAX_AUDIT_MESSAGE} characters. */
   readonly message: string;
   readonly fields: readonly string[];
@@ -32,6 +32,8 @@ export interface AuditRecord {
   readonly call?: string;
   readonly round?: number;
   readonly key?: string;
+  /** sampling: the model asked. */
+  readonly model?: string;
 }
 
 /** Written in place of a secret value. */
@@ -59,6 +61,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     ...(input.browser !== undefined && { browser: input.browser }),
     ...(content !== undefined && { content }),
     ...(input.round !== undefined && { call: input.round.call, round: input.round.round, key: input.round.key }),
+    ...(input.model !== undefined && { model: input.model }),
   };
 }
 

@@ -73,7 +73,8 @@ function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
   return out;
 }
 
-function askerOf(s: ServerIdentity): Asker {
+/** The attribution every prompt shows (the sampling consent too). */
+export function askerOf(s: ServerIdentity): Asker {
   const info = s.serverInfo;
   // serverInfo is the server's own claim, shown on every prompt: same rules as any server text.
   return {

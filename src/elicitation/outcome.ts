@@ -34,11 +34,14 @@ export interface CallRound {
  */
 export type BrowserStep = 'opened' | 'notOpened';
 
-/** One finished elicitation. */
+/** What a server asked for: a form, a url step, or a sample from a language model. */
+export type RequestMode = 'form' | 'url' | 'sampling';
+
+/** One finished elicitation (or sampling request: same list, history and audit). */
 export interface FinishedElicitation {
   readonly id: string;
   readonly server: string;
-  readonly mode: 'form' | 'url';
+  readonly mode: RequestMode;
   /** The sanitised, length-capped text the user saw. */
   readonly message: string;
   /** Field names of the requested schema (form mode). */
@@ -57,4 +60,6 @@ export interface FinishedElicitation {
   readonly content?: AnswerContent;
   /** Set when the request was one round of a 2026-07-28 call. */
   readonly round?: CallRound;
+  /** sampling: the model that was (or would have been) asked. */
+  readonly model?: string;
 }

@@ -8,6 +8,7 @@
 import { ProtocolError, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { MrtrMethod } from './mrtr/inputRounds';
@@ -24,6 +25,7 @@ export interface ConnectionDeps {
   readonly log: SessionLog & { error(message: string, err?: unknown): void };
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
+  readonly sampler: SamplingSink;
   /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
   readonly onGaveUp: (name: string, reason: string) => void;
   /** Backoff before each automatic restart; its length is the number of tries before giving up. */
@@ -203,6 +205,7 @@ export class Connection extends Disposable {
       name: this.name,
       clientInfo: this.deps.clientInfo,
       sink: this.deps.sink,
+      sampler: this.deps.sampler,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
       ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
@@ -277,6 +280,11 @@ export class Connection extends Disposable {
   /** The signal a call on this connection also honours (see {@link abortCalls}). */
   get callSignal(): AbortSignal {
     return this.calls.signal;
+  }
+
+  /** Where this server's samples go: pushed ones through the session, 2026-07-28 rounds through the call. */
+  get sampler(): SamplingSink {
+    return this.deps.sampler;
   }
 
   /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */

@@ -32,7 +32,7 @@ interface NonComplete {
 
 /**
  * The SDK client, with three corrections:
- * - pushed `elicitation/create` (2025 servers) is handed to us raw. `Client` wraps that handler in
+ * - pushed `elicitation/create` and `sampling/createMessage` (2025 servers) are handed to us raw. `Client` wraps that handler in
  *   its own zod validation, which answers a malformed request with a zod dump before the broker
  *   sees it; the broker checks the params itself and answers -32602 naming the property and the
  *   reason. `_wrapHandler` is the SDK's documented hook for subclasses.
@@ -41,17 +41,24 @@ interface NonComplete {
  *   its request with one clear error (mrtr/answerShape.ts) instead of going on half-read.
  */
 export class HostClient extends Client {
-  private rawElicitation: RawRequestHandler | undefined;
+  /** Requests whose params we check ourselves (elicitation, sampling): handed over raw. */
+  // Filled by the setters below; `Client`'s constructor already calls `_wrapHandler`, before fields exist.
+  private raw: Map<string, RawRequestHandler> | undefined;
 
   setElicitationHandler(handler: RawRequestHandler): void {
-    this.rawElicitation = handler;
+    (this.raw ??= new Map()).set('elicitation/create', handler);
     // Registers the method (and checks we declare the capability); the hook below swaps the handler.
     this.setRequestHandler('elicitation/create', () => ({ action: 'cancel' }));
   }
 
+  /** `sampling/createMessage` raw, like elicitation: the sampling broker answers -32602 with its own reasons. */
+  setSamplingHandler(handler: RawRequestHandler): void {
+    (this.raw ??= new Map()).set('sampling/createMessage', handler);
+    this.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: '' }));
+  }
+
   protected override _wrapHandler(method: string, handler: RawRequestHandler): RawRequestHandler {
-    if (method === 'elicitation/create' && this.rawElicitation) return this.rawElicitation;
-    return super._wrapHandler(method, handler);
+    return this.raw?.get(method) ?? super._wrapHandler(method, handler);
   }
 
   /**

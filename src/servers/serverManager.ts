@@ -4,6 +4,7 @@ import { fingerprint } from '../config/parse/mcpJson';
 import type { ConfigError, ServerDefinition } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
+import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import type { ServerLogs } from '../util/serverLogs';
@@ -45,6 +46,7 @@ export class ServerManager extends Disposable {
       serverLogs: ServerLogs;
       clientInfo: Implementation;
       sink: ElicitationSink;
+      sampler: SamplingSink;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
@@ -113,6 +115,7 @@ export class ServerManager extends Disposable {
         log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
+        sampler: this.deps.sampler,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),

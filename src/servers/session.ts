@@ -29,6 +29,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import type { SamplingSink } from '../sampling/samplingBroker';
+import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { HostClient } from './hostClient';
@@ -65,6 +67,8 @@ export interface SessionDeps {
   readonly name: string;
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
+  /** Pushed `sampling/createMessage` (2025 servers); rounds reach it through mrtr/inputRounds.ts. */
+  readonly sampler: SamplingSink;
   readonly log: SessionLog;
   /** The server's `protocolVersion` setting. */
   readonly protocolVersion: ServerDefinition['protocolVersion'];
@@ -89,6 +93,7 @@ export interface SessionEnd {
  */
 export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
+  sampling: SAMPLING_CAPABILITY,
 } as const satisfies ClientCapabilities;
 
 /**
@@ -215,6 +220,9 @@ export class Session {
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
     });
+
+    // sampling: capabilities/sampling.ts.
+    installSampling(client, () => ({ name, serverInfo: client.getServerVersion() }), deps.sampler);
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).

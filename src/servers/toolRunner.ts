@@ -1,3 +1,4 @@
+import type { SamplingSink } from '../sampling/samplingBroker';
 import {
   ProtocolError as McpError,
   ProtocolErrorCode as ErrorCode,
@@ -56,8 +57,9 @@ export class UrlElicitationDeclinedError extends Error {
 }
 
 /** The broker as one call's rounds see it: a browser step left open ends silently. */
-export function roundBroker(broker: ElicitationBroker): RoundBroker {
+export function roundBroker(broker: ElicitationBroker, sampler: SamplingSink): RoundBroker {
   return {
+    sample: (server, params, extra) => sampler.handle(server, params, extra),
     handle: (server, params, extra) => broker.handle(server, params, extra),
     waitForCompletion: (server, id) => broker.waitForCompletion(server, id),
     endBrowserStep: (server, id) => void broker.queue.complete(server, id),
@@ -96,7 +98,7 @@ export async function callWithInputRounds(
     method,
     label,
     server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
-    broker: roundBroker(broker),
+    broker: roundBroker(broker, conn.sampler),
     send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
     // The caller's Cancel, or the connection going away (stop, restart, deactivation).
     signal: o.signal ? AbortSignal.any([o.signal, conn.callSignal]) : conn.callSignal,

@@ -217,7 +217,7 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
         ['outRoundWithResult', /also carries a result \(structuredContent\)/],
         ['outEmptyRound', /asks for nothing/],
         ['outResultWithRequests', /still asks for input \(inputRequests\)/],
-        ['outAll', /does not offer \(roots\/list, sampling\/createMessage\)/],
+        ['outAll', /does not offer \(roots\/list\)/],
       ];
       for (const [tool, expected] of cases) {
         const err = await failure(run(RAW, tool, {}));

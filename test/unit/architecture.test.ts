@@ -81,6 +81,8 @@ const FOLDER_RANK: Readonly<Record<string, number>> = {
   audit: 6,
   gateway: 5,
   servers: 4,
+  // Sampling reuses the elicitation broker's policy, queue and presenter; sessions hand it samples.
+  sampling: 3.5,
   elicitation: 3,
   config: 2,
   // util/ sits on shared/: the UI helpers and the log's redaction take the neutraliser and the

@@ -7,7 +7,17 @@ import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Connection, STABLE_AFTER_MS } from '../../src/servers/connection';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
-import { FakeLaunches, ManualTimers, MemoryLog, RecordingSink, httpDef, recordStates, stateWhere, stdioDef } from './support/fakeLaunches';
+import {
+  FakeLaunches,
+  ManualTimers,
+  MemoryLog,
+  RecordingSampler,
+  RecordingSink,
+  httpDef,
+  recordStates,
+  stateWhere,
+  stdioDef,
+} from './support/fakeLaunches';
 
 function harness(
   def: ServerDefinition = stdioDef(),
@@ -23,6 +33,7 @@ function harness(
     log,
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink,
+    sampler: new RecordingSampler(),
     onGaveUp: (name, reason) => gaveUp.push(`${name}: ${reason}`),
     restartDelaysMs: delays,
     createTransport: launches.create,

@@ -14,7 +14,7 @@ import { ElicitationBroker } from '../../src/elicitation/broker';
 import { Emitter } from '../../src/util/emitter';
 import { ManualClock } from '../host/manualClock';
 import { FakePresenter } from './support/fakePresenter';
-import { FakeLaunches, MemoryLog, stdioDef } from './support/fakeLaunches';
+import { FakeLaunches, MemoryLog, RecordingSampler, stdioDef } from './support/fakeLaunches';
 
 const MINUTE = 60_000;
 
@@ -112,6 +112,7 @@ void describe('A tool call whose form stays open 20 simulated minutes (2025 serv
       log: new MemoryLog(),
       clientInfo: { name: 'test-host', version: '0.0.0' },
       sink: broker,
+      sampler: new RecordingSampler(),
       onGaveUp: () => undefined,
       createTransport: new FakeLaunches().create,
       legClock: { setTimer: clock.setTimer, questions: broker.queue },

@@ -100,6 +100,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         server: () => ({ name: 'modern', serverInfo: client.getServerVersion() }),
         broker: {
           handle: (s, p, e) => broker.handle(s, p, e),
+          sample: () => Promise.reject(new Error('no sample expected')),
           waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
           endBrowserStep: (s, id) => void broker.queue.complete(s, id),
         },
@@ -267,6 +268,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
         server: () => ({ name: 'modern', serverInfo: undefined }),
         broker: {
           handle: (sv, p, e) => broker.handle(sv, p, e),
+          sample: () => Promise.reject(new Error('no sample expected')),
           waitForCompletion: (sv, id) => broker.waitForCompletion(sv, id),
           endBrowserStep: () => undefined,
         },
@@ -303,6 +305,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
             server: () => ({ name: 'raw', serverInfo: undefined }),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
+              sample: () => Promise.reject(new Error('no sample expected')),
               waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
               endBrowserStep: () => undefined,
             },
@@ -355,6 +358,7 @@ void describe('the same form tool on a dual server, either revision', () => {
             server: () => ({ name: 'dual', serverInfo: undefined }),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
+              sample: () => Promise.reject(new Error('no sample expected')),
               waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
               endBrowserStep: () => undefined,
             },

@@ -51,6 +51,9 @@ class ScriptedUser implements RoundBroker {
     return Promise.resolve('completed');
   }
   endBrowserStep(): void {}
+  sample(): Promise<never> {
+    return Promise.reject(new Error('no sample expected'));
+  }
 }
 
 function call(client: Client, user: ScriptedUser, server: string, tool: string, args: Record<string, unknown> = {}): Promise<unknown> {
@@ -223,11 +226,11 @@ void describe('answers no SDK server sends, from a tool with an outputSchema (ha
     });
   }
 
-  void it('a round that asks for a form, roots and a sample at once names both kinds we do not offer; nothing shown', async () => {
+  void it('a round that asks for a form, roots and a sample at once names the kind we do not offer (roots, not sampling); nothing shown', async () => {
     const before = user.shown.length;
     await assert.rejects(
       call(client, user, 'raw-os', 'outAll'),
-      (e: unknown) => e instanceof UndeclaredInputError && e.methods.join() === 'roots/list,sampling/createMessage',
+      (e: unknown) => e instanceof UndeclaredInputError && e.methods.join() === 'roots/list',
     );
     assert.equal(user.shown.length, before);
   });

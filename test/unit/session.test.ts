@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { MissingCapabilityError, VersionGoneError } from '../../src/servers/mrtr/errors';
 import { CLIENT_CAPABILITIES, Session, type SessionEnd } from '../../src/servers/session';
-import { FakeLaunches, MemoryLog, RecordingSink, stdioDef } from './support/fakeLaunches';
+import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 
 async function connected(
   log = new MemoryLog(),
@@ -18,6 +18,7 @@ async function connected(
     name: 'one',
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink,
+    sampler: new RecordingSampler(),
     log,
     protocolVersion: undefined,
   });
@@ -39,7 +40,7 @@ void describe('Session', () => {
     await session.refreshTools();
     await heard;
     assert.ok(session.toolsListed);
-    assert.deepEqual(session.tools.map((t) => t.name).sort(), ['addTool', 'ask', 'echo', 'hold']);
+    assert.deepEqual(session.tools.map((t) => t.name).sort(), ['addTool', 'ask', 'echo', 'hold', 'sample']);
     await session.dispose();
   });
 

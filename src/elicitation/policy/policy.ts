@@ -94,6 +94,12 @@ export class Gatekeeper {
     return resolvePolicy(server, this.settings);
   }
 
+  /** The policy the user set for `server` itself, if any (the default policy is not one). */
+  explicitPolicy(server: string): ServerPolicy | undefined {
+    const own = Object.hasOwn(this.settings.serverPolicy, server) ? this.settings.serverPolicy[server] : undefined;
+    return isServerPolicy(own) ? own : undefined;
+  }
+
   /** Decides one request from `server`; counts it against the rate limit unless blocked. */
   decide(server: string): GateDecision {
     const policy = this.policyFor(server);

@@ -5,7 +5,7 @@
  * `PendingQueue`'s; this adds the promises.
  */
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
-import type { CallRound, DecidedBy, FinishedElicitation } from '../outcome';
+import type { CallRound, DecidedBy, FinishedElicitation, RequestMode } from '../outcome';
 import { Emitter, type Event } from '../../util/emitter';
 import { onAbort } from '../../util/async';
 
@@ -82,7 +82,7 @@ export class ElicitationQueue {
   enter(e: {
     id: string;
     server: string;
-    mode: 'form' | 'url';
+    mode: RequestMode;
     message: string;
     signal: AbortSignal;
     elicitationId?: string;

@@ -6,7 +6,7 @@
 import { Emitter, type Event } from '../../util/emitter';
 
 /** The lifecycle of a pending elicitation. */
-import type { CallRound } from '../outcome';
+import type { CallRound, RequestMode } from '../outcome';
 
 export type PendingState =
   /** `ask` policy: waiting on the notification that asks whether to show it; holds no turn yet. */
@@ -29,7 +29,7 @@ export interface PendingEntry<T> {
   /** Unique within the queue (not the JSON-RPC id, which is only unique per server). */
   readonly id: string;
   readonly server: string;
-  readonly mode: 'form' | 'url';
+  readonly mode: RequestMode;
   readonly message: string;
   /** Milliseconds since the epoch. */
   readonly createdAt: number;

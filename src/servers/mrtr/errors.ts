@@ -104,3 +104,15 @@ export class BrowserStepEndedError extends MrtrError {
     super(server, call, `The browser step for ${call} on "${server}" ended (${outcome}); the call was stopped.`);
   }
 }
+
+/** A sample asked in a round got no reply (bad input, declined, no model): the call cannot go on. */
+export class SampleRefusedError extends MrtrError {
+  constructor(
+    server: string,
+    call: string,
+    readonly key: string,
+    readonly reason: string,
+  ) {
+    super(server, call, `Server "${server}" asked ${call} for a language model reply (${key}), which was not given: ${reason}`);
+  }
+}

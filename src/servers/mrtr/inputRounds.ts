@@ -4,12 +4,19 @@
  * retried as a new request. We drive the rounds ourselves rather than let the SDK auto-fulfil them
  * (docs/design/protocol-2026.md says why).
  */
-import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/client';
 import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
 import { pause, raceAbort } from '../../util/async';
 import { faultOf } from './answerShape';
-import { BrowserStepEndedError, CallCancelledError, MalformedAnswerError, RoundLimitError, UndeclaredInputError } from './errors';
+import {
+  BrowserStepEndedError,
+  CallCancelledError,
+  MalformedAnswerError,
+  RoundLimitError,
+  SampleRefusedError,
+  UndeclaredInputError,
+} from './errors';
 
 export type MrtrMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 
@@ -30,6 +37,8 @@ export interface RoundBroker {
   waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome>;
   /** Ends a browser step this call left in the pending list, without telling the user. */
   endBrowserStep(server: string, elicitationId: string): void;
+  /** A `sampling/createMessage` input request: the sampling broker's consent, model and review. */
+  sample(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<CreateMessageResult>;
 }
 
 export interface RoundsOptions {
@@ -51,7 +60,7 @@ export const MAX_ROUNDS = 10;
 const STATE_ONLY_PAUSE_MS = 250;
 
 /** Input kinds we declare; anything else in `inputRequests` is a server error. */
-const DECLARED = new Set(['elicitation/create']);
+const DECLARED = new Set(['elicitation/create', 'sampling/createMessage']);
 
 let nextStep = 0;
 
@@ -98,10 +107,14 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       o.log?.(
         `[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`,
       );
-      const responses: Record<string, ElicitResult> = {};
+      const responses: Record<string, ElicitResult | CreateMessageResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
-        const rawParams = (request as { params?: unknown }).params;
-        responses[key] = await answerOne(o, { callId, key, round, index: i + 1, total: requests.length }, rawParams, steps, signal);
+        const { method, params: rawParams } = request as { method: string; params?: unknown };
+        const slot = { callId, key, round, index: i + 1, total: requests.length };
+        responses[key] =
+          method === 'sampling/createMessage'
+            ? await sampleOne(o, slot, rawParams, signal)
+            : await answerOne(o, slot, rawParams, steps, signal);
         if (signal.aborted) throw new CallCancelledError(server, o.label);
       }
       if (requests.length === 0) await pause(o.stateOnlyPauseMs ?? STATE_ONLY_PAUSE_MS, signal);
@@ -123,6 +136,24 @@ interface Slot {
   readonly round: number;
   readonly index: number;
   readonly total: number;
+}
+
+/**
+ * A sample asked in a round. A refusal (bad input, the user said no, no model) has no result shape
+ * to go back in `inputResponses`, so it ends the call with the reason.
+ */
+async function sampleOne(o: RoundsOptions, slot: Slot, rawParams: unknown, signal: AbortSignal): Promise<CreateMessageResult> {
+  const identity = o.server();
+  try {
+    return await o.broker.sample(identity, rawParams, {
+      signal,
+      requestId: `${o.method} ${o.label} round ${slot.round} ${slot.key}`,
+      round: { call: o.label, callId: slot.callId, round: slot.round, key: slot.key, index: slot.index, total: slot.total },
+    });
+  } catch (err) {
+    if (signal.aborted) throw new CallCancelledError(identity.name, o.label);
+    throw new SampleRefusedError(identity.name, o.label, slot.key, err instanceof Error ? err.message : String(err));
+  }
 }
 
 async function answerOne(

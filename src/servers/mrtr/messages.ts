@@ -6,6 +6,7 @@ import {
   MissingCapabilityError,
   MrtrError,
   RoundLimitError,
+  SampleRefusedError,
   UndeclaredInputError,
   VersionGoneError,
 } from './errors';
@@ -54,6 +55,14 @@ function text(err: MrtrError): string {
     return vscode.l10n.t('The browser step for {0} on “{1}” ended ({2}); the call was stopped.', err.call, err.server, err.outcome);
   }
   if (err instanceof MalformedAnswerError) return faultText(err);
+  if (err instanceof SampleRefusedError) {
+    return vscode.l10n.t(
+      'Server “{0}” asked {1} for a language model reply, which was not given ({2}); the call was stopped.',
+      err.server,
+      err.call,
+      err.reason,
+    );
+  }
   return err.message;
 }
 

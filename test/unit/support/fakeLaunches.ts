@@ -12,10 +12,11 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerDefinition } from '../../../src/config/parse/definitions';
 import type { ElicitationSink } from '../../../src/elicitation/broker';
+import type { SamplingSink } from '../../../src/sampling/samplingBroker';
 import type { Connection, SetTimer } from '../../../src/servers/connection';
 import type { ServerState } from '../../../src/servers/serverState';
 import type { PreparedTransport, TransportKind, TransportLog } from '../../../src/servers/transports';
@@ -113,6 +114,20 @@ function fixtureServer(name: string, onHold: () => void): McpServer {
     });
     return text(JSON.stringify(r));
   });
+  server.registerTool(
+    'sample',
+    {
+      description: 'Sends sampling/createMessage with these params as they are; returns the result or the error.',
+      inputSchema: { params: z.record(z.string(), z.unknown()) },
+    },
+    async ({ params }) => {
+      try {
+        return text(JSON.stringify(await server.server.request({ method: 'sampling/createMessage', params }, CreateMessageResultSchema)));
+      } catch (err) {
+        return text(JSON.stringify({ error: { code: (err as McpError).code, message: (err as McpError).message } }));
+      }
+    },
+  );
   server.registerResource('needsSampling', 'test://needs-sampling', {}, () => {
     throw new McpError(-32021, 'sampling required', { requiredCapabilities: { sampling: {} } });
   });
@@ -211,6 +226,17 @@ export class RecordingSink implements ElicitationSink {
   }
   serverGone(server: string): void {
     this.gone.push(server);
+  }
+}
+
+/** Records the samples a session hands on; answers with one fixed reply unless told otherwise. */
+export class RecordingSampler implements SamplingSink {
+  readonly asked: { server: string; params: unknown }[] = [];
+  answer: () => ReturnType<SamplingSink['handle']> = () =>
+    Promise.resolve({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'fake' });
+  handle(server: { name: string }, params: unknown): ReturnType<SamplingSink['handle']> {
+    this.asked.push({ server: server.name, params });
+    return this.answer();
   }
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Which language model answers a server's sample. The spec leaves the choice to the client and
+ * makes the server's `modelPreferences` advisory; our order is:
+ * 1. the model the user last chose for this server (remembered per server), while it exists;
+ * 2. the first hint that names a substring of a model's id, name or family (the spec's hints);
+ * 3. the priorities: cost or speed ahead of intelligence picks the smallest model, intelligence
+ *    ahead picks the largest (size: the model's input window, the one measure every provider gives);
+ * 4. the first model VS Code lists.
+ */
+import type { ModelPreferences } from './samplingRequest';
+
+/** A model as `vscode.lm` describes it, without the `vscode` types. */
+export interface ModelInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly family: string;
+  readonly vendor: string;
+  readonly maxInputTokens: number;
+}
+
+export type ChoiceReason = 'remembered' | 'hint' | 'priorities' | 'first';
+
+export interface ModelChoice {
+  readonly model: ModelInfo;
+  readonly reason: ChoiceReason;
+  /** The hint that matched, for `hint`. */
+  readonly hint?: string;
+}
+
+export function chooseModel(
+  models: readonly ModelInfo[],
+  remembered: string | undefined,
+  prefs: ModelPreferences,
+): ModelChoice | undefined {
+  const first = models[0];
+  if (!first) return undefined;
+  const kept = remembered === undefined ? undefined : models.find((m) => m.id === remembered);
+  if (kept) return { model: kept, reason: 'remembered' };
+  for (const hint of prefs.hints) {
+    const h = hint.toLowerCase();
+    const hit = models.find((m) => [m.id, m.name, m.family].some((s) => s.toLowerCase().includes(h)));
+    if (hit) return { model: hit, reason: 'hint', hint };
+  }
+  const thrift = Math.max(prefs.costPriority ?? 0, prefs.speedPriority ?? 0);
+  const brains = prefs.intelligencePriority ?? 0;
+  if (models.length > 1 && thrift !== brains) {
+    const bySize = [...models].sort((a, b) => a.maxInputTokens - b.maxInputTokens);
+    const model = (thrift > brains ? bySize[0] : bySize[bySize.length - 1]) ?? first;
+    return { model, reason: 'priorities' };
+  }
+  return { model: first, reason: 'first' };
+}
