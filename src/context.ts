@@ -14,6 +14,7 @@ import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';
 import { VscodePresenter } from './ui/vscodePresenter';
 import { ServersView } from './ui/serversView';
+import { CommandContext } from './ui/commandContext';
 import { bindPendingBadge, PendingTreeView } from './ui/pendingView';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
@@ -111,6 +112,8 @@ export class Services extends Disposable {
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
   readonly serversView: ServersView;
+  /** What the `when` clauses of Route, Give Back and Run Tool read. */
+  readonly commandContext: CommandContext;
   private readonly urls = new Map<string, string>();
   /** Told what the extension shows and opens; nobody listens unless a test built these services. */
   readonly observers: ServicesObservers;
@@ -219,6 +222,7 @@ export class Services extends Disposable {
         void this.manager.reload();
       }),
     );
+    this.commandContext = this._register(new CommandContext(this.manager));
     const serversView = (this.serversView = this._register(
       new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
     ));

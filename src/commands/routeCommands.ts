@@ -2,7 +2,15 @@ import * as vscode from 'vscode';
 import type { ServerManager } from '../servers/serverManager';
 import type { ServersNode } from '../ui/serversView';
 import type { Logger } from '../util/log';
-import { addToOurs, putIntoMcpJson, removeFromOurs, takeFromMcpJson, type JsonObject, type OurConfig } from '../config/parse/serverMove';
+import {
+  addToOurs,
+  canRouteFrom,
+  putIntoMcpJson,
+  removeFromOurs,
+  takeFromMcpJson,
+  type JsonObject,
+  type OurConfig,
+} from '../config/parse/serverMove';
 import { displayText } from '../elicitation/safety/displayText';
 import * as safe from '../util/safeText';
 
@@ -60,7 +68,7 @@ export async function routeThroughUs(manager: ServerManager, log: Logger, arg: u
     name = picked;
   }
   const def = manager.vscodeOwned().find((d) => d.name === name) ?? manager.list().find((e) => e.name === name)?.resolved?.def;
-  if (def?.source.kind !== 'workspaceFile') {
+  if (!def || !canRouteFrom(def.source) || def.source.kind !== 'workspaceFile') {
     void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
     return false;
   }

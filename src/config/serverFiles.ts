@@ -41,6 +41,9 @@ export function copilotGlobalConfig(env: NodeJS.ProcessEnv = process.env): vscod
 function fileSpecs(globalStorageUri: vscode.Uri | undefined): FileSpec[] {
   const specs: FileSpec[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    // A virtual folder (package.json's virtualWorkspaces says why): its servers would start on
+    // this machine with no local folder to run in, and Route could not write its file back.
+    if (folder.uri.scheme !== 'file') continue;
     const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
     specs.push({ uri: mcpJson, source: { kind: 'workspaceFile', file: mcpJson.fsPath, folder: folder.uri.fsPath }, portable: false });
     const dotMcp = vscode.Uri.joinPath(folder.uri, '.mcp.json');

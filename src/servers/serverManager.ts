@@ -15,8 +15,6 @@ import { displayText } from '../shared/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 
-export const HAS_SERVERS_CONTEXT = 'mcpElicitation.hasServers';
-
 export interface ServerEntry {
   readonly name: string;
   readonly connection: Connection | undefined;
@@ -56,17 +54,6 @@ export class ServerManager extends Disposable {
     super();
     this._register(loader.onDidChange(() => void this.reload()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()));
-    this._register(this.onDidChange(() => this.updateContext()));
-    this.updateContext();
-  }
-
-  /** `mcpElicitation.hasServers`: the palette offers Start/Stop/Restart (All) only when true. */
-  private hasServers: boolean | undefined;
-  private updateContext(): void {
-    const has = this.connections.size > 0;
-    if (has === this.hasServers) return;
-    this.hasServers = has;
-    void vscode.commands.executeCommand('setContext', HAS_SERVERS_CONTEXT, has);
   }
 
   /** Re-reads configuration; serialised so overlapping edits apply in order. */

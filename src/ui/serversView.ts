@@ -5,6 +5,7 @@ import type { ServerState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { ServerDefinition } from '../config/parse/definitions';
+import { canGiveBackFrom, canRouteFrom } from '../config/parse/serverMove';
 import type { AgentReach } from '../gateway/gateway';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
@@ -127,7 +128,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
           displayText(node.def.name),
         ),
       );
-      item.contextValue = 'vscodeServer';
+      // `.routable`: Route can move it from where it is defined (the menus show Route only then).
+      item.contextValue = canRouteFrom(node.def.source) ? 'vscodeServer.routable' : 'vscodeServer';
       return item;
     }
     if (node.kind === 'tool') {
@@ -168,8 +170,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     ];
     // The name, a server's error and its reported version are foreign text: one neutralised whole.
     item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));
-    // `.ours` marks servers of our setting, which "Give Back to VS Code" can move to mcp.json.
-    const ours = entry.resolved?.def.source.kind === 'setting' ? '.ours' : '';
+    // `.ours` marks servers of our workspace setting, which "Give Back to VS Code" can move to mcp.json.
+    const ours = entry.resolved && canGiveBackFrom(entry.resolved.def.source) ? '.ours' : '';
     item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}`;
     return item;
   }

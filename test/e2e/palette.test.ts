@@ -22,23 +22,30 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
     await wb?.close();
   });
 
-  it('lists the extension commands in the palette', async () => {
+  it('lists the extension commands in the palette, and hides those that cannot act', async () => {
     const { page } = wb;
     await page.keyboard.press('F1');
     // One command at a time: the list draws only the rows that fit, and the category has more
     // commands than fit.
-    for (const title of [
-      'Run Tool…',
-      'Show Pending Elicitations',
-      'Restart All Servers',
-      'Open Audit Log',
-      'Route Through MCP Elicitation Host',
-    ]) {
+    for (const title of ['Run Tool…', 'Show Pending Elicitations', 'Restart All Servers', 'Open Audit Log']) {
       await page.locator('.quick-input-widget input').fill(`>MCP Elicitation: ${title}`);
       await page
         .locator('.quick-input-list .monaco-list-row', { hasText: `MCP Elicitation: ${title}` })
         .first()
         .waitFor({ timeout: 20_000 });
+    }
+    // Every server here is ours: Route has nothing to move, and Give Back nothing to give back.
+    // The list first shows a command that stays; once that row is gone, the list reflects the
+    // new filter, and the hidden command is not in it.
+    const input = page.locator('.quick-input-widget input');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    for (const title of ['Route Through MCP Elicitation Host', 'Give Back to VS Code']) {
+      await input.fill('>MCP Elicitation: Open Audit Log');
+      const shown = rows.filter({ hasText: 'MCP Elicitation: Open Audit Log' }).first();
+      await shown.waitFor({ timeout: 20_000 });
+      await input.fill(`>MCP Elicitation: ${title}`);
+      await shown.waitFor({ state: 'detached', timeout: 20_000 });
+      assert.equal(await rows.filter({ hasText: `MCP Elicitation: ${title}` }).count(), 0, `${title} is hidden`);
     }
     await page.keyboard.press('Escape');
   });

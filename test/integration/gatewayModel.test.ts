@@ -79,7 +79,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     assert.ok(def);
     const item = s.serversView.getTreeItem({ kind: 'vscodeServer', def });
     assert.match(String(item.description), /run by VS Code/);
-    assert.equal(item.contextValue, 'vscodeServer', 'the view offers Route Through MCP Elicitation Host');
+    assert.equal(item.contextValue, 'vscodeServer.routable', 'the view offers Route Through MCP Elicitation Host');
 
     // Route: our input box asks for the input (its default is accepted like Enter).
     const routed = Promise.resolve(vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME));

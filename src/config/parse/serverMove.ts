@@ -4,6 +4,7 @@
  * import: the commands read and write, these functions decide what changes.
  */
 import { applyEdits, modify, parse, type FormattingOptions } from 'jsonc-parser';
+import type { ServerSource } from './definitions';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -95,4 +96,18 @@ export function removeFromOurs(cfg: OurConfig, name: string): { cfg: OurConfig; 
     server,
     inputs,
   };
+}
+
+/**
+ * Whether Route can move a server VS Code runs from where it is defined: today only a folder's
+ * `.vscode/mcp.json` is edited (not `.mcp.json`, a `.code-workspace` file or a user file). The
+ * commands, the Servers view's menus and the palette's context key all ask this one question.
+ */
+export function canRouteFrom(source: ServerSource): boolean {
+  return source.kind === 'workspaceFile' && source.format === undefined;
+}
+
+/** Whether Give Back can move a server of ours into `.vscode/mcp.json`: only our workspace setting is moved. */
+export function canGiveBackFrom(source: ServerSource): boolean {
+  return source.kind === 'setting' && source.scope === 'workspace';
 }
