@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync
 import path from 'node:path';
 import { repoRoot, testExtensionDir } from './hostPaths.mjs';
 import { bundleReport } from './lib/bundleReport.mjs';
+import { loadCheck } from './lib/loadCheck.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -102,17 +103,19 @@ const EXTENSION_BUDGET_BYTES = 600 * 1024;
  *   check (src/servers/sdkShims.ts) and the preview checker share it;
  * - the Public Suffix List (tldts, ~130 KB), for the consent dialog's site name (urlNames.ts) and
  *   the preview checker; dotenv, for servers with an `envFile` (envFile.ts).
- * A library our code loads with `require()` on first use (tldts, dotenv) stays unread until then.
- * A shared file holds the whole library: nothing tells it which parts its users need. That costs
- * nothing for these (CommonJS, never tree-shaken); for zod and the MCP protocol schemas, which the
- * client (here) and the gateway (dist/gateway.js) each keep as far as they use them, a shared file
- * would hold all of zod (193 KB instead of 103 KB) and be loaded with the client, so they stay twins.
+ * A library our code loads with `require()` on first use (ajv, tldts, dotenv) stays unread until
+ * then. A shared file holds the whole library: nothing tells it which parts its users need. That
+ * costs nothing for these (CommonJS, never tree-shaken); for the ES-module libraries that
+ * dist/extension.js needs at activation anyway, see FROM_EXTENSION.
  *
  * `source`: our own code that only a command or a later step needs, required on first use:
  * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
+ * - the client's Streamable HTTP and SSE transports with the SDK's OAuth client and EventSource,
+ *   when the first HTTP server starts (transports.ts; about 50 KB, never read with stdio servers only);
  * - Route / Give Back and the comment-keeping JSON editor they use (commands.ts);
  * - Preview Elicitation Form's payload checker (previewForm.ts);
- * - the consent dialog's sentences for what the url analysis found (urlConsent.ts).
+ * - the consent dialog's sentences for what the url analysis found (urlConsent.ts);
+ * - the url analysis itself, for a URL-mode request or a preview (urlAnalysis.ts).
  * Only modules without state of their own belong under `source`: a lazy file gets its own copy of
  * whatever of our code it imports (the libraries above it requires, like everyone else).
  * `npm run build -- --analyze` shows what each file holds and what still ships twice.
@@ -123,10 +126,151 @@ const LAZY = [
   { entry: 'tldts', modules: ['tldts'] },
   { entry: 'dotenv', modules: ['dotenv'] },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
+  { entry: 'httpTransports', source: 'src/servers/httpTransports.ts' },
   { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
+  { entry: 'urlSafety', source: 'src/elicitation/safety/url.ts' },
 ];
+
+/**
+ * ES-module libraries that dist/extension.js holds for activation and the lazy files need too: zod
+ * and the MCP protocol schemas (the client here, the server in dist/gateway.js, the HTTP transports
+ * in dist/httpTransports.js) and jsonc-parser (mcp.json here; Route / Give Back's edits and the
+ * preview's parser). A lazy file takes them from dist/extension.js, already loaded, instead of
+ * carrying a copy (zod alone is 103 KB; with them, the gateway went from 260 to 153 KB).
+ *
+ * They are not LAZY `modules`: a file of their own would hold the whole library, since nothing
+ * tells it which parts its users need, so it would hold all of zod (193 KB, not 103 KB) and
+ * activation would load it. Instead, a first pass (namesLazyFilesTake) builds the lazy files with
+ * these modules left out and reads which of their exports the lazy files use; dist/extension.js
+ * exports just those (extensionEntry) and still tree-shakes the rest. Measured (2026-11-25): what
+ * the gateway uses of zod beyond what the client uses is under 1 KB; the export lists cost
+ * dist/extension.js about 6 KB (mostly the 186 protocol schema names the gateway's server uses),
+ * and Route / Give Back's edits add 7 KB of jsonc-parser to it.
+ */
+const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', '@modelcontextprotocol/core/internal'];
+
+/**
+ * The MCP client SDK's shared chunks (the protocol, the Client class and its OAuth code), which
+ * its entry (`@modelcontextprotocol/client`) imports by relative path. dist/httpTransports.js takes
+ * them from dist/extension.js too, so it holds only the HTTP and SSE transports themselves.
+ */
+const CLIENT_CHUNK = /^\.\/(src|public|chunk|dialects)-[\w-]+\.mjs$/;
+const CLIENT_DIST = `${path.sep}@modelcontextprotocol${path.sep}client${path.sep}dist${path.sep}`;
+
+/**
+ * The FROM_EXTENSION name an import resolves to, if any: a module name as written, or a client
+ * chunk as `@modelcontextprotocol/client/dist/<file>`.
+ * @param {esbuild.OnResolveArgs} args
+ */
+function fromExtensionKey(args) {
+  if (FROM_EXTENSION.includes(args.path)) return args.path;
+  if (args.importer.includes(CLIENT_DIST) && CLIENT_CHUNK.test(args.path)) return `@modelcontextprotocol/client/dist/${args.path.slice(2)}`;
+  return undefined;
+}
+
+/** Where dist/extension.js imports a FROM_EXTENSION name from. @param {string} key */
+const fromExtensionSpecifier = (key) => (key.includes('/dist/') ? path.join(repoRoot, 'node_modules', key) : key);
+
+/** Leaves FROM_EXTENSION's modules out of a build, as imports of their FROM_EXTENSION name. */
+/** @type {esbuild.Plugin} */
+const fromExtensionExternal = {
+  name: 'from-extension-external',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => {
+      const key = fromExtensionKey(args);
+      return key === undefined ? undefined : { path: key, external: true };
+    });
+  },
+};
+
+/**
+ * Which exports of each FROM_EXTENSION module the lazy files use: their ES-module build, with
+ * those modules left out, keeps the imports of them, which name what is used.
+ * @returns {Promise<Map<string, Set<string>>>}
+ */
+async function namesLazyFilesTake() {
+  const sources = LAZY.filter((l) => l.source !== undefined);
+  const r = await esbuild.build({
+    ...common,
+    minify: false,
+    sourcemap: false,
+    metafile: false,
+    write: false,
+    entryPoints: Object.fromEntries(sources.map((l) => [l.entry, l.source ?? ''])),
+    outdir: 'names-probe',
+    // Its warnings are the real builds' to give.
+    logLevel: 'error',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [fromExtensionExternal, zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+  });
+  /** @type {Map<string, Set<string>>} */
+  const names = new Map();
+  for (const out of r.outputFiles) {
+    const imports = [...out.text.matchAll(/^import\s+([^;]*?)\s+from\s+"([^"]+)";$/gm)];
+    const body = out.text.replace(/^import\s[^;]*;$/gm, '');
+    for (const [statement, clause = '', spec = ''] of imports) {
+      if (!FROM_EXTENSION.includes(spec) && !spec.includes('/dist/')) continue;
+      const used = names.get(spec) ?? new Set();
+      names.set(spec, used);
+      const named = /^\{([^}]*)\}$/.exec(clause);
+      const namespace = /^\*\s+as\s+([\w$]+)$/.exec(clause);
+      if (named) {
+        // An import the file never reads (the SDK imports more than it uses) is not kept.
+        for (const part of (named[1] ?? '').split(',').map((p) => p.trim().split(/\s+as\s+/))) {
+          const local = (part[1] ?? part[0] ?? '').replace(/\$/g, '\\$');
+          if (part[0] && new RegExp(`(?<![\\w$.])${local}(?![\\w$])`).test(body)) used.add(part[0]);
+        }
+      } else if (namespace) {
+        const id = (namespace[1] ?? '').replace(/\$/g, '\\$');
+        for (const m of body.matchAll(new RegExp(`(?<![\\w$.])${id}\\.([\\w$]+)`, 'g'))) used.add(m[1] ?? '');
+        // The namespace as a value (spread, passed, indexed) would need all of it: fail rather than guess.
+        if (new RegExp(`[(,=:[]\\s*${id}\\s*[),;\\]]|\\.\\.\\.${id}(?![\\w$])|(?<![\\w$.])${id}\\s*\\[`).test(body)) {
+          throw new Error(`[build] ${out.path} uses all of ${spec} (${statement}); it cannot take a part of it from dist/extension.js`);
+        }
+      } else {
+        throw new Error(`[build] ${out.path}: an import scripts/build.mjs does not read: ${statement}`);
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * The extension's entry, wrapped: `entry`'s exports (activate, deactivate) and, under each
+ * FROM_EXTENSION module's name, an object of the exports the lazy files use (see lazyApart).
+ * @param {string} entry
+ * @param {Map<string, Set<string>>} names from namesLazyFilesTake
+ * @returns {esbuild.Plugin}
+ */
+function extensionEntry(entry, names) {
+  return {
+    name: 'extension-entry',
+    setup(build) {
+      build.onResolve({ filter: /^extension-entry$/ }, () => ({ path: 'extension-entry', namespace: 'extension-entry' }));
+      build.onLoad({ filter: /.*/, namespace: 'extension-entry' }, () => {
+        const lines = [`export * from ${JSON.stringify(path.join(repoRoot, entry))};`];
+        /** @type {string[]} */
+        const objects = [];
+        [...names].forEach(([module, used], i) => {
+          const list = [...used].sort();
+          if (list.length === 0) return;
+          lines.push(
+            `import { ${list.map((n, j) => `${n} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(fromExtensionSpecifier(module))};`,
+          );
+          objects.push(`s${i} as ${JSON.stringify(module)}`);
+          lines.push(`const s${i} = { ${list.map((n, j) => `${JSON.stringify(n)}: s${i}_${j}`).join(', ')} };`);
+        });
+        lines.push(`export { ${objects.join(', ')} };`);
+        return { contents: lines.join('\n') + '\n', resolveDir: repoRoot, loader: 'js' };
+      });
+    },
+  };
+}
 
 /**
  * Sends imports of a LAZY file's modules or source to that file (`./<entry>.js`, beside the
@@ -156,6 +300,10 @@ function lazyApart(self) {
       });
       build.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
+        // A lazy file's zod, protocol schemas and jsonc-parser: dist/extension.js's (FROM_EXTENSION).
+        const shared = self === undefined ? undefined : fromExtensionKey(args);
+        // The trailing `|`: a stand-in named `….mjs` would be read as an ES module, where `module` is no CommonJS variable.
+        if (shared !== undefined) return { path: `extension|${shared}|`, namespace: 'lazy-stub' };
         const hit = LAZY.find(
           (l) =>
             l.entry !== self &&
@@ -196,28 +344,46 @@ function writeTestExtension() {
   }
 }
 
+/** @type {esbuild.BuildOptions} */
+const common = {
+  absWorkingDir: repoRoot,
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // “quotes” and other non-ASCII text stay as UTF-8 instead of growing into \u escapes.
+  charset: 'utf8',
+};
+
+/** What the lazy files take from dist/extension.js (FROM_EXTENSION). */
+const fromExtension = await namesLazyFilesTake();
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
-    entryPoints: { extension: 'src/extension.ts' },
+    entryPoints: { extension: 'extension-entry' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+    plugins: [extensionEntry('src/extension.ts', fromExtension), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
   },
   // The extension as the in-host tests and the benchmark load it (see writeTestExtension).
   ...(testEntry
     ? [
         {
-          entryPoints: { extension: 'test/host/extension.ts' },
+          entryPoints: { extension: 'extension-entry' },
           outdir: path.join(testExtensionDir, 'dist'),
           platform: /** @type {const} */ ('node'),
           format: /** @type {const} */ ('cjs'),
           target: 'node20',
           external: ['vscode'],
-          plugins: [zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+          plugins: [extensionEntry('test/host/extension.ts', fromExtension), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
         },
       ]
     : []),
@@ -239,21 +405,6 @@ const targets = [
   },
   ...(production ? [] : [integrationSuite]),
 ];
-
-/** @type {esbuild.BuildOptions} */
-const common = {
-  absWorkingDir: repoRoot,
-  bundle: true,
-  minify: production,
-  sourcemap: production ? false : 'linked',
-  logLevel: 'warning',
-  metafile: true,
-  legalComments: 'none',
-  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-  // “quotes” and other non-ASCII text stay as UTF-8 instead of growing into \u escapes.
-  charset: 'utf8',
-};
 
 // Made afresh each time: nothing of an older test build stays in it.
 if (testEntry) rmSync(testExtensionDir, { recursive: true, force: true });
@@ -284,6 +435,16 @@ if (watch) {
       `[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`,
     );
     process.exitCode = 1;
+  }
+  // What ships must load as the extension host loads it: the extension alone first, each lazy file after.
+  if (production) {
+    for (const problem of loadCheck(
+      path.join(repoRoot, 'dist'),
+      LAZY.map((l) => l.entry),
+    )) {
+      process.stderr.write(`[build] ${problem}\n`);
+      process.exitCode = 1;
+    }
   }
   // `--analyze`: each shipped file's size and biggest contributors, and what still ships twice.
   if (process.argv.includes('--analyze')) process.stdout.write(bundleReport(results.flatMap((r) => (r.metafile ? [r.metafile] : []))));

@@ -20,7 +20,7 @@ import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
 import { revealActiveForm } from './ui/form/formPanel';
-import { analyseUrl } from './elicitation/safety/url';
+import { analyseUrl } from './elicitation/safety/urlAnalysis';
 import { PublicApi } from './api/api';
 import { SamplingBroker } from './sampling/samplingBroker';
 import { showModelFailure, VscodeModels, workspaceModelMemory } from './ui/languageModels';

@@ -22,12 +22,12 @@ export function contributor(input) {
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 
 /**
- * Bytes per output file and contributor.
+ * Bytes per output file and contributor (`by`), and per input file (`inputs`).
  * @param {readonly Metafile[]} metafiles
- * @returns {Map<string, { bytes: number, by: Map<string, number> }>}
+ * @returns {Map<string, { bytes: number, by: Map<string, number>, inputs: Map<string, number> }>}
  */
 export function contributions(metafiles) {
-  /** @type {Map<string, { bytes: number, by: Map<string, number> }>} */
+  /** @type {Map<string, { bytes: number, by: Map<string, number>, inputs: Map<string, number> }>} */
   const files = new Map();
   for (const meta of metafiles) {
     for (const [file, out] of Object.entries(meta.outputs)) {
@@ -35,36 +35,48 @@ export function contributions(metafiles) {
       if (!file.endsWith('.js') || !/^(dist|media)\//.test(file)) continue;
       /** @type {Map<string, number>} */
       const by = new Map();
+      /** @type {Map<string, number>} */
+      const inputs = new Map();
       for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
         if (bytesInOutput > 0) by.set(contributor(input), (by.get(contributor(input)) ?? 0) + bytesInOutput);
+        if (bytesInOutput > 0) inputs.set(input, bytesInOutput);
       }
-      files.set(file, { bytes: out.bytes, by });
+      files.set(file, { bytes: out.bytes, by, inputs });
     }
   }
   return files;
 }
 
 /**
- * Libraries (node_modules packages) found in more than one output file, with the bytes the
- * extra copies cost (all copies but the largest).
+ * Libraries (node_modules packages) of which one source file is in more than one output file,
+ * with the bytes the extra copies cost (all copies but the largest, per source file). Counted
+ * per source file, not per package: a package whose files are split between two output files
+ * (the MCP client's entry: its HTTP transports lazy, the rest not) ships nothing twice.
  * @param {ReturnType<typeof contributions>} files
  * @returns {{ name: string, files: string[], extraBytes: number }[]}
  */
 export function duplicates(files) {
   /** @type {Map<string, Map<string, number>>} */
   const where = new Map();
-  for (const [file, { by }] of files) {
-    for (const [name, bytes] of by) {
+  for (const [file, { inputs }] of files) {
+    for (const [input, bytes] of inputs) {
+      const name = contributor(input);
       if (name.startsWith('(') || name.startsWith('src/') || name.startsWith('webview/')) continue;
-      where.set(name, (where.get(name) ?? /** @type {Map<string, number>} */ (new Map())).set(file, bytes));
+      where.set(input, (where.get(input) ?? /** @type {Map<string, number>} */ (new Map())).set(file, bytes));
     }
   }
-  return [...where]
-    .filter(([, inFiles]) => inFiles.size > 1)
-    .map(([name, inFiles]) => {
-      const sizes = [...inFiles.values()];
-      return { name, files: [...inFiles.keys()], extraBytes: sizes.reduce((a, b) => a + b, 0) - Math.max(...sizes) };
-    })
+  /** @type {Map<string, { files: Set<string>, extraBytes: number }>} */
+  const byLibrary = new Map();
+  for (const [input, inFiles] of where) {
+    if (inFiles.size < 2) continue;
+    const sizes = [...inFiles.values()];
+    const lib = byLibrary.get(contributor(input)) ?? { files: new Set(), extraBytes: 0 };
+    for (const f of inFiles.keys()) lib.files.add(f);
+    lib.extraBytes += sizes.reduce((a, b) => a + b, 0) - Math.max(...sizes);
+    byLibrary.set(contributor(input), lib);
+  }
+  return [...byLibrary]
+    .map(([name, { files: inFiles, extraBytes }]) => ({ name, files: [...inFiles], extraBytes }))
     .sort((a, b) => b.extraBytes - a.extraBytes);
 }
 

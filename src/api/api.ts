@@ -4,15 +4,16 @@ import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import { describeState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
+import { Emitter, type Event } from '../util/emitter';
 import { EXTENSION_NAME_PREFIX } from '../config/parse/definitions';
 import { callingExtension, callStackFiles, type InstalledExtension } from './caller';
 
 /** Builds the versioned public API over the broker and server manager. */
 export class PublicApi extends Disposable implements McpElicitationHostApi {
   readonly version = 1 as const;
-  private readonly _onDidChangePending = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChangePending = this._register(new Emitter<void>());
   readonly onDidChangePending = this._onDidChangePending.event;
-  readonly onDidChangeServers: vscode.Event<void>;
+  readonly onDidChangeServers: Event<void>;
   private seq = 0;
 
   constructor(

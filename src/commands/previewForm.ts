@@ -4,7 +4,7 @@ import type { PreviewNote, PreviewProblem } from '../elicitation/form/preview';
 import { defaultValues } from '../elicitation/form/validator';
 import { showFormPanel } from '../ui/form/formPanel';
 import { showUrlConsent, urlReasonText } from '../ui/urlConsent';
-import { analyseUrl } from '../elicitation/safety/url';
+import { analyseUrl } from '../elicitation/safety/urlAnalysis';
 import { formWarningText, schemaNoteText } from '../ui/wording/formText';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';

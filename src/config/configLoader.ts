@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Disposable } from '../util/disposable';
+import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/log';
 import { SECTION } from './settings';
 import { InputResolver } from './inputResolver';
@@ -53,7 +54,7 @@ function insideWorkspace(file: string): boolean {
  * `mcpElicitation.servers` setting, substitutes variables, and fires `onDidChange` when any source changes.
  */
 export class ConfigLoader extends Disposable {
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChange = this._register(new Emitter<void>());
   readonly onDidChange = this._onDidChange.event;
   readonly inputs: InputResolver;
   private readonly shownErrors = new Set<string>();

@@ -14,7 +14,7 @@ import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
 import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './safety/text';
-import { analyseUrl } from './safety/url';
+import { analyseUrl } from './safety/urlAnalysis';
 import type { DisplayText } from './safety/displayText';
 import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { GateDecision } from './policy/policy';

@@ -5,6 +5,7 @@ import type { ElicitationBroker } from '../elicitation/broker';
 import type { ServerManager } from '../servers/serverManager';
 import type { Connection } from '../servers/connection';
 import { Disposable } from '../util/disposable';
+import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/log';
 import { BrokeredUpstream } from './brokeredUpstream';
 import type * as EndpointModule from './endpoint';
@@ -56,9 +57,9 @@ interface Binding {
 export class Gateway extends Disposable {
   /** Made at activation; VS Code gets it through the server definitions, nobody else has it. */
   readonly secret = randomBytes(32).toString('base64url');
-  private readonly _onDidChangeDefinitions = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChangeDefinitions = this._register(new Emitter<void>());
   readonly onDidChangeDefinitions = this._onDidChangeDefinitions.event;
-  private readonly _onDidChangeSessions = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChangeSessions = this._register(new Emitter<void>());
   readonly onDidChangeSessions = this._onDidChangeSessions.event;
   private readonly bindings = new Map<string, Binding>();
   private readonly upstreams = new WeakMap<Connection, BrokeredUpstream>();

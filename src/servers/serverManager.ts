@@ -6,6 +6,7 @@ import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
+import { Emitter, type EventDisposable } from '../util/emitter';
 import type { Logger } from '../util/log';
 import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
@@ -28,10 +29,10 @@ export interface ServerEntry {
  * an edit restarts only the servers whose definition changed.
  */
 export class ServerManager extends Disposable {
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChange = this._register(new Emitter<void>());
   /** Any server's state or tools changed, or servers were added or removed. */
   readonly onDidChange = this._onDidChange.event;
-  private readonly connections = new Map<string, { conn: Connection; print: string; resolved: ResolvedServer; sub: vscode.Disposable }>();
+  private readonly connections = new Map<string, { conn: Connection; print: string; resolved: ResolvedServer; sub: EventDisposable }>();
   private broken: ReadonlyMap<string, ConfigError> = new Map();
   private _vscodeOwned: readonly ServerDefinition[] = [];
   private reloading: Promise<void> = Promise.resolve();

@@ -1,13 +1,24 @@
 import * as os from 'node:os';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport, SSEClientTransport, SdkHttpError, type Transport } from '@modelcontextprotocol/client';
+import { SdkHttpError, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
-import { answeringFetch } from './answeringFetch';
-import { loopbackFetch } from './loopbackFetch';
+import type * as HttpTransports from './httpTransports';
 import { stdioLaunch } from './launch';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
+
+let httpModule: typeof HttpTransports | undefined;
+/**
+ * The Streamable HTTP and SSE transports, with the SDK's OAuth client and EventSource they bring
+ * (about 50 KB), live in `dist/httpTransports.js` (scripts/build.mjs): they are loaded when the
+ * first HTTP server starts, so activation does not parse them and a user of stdio servers never does.
+ */
+function httpTransports(): typeof HttpTransports {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  httpModule ??= require('./httpTransports') as typeof HttpTransports;
+  return httpModule;
+}
 
 /** A transport about to be connected, plus what the connection needs to know about it. */
 export interface PreparedTransport {
@@ -71,27 +82,7 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
     });
     return { transport, kind: 'stdio', pid: () => transport.pid ?? undefined };
   }
-  const url = new URL(def.url);
-  const requestInit: RequestInit = { headers: { ...def.headers } };
-  const kind = kindOverride ?? def.type;
-  // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts); a
-  // server on this machine is reached through node:http, a cheaper round trip (see loopbackFetch.ts).
-  let answerVia: Transport | undefined;
-  const checkedFetch = answeringFetch(loopbackFetch(fetch), (reply) => void answerVia?.send(reply).catch(() => undefined));
-  if (kind === 'sse') {
-    answerVia = new SSEClientTransport(url, {
-      requestInit,
-      fetch: checkedFetch,
-      // EventSource ignores requestInit; pass headers to its fetch too.
-      eventSourceInit: {
-        fetch: (u, init) =>
-          checkedFetch(u, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...def.headers } }),
-      },
-    });
-    return { transport: answerVia, kind: 'sse', pid: () => undefined };
-  }
-  answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch });
-  return { transport: answerVia, kind: 'http', pid: () => undefined };
+  return { ...httpTransports().createHttpTransport(def, kindOverride ?? def.type), pid: () => undefined };
 }
 
 /**

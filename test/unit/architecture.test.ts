@@ -109,6 +109,22 @@ export function folderArrows(g: Graph): { from: string; to: string; file: string
   });
 }
 
+/**
+ * Whether a file makes events with VS Code's emitter (`vscode.EventEmitter`, or `EventEmitter`
+ * imported from 'vscode'), comments aside.
+ */
+export function usesVscodeEmitter(text: string): boolean {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return /\bvscode\.EventEmitter\b/.test(code) || /import\s*\{[^}]*\bEventEmitter\b[^}]*\}\s*from\s*['"]vscode['"]/.test(code);
+}
+
+/**
+ * Where `vscode.EventEmitter` may still be made: ui/, whose tree views hand `onDidChangeTreeData`
+ * straight to VS Code. Everything else fires through util/emitter.ts, so the pure core and the VS
+ * Code side subscribe the same way (every listener runs even if one throws).
+ */
+const VSCODE_EMITTER_ALLOWED = [/^src\/ui\//];
+
 /** Modules that must run in plain Node (the same list the lint rule enforces). */
 const PURE = [/^src\/elicitation\//, /^src\/config\/parse\//, /^src\/shared\//, /^webview\//, /^src\/servers\/(connection|session)\.ts$/];
 
@@ -164,6 +180,23 @@ void describe('architecture', () => {
 
   void it('pure modules do not import vscode', () => {
     const offenders = files.filter((f) => PURE.some((p) => p.test(f)) && (imports.get(f) ?? []).includes('vscode'));
+    assert.deepEqual(offenders, []);
+  });
+
+  void it('the emitter check sees vscode.EventEmitter and an imported EventEmitter, not comments or util/emitter', () => {
+    assert.equal(usesVscodeEmitter('readonly e = new vscode.EventEmitter<void>();'), true);
+    assert.equal(usesVscodeEmitter("import { Disposable, EventEmitter } from 'vscode';"), true);
+    assert.equal(usesVscodeEmitter('// unlike vscode.EventEmitter, every listener runs\n/* vscode.EventEmitter */'), false);
+    assert.equal(usesVscodeEmitter("import { Emitter } from '../util/emitter';\nnew Emitter<void>();"), false);
+  });
+
+  void it('events outside ui/ fire through util/emitter.ts, not vscode.EventEmitter', () => {
+    const offenders = files.filter(
+      (f) =>
+        f.startsWith('src/') &&
+        !VSCODE_EMITTER_ALLOWED.some((p) => p.test(f)) &&
+        usesVscodeEmitter(readFileSync(path.join(root, f), 'utf8')),
+    );
     assert.deepEqual(offenders, []);
   });
 

@@ -57,6 +57,18 @@ void describe('bundle report (npm run build -- --analyze)', () => {
     ]);
   });
 
+  void it('a package whose files are split between two output files ships nothing twice', () => {
+    const lazy = {
+      outputs: {
+        'dist/httpTransports.js': {
+          bytes: 900,
+          inputs: { 'node_modules/@modelcontextprotocol/client/dist/streamableHttp.mjs': input(800) },
+        },
+      },
+    };
+    assert.deepEqual(duplicates(contributions([extension, lazy])), []);
+  });
+
   void it('prints each file with its size and largest contributor first, then the total and the duplicates', () => {
     const lines = bundleReport([extension, gateway]).split('\n');
     assert.equal(lines[0], 'dist/extension.js  4 KB');

@@ -36,6 +36,24 @@ void describe('Emitter', () => {
     assert.deepEqual(seen, ['x']);
   });
 
+  void it("takes vscode.Event's thisArgs and disposables, so VS Code and other extensions can subscribe as they do to any event", () => {
+    const emitter = new Emitter<number>();
+    const owner = { seen: [] as number[] };
+    const bag: { dispose(): void }[] = [];
+    emitter.event(
+      function (this: typeof owner, n: number) {
+        this.seen.push(n);
+      },
+      owner,
+      bag,
+    );
+    emitter.fire(1);
+    assert.equal(bag.length, 1);
+    for (const d of bag) d.dispose();
+    emitter.fire(2);
+    assert.deepEqual(owner.seen, [1]);
+  });
+
   void it('a listener added during a fire hears the next fire, not this one; dispose silences everything', () => {
     const emitter = new Emitter<number>();
     const seen: string[] = [];

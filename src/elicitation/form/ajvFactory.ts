@@ -3,11 +3,24 @@
  * Tool's JSON arguments and the SDK shims' output-schema check all judge JSON with the same
  * options, the same formats and the same `pattern` syntax.
  */
-import Ajv from 'ajv';
-import type { CodeOptions } from 'ajv';
-import addFormats from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { CodeOptions, default as Ajv } from 'ajv';
+import type * as AjvFormats from 'ajv-formats';
 
 export type { default as Ajv } from 'ajv';
+
+/**
+ * Ajv with its formats (dist/ajv.js, about 130 KB) is loaded when the first schema is compiled:
+ * a form, Run Tool's arguments or a tool's output schema. Activation does not need it, so it is
+ * never read when no server asks for anything (test/unit/lazyLoads.test.ts checks the bundle).
+ */
+let engine: { Ajv: typeof Ajv; addFormats: typeof AjvFormats.default } | undefined;
+
+function ajvEngine(): { Ajv: typeof Ajv; addFormats: typeof AjvFormats.default } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; `import()` would make every caller async
+  engine ??= { Ajv: (require('ajv') as typeof AjvModule).default, addFormats: (require('ajv-formats') as typeof AjvFormats).default };
+  return engine;
+}
 
 /**
  * Compiles a server `pattern` the way the validator runs it: with the `u` flag when the pattern
@@ -34,6 +47,7 @@ const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: 
  * strictNumbers: NaN and Infinity are not JSON numbers.
  */
 export function createAjv(): Ajv {
+  const { Ajv, addFormats } = ajvEngine();
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
