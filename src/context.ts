@@ -184,7 +184,7 @@ export class Services extends Disposable {
         this.urls.delete(entry.id);
         if (outcome === 'expired') {
           void safe.showInformationMessage(
-            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.server)),
+            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.asker.name)),
           );
         }
       }),
@@ -271,7 +271,9 @@ export class Services extends Disposable {
     // Set aside, or waiting on the `ask` notification: picking it from the list is "Answer".
     if ((entry.state === 'aside' || entry.state === 'asking') && this.presenter.resume(entry.id)) return;
     if (entry.state === 'onScreen' && !revealActiveForm()) {
-      void safe.showInformationMessage(safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.server)));
+      void safe.showInformationMessage(
+        safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.asker.name)),
+      );
     }
     if (entry.state === 'queued') {
       void safe.showInformationMessage(safe.l10n.t('This request is queued and will be shown after the ones before it.'));
@@ -284,13 +286,17 @@ export class Services extends Disposable {
     void showUrlConsent(
       {
         id: entry.id,
-        asker: { name: entry.server, info: undefined },
+        asker: { name: entry.asker.name, info: entry.asker.info },
         message: displayText(entry.message, MAX_MESSAGE_CHARS),
         url,
         analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }),
       },
       new AbortController().signal,
-      { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server), answered: true },
+      {
+        openExternal: (u) => this.openExternal(u),
+        onBlockServer: () => void this.policyActions.blockServer(entry.asker.name),
+        answered: true,
+      },
     );
   }
 

@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
 import { raceAbort } from '../util/async';
@@ -206,7 +207,7 @@ export class Session {
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle({ name, serverInfo: client.getServerVersion() }, request.params, {
+      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
         signal: ctx.mcpReq.signal,
         requestId: ctx.mcpReq.id,
         sendProgress: async (progressToken, progress, message) => {
@@ -222,7 +223,7 @@ export class Session {
     });
 
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => ({ name, serverInfo: client.getServerVersion() }), deps.sampler);
+    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler);
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
