@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
+import { WorkspaceRoots } from './servers/workspaceRoots';
 import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
 import type { Presenter } from './elicitation/presenter';
@@ -184,7 +185,7 @@ export class Services extends Disposable {
         this.urls.delete(entry.id);
         if (outcome === 'expired') {
           void safe.showInformationMessage(
-            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.server)),
+            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.asker.name)),
           );
         }
       }),
@@ -196,6 +197,7 @@ export class Services extends Disposable {
         serverLogs: this.serverLogs,
         clientInfo: { name: pkg.name, title: pkg.displayName, version: pkg.version },
         sink: options.sink?.(this.broker) ?? this.broker,
+        roots: this._register(new WorkspaceRoots(this.settings)),
         sampler: this.sampler,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
@@ -271,7 +273,9 @@ export class Services extends Disposable {
     // Set aside, or waiting on the `ask` notification: picking it from the list is "Answer".
     if ((entry.state === 'aside' || entry.state === 'asking') && this.presenter.resume(entry.id)) return;
     if (entry.state === 'onScreen' && !revealActiveForm()) {
-      void safe.showInformationMessage(safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.server)));
+      void safe.showInformationMessage(
+        safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.asker.name)),
+      );
     }
     if (entry.state === 'queued') {
       void safe.showInformationMessage(safe.l10n.t('This request is queued and will be shown after the ones before it.'));
@@ -284,13 +288,17 @@ export class Services extends Disposable {
     void showUrlConsent(
       {
         id: entry.id,
-        asker: { name: entry.server, info: undefined },
+        asker: { name: entry.asker.name, info: entry.asker.info },
         message: displayText(entry.message, MAX_MESSAGE_CHARS),
         url,
         analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }),
       },
       new AbortController().signal,
-      { openExternal: (u) => this.openExternal(u), onBlockServer: () => void this.policyActions.blockServer(entry.server), answered: true },
+      {
+        openExternal: (u) => this.openExternal(u),
+        onBlockServer: () => void this.policyActions.blockServer(entry.asker.name),
+        answered: true,
+      },
     );
   }
 

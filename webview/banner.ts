@@ -11,9 +11,9 @@ export interface Banner {
 }
 
 /** "{0} asks" with the server name in its own element, whatever the word order of the language. */
-function asksHeading(template: string, serverName: string): HTMLElement {
+function asksHeading(template: string, askerName: string): HTMLElement {
   const at = template.indexOf('{0}');
-  const name = el('strong', { class: 'server-name' }, serverName);
+  const name = el('strong', { class: 'server-name' }, askerName);
   if (at < 0) return el('h1', { class: 'asks' }, name);
   return el('h1', { class: 'asks' }, template.slice(0, at), name, template.slice(at + 3));
 }
@@ -27,9 +27,9 @@ export function createBanner(init: FormInit): Banner {
     el(
       'div',
       { class: 'who' },
-      asksHeading(s.asks, a.serverName),
+      asksHeading(s.asks, a.name),
       init.preview ? el('span', { class: 'badge' }, s.preview) : undefined,
-      a.serverInfo === undefined || a.serverInfo === '' ? undefined : el('div', { class: 'server-info' }, a.serverInfo),
+      a.info === undefined || a.info === '' ? undefined : el('div', { class: 'server-info' }, a.info),
     ),
     blockButton,
   );

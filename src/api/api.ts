@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { McpElicitationHostApi, ElicitParams, ElicitResult, ServerInfo, PendingElicitation } from '../../api/mcpElicitationHost';
 import type { ElicitationBroker } from '../elicitation/broker';
+import { askerFor } from '../elicitation/asker';
 import type { ServerManager } from '../servers/serverManager';
 import { describeState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
@@ -52,10 +53,10 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
     // The extension's id is its name, policy key and rate-limit bucket; `source` is only a label
     // beside it, so naming a configured server there borrows nothing of that server's.
     const result = await this.broker.handle(
-      {
-        name: `${EXTENSION_NAME_PREFIX}${caller.id}`,
-        serverInfo: typeof label === 'string' && label.trim() !== '' ? { name: label, version: '' } : undefined,
-      },
+      askerFor(
+        `${EXTENSION_NAME_PREFIX}${caller.id}`,
+        typeof label === 'string' && label.trim() !== '' ? { name: label, version: '' } : undefined,
+      ),
       params,
       { signal: options.signal ?? new AbortController().signal, requestId: `api:${++this.seq}` },
     );
@@ -74,6 +75,6 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
   pending(): readonly PendingElicitation[] {
     return this.broker.queue
       .list()
-      .map((e) => ({ id: e.id, server: e.server, mode: e.mode, message: e.message, state: e.state, createdAt: e.createdAt }));
+      .map((e) => ({ id: e.id, server: e.asker.name, mode: e.mode, message: e.message, state: e.state, createdAt: e.createdAt }));
   }
 }

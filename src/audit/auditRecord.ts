@@ -14,6 +14,7 @@ export interface AuditInput extends FinishedElicitation {
 export interface AuditRecord {
   /** ISO 8601, UTC. */
   readonly time: string;
+  /** The asker's name. The line format is documented and read by other tools, so it keeps the word `server`. */
   readonly server: string;
   readonly mode: RequestMode;
   /** At most {@link MAX_AUDIT_MESSAGE} characters. */
@@ -50,7 +51,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   const content = input.includeValues && input.content !== undefined ? redact(input.content, input.secretKeys) : undefined;
   return {
     time: input.at.toISOString(),
-    server: input.server,
+    server: input.asker.name,
     mode: input.mode,
     message: truncate(input.message, MAX_AUDIT_MESSAGE),
     fields: [...input.fieldKeys],

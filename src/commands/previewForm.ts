@@ -113,8 +113,8 @@ export async function previewForm(extensionUri: vscode.Uri, diagnostics: vscode.
     init: {
       requestId: `preview:${doc.uri.toString()}:${doc.version}`,
       attribution: {
-        serverName: asker.name,
-        serverInfo: asker.info,
+        name: asker.name,
+        info: asker.info,
         message: result.message || vscode.l10n.t('(no message: a bare requestedSchema)'),
         messageTruncated: false,
       },

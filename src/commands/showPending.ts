@@ -35,10 +35,10 @@ export function showPending(
   const d: vscode.Disposable[] = [];
   const refresh = (): void => {
     const list = queue.list();
-    const servers = [...new Set(list.filter((e) => e.state !== 'awaitingCompletion').map((e) => e.server))];
+    const servers = [...new Set(list.filter((e) => e.state !== 'awaitingCompletion').map((e) => e.asker.name))];
     qp.items = [
       ...list.map((entry) => ({
-        label: `${entry.server}: ${firstLine(entry.message)}`,
+        label: `${entry.asker.name}: ${firstLine(entry.message)}`,
         description: [entry.mode, roundLabel(entry.round), stateLabel(entry.state), age(entry.createdAt)].filter(Boolean).join(' · '),
         buttons: buttonsFor(entry),
         entry,

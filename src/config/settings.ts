@@ -16,6 +16,8 @@ export interface Settings {
   readonly presentation: Presentation;
   readonly sensitiveFields: SensitiveFieldsMode;
   readonly serverPolicy: Readonly<Record<string, unknown>>;
+  /** Per server, the workspace folders (names or paths) it may see as roots; see servers/capabilities/roots.ts. */
+  readonly serverRoots: Readonly<Record<string, unknown>>;
   readonly defaultPolicy: unknown;
   readonly rateLimit: RateLimitSetting;
   readonly allowHttpLoopback: boolean;
@@ -45,6 +47,7 @@ export function readSettings(): Settings {
     presentation: oneOf(c.get('presentation'), ['auto', 'quickInput', 'webview'], 'auto'),
     sensitiveFields: oneOf(c.get('sensitiveFields'), ['warn', 'decline'], 'warn'),
     serverPolicy: record(c.get('serverPolicy')),
+    serverRoots: record(c.get('serverRoots')),
     defaultPolicy: c.get('defaultPolicy'),
     rateLimit: { requests: nonNegative(rl['requests'], 10), perSeconds: nonNegative(rl['perSeconds'], 60) },
     allowHttpLoopback: c.get<boolean>('url.allowHttpLoopback', false),

@@ -4,27 +4,18 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. The UI is a `Presenter`.
  */
-import {
-  ProtocolError as McpError,
-  ProtocolErrorCode as ErrorCode,
-  type ElicitResult,
-  type Implementation,
-} from '@modelcontextprotocol/client';
+import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
 import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
 import { buildReply } from './form/validator';
-import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS } from './safety/text';
+import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './safety/text';
 import { analyseUrl } from './safety/urlAnalysis';
 import type { DisplayText } from './safety/displayText';
-import type { Asker, AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
+import type { AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
+import type { Asker } from './asker';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
 import type { BrowserStep, CallRound, DecidedBy, ElicitationAction } from './outcome';
-
-export interface ServerIdentity {
-  readonly name: string;
-  readonly serverInfo: Implementation | undefined;
-}
 
 export interface HandleExtra {
   readonly signal: AbortSignal;
@@ -37,9 +28,11 @@ export interface HandleExtra {
 /** What a Connection needs from the broker. */
 export interface ElicitationSink {
   /** `params` is the raw JSON of the request: the broker validates it (malformed → -32602). */
-  handle(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
-  complete(server: string, elicitationId: string): void;
-  serverGone(server: string): void;
+  handle(asker: Asker, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
+  /** `notifications/elicitation/complete` from the server named `name`. */
+  complete(name: string, elicitationId: string): void;
+  /** The server named `name` disconnected. */
+  serverGone(name: string): void;
 }
 
 export interface BrokerDeps {
@@ -73,20 +66,9 @@ function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
   return out;
 }
 
-/** The attribution every prompt shows (the sampling consent too). */
-export function askerOf(s: ServerIdentity): Asker {
-  const info = s.serverInfo;
-  // serverInfo is the server's own claim, shown on every prompt: same rules as any server text.
-  return {
-    name: s.name,
-    info: info ? sanitiseForDisplay(`${info.title ?? info.name} ${info.version}`.trim(), MAX_LABEL_CHARS).text : undefined,
-  };
-}
-
 /** A request that passed the checks: everything the later steps need, computed once. */
 interface CheckedRequest {
   readonly id: string;
-  readonly server: ServerIdentity;
   readonly asker: Asker;
   readonly mode: 'form' | 'url';
   /** The server's own text, for the form warnings that look at what it really sent. */
@@ -120,13 +102,13 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** Check, gate, ask, queue, present the form or the url, settle: each step below is one of these. */
-  async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
-    const checked = this.check(server, rawParams);
+  async handle(asker: Asker, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
+    const checked = this.check(asker, rawParams);
     const round = extra.round;
     // Several requests of one round are shown in sequence: the prompt itself says which one this is.
-    const asker: Asker =
-      round && round.total > 1 ? { ...checked.asker, position: { index: round.index, total: round.total } } : checked.asker;
-    const req: CheckedRequest = round ? { ...checked, asker, round } : checked;
+    const req: CheckedRequest = round
+      ? { ...checked, asker: round.total > 1 ? { ...asker, position: { index: round.index, total: round.total } } : asker, round }
+      : checked;
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
@@ -146,10 +128,10 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** A request we would reject shows nothing: it is answered -32602 with the reason. */
-  private check(server: ServerIdentity, rawParams: unknown): CheckedRequest {
+  private check(asker: Asker, rawParams: unknown): CheckedRequest {
     const started = this.now();
     const reject = (logReason: string, reason: string): McpError => {
-      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${logReason}`);
+      this.deps.log.warn(`[${asker.name}] rejected elicitation/create (-32602): ${logReason}`);
       return invalid(reason);
     };
     if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
@@ -166,12 +148,11 @@ export class ElicitationBroker implements ElicitationSink {
     }
     if (typeof params['message'] !== 'string') throw reject('message is not a string', 'message: must be a string');
     const rawMessage = params['message'];
-    const prepared = mode === 'form' ? this.prepareForm(server, params) : this.prepareUrl(server, params);
+    const prepared = mode === 'form' ? this.prepareForm(asker, params) : this.prepareUrl(asker, params);
     const fields = prepared.kind === 'form' ? prepared.form.fields : [];
     return {
       id: `e${this.nextId++}`,
-      server,
-      asker: askerOf(server),
+      asker,
       mode,
       rawMessage,
       message: sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS),
@@ -183,23 +164,23 @@ export class ElicitationBroker implements ElicitationSink {
     };
   }
 
-  private prepareForm(server: ServerIdentity, params: Record<string, unknown>): PreparedForm {
+  private prepareForm(asker: Asker, params: Record<string, unknown>): PreparedForm {
     const normalised = normaliseRequestedSchema(params['requestedSchema']);
     if (!normalised.ok) {
-      this.deps.log.warn(`[${server.name}] rejected elicitation/create (-32602): ${normalised.error}`);
+      this.deps.log.warn(`[${asker.name}] rejected elicitation/create (-32602): ${normalised.error}`);
       throw invalid(normalised.error);
     }
     // Lint for the server's author (enumNames, ignored titles, twin labels) is no risk to the
     // person answering: it goes to the log, not to the prompt.
-    for (const note of normalised.notes) this.deps.log.info(`[${server.name}] schema note: ${describeSchemaNote(note)}`);
+    for (const note of normalised.notes) this.deps.log.info(`[${asker.name}] schema note: ${describeSchemaNote(note)}`);
     return { kind: 'form', form: normalised.form };
   }
 
-  private prepareUrl(server: ServerIdentity, params: Record<string, unknown>): PreparedUrl {
+  private prepareUrl(asker: Asker, params: Record<string, unknown>): PreparedUrl {
     const url = params['url'];
     const elicitationId = params['elicitationId'];
     if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
-      this.deps.log.warn(`[${server.name}] rejected url elicitation (-32602): url and elicitationId are required`);
+      this.deps.log.warn(`[${asker.name}] rejected url elicitation (-32602): url and elicitationId are required`);
       throw invalid(
         typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode',
       );
@@ -209,7 +190,7 @@ export class ElicitationBroker implements ElicitationSink {
 
   /** Policy, the secret-field rule and the rate limit: decided before anything reaches the user. */
   private gate(req: CheckedRequest): GateDecision['outcome'] {
-    const server = req.server.name;
+    const server = req.asker.name;
     if (req.secretKeys.length > 0 && this.deps.settings().sensitiveFields === 'decline') {
       this.deps.log.info(`[${server}] declined: fields look like secrets (${req.secretKeys.join(', ')})`);
       this.finish(req, 'decline', 'policy');
@@ -218,8 +199,8 @@ export class ElicitationBroker implements ElicitationSink {
     const gate = this.deps.gate(server);
     if (gate.outcome === 'decline') {
       this.deps.log.info(`[${server}] declined by ${gate.decidedBy === 'policy' ? 'policy (blocked)' : 'rate limit'}`);
-      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server);
-      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server, gate.windowCount, gate.windowSeconds);
+      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(req.asker);
+      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(req.asker, gate.windowCount, gate.windowSeconds);
       this.finish(req, 'decline', gate.decidedBy);
     }
     return gate.outcome;
@@ -229,7 +210,7 @@ export class ElicitationBroker implements ElicitationSink {
     const { prepared } = req;
     return this.queue.enter({
       id: req.id,
-      server: req.server.name,
+      asker: req.asker,
       mode: req.mode,
       message: req.message.text,
       signal: extra.signal,
@@ -292,7 +273,7 @@ export class ElicitationBroker implements ElicitationSink {
     // The final check: a reply that fails validation is never sent.
     const reply = buildReply(form, answer.content);
     if (!reply.ok) {
-      this.deps.log.warn(`[${req.server.name}] answer failed final validation: ${JSON.stringify(reply.errors)}`);
+      this.deps.log.warn(`[${req.asker.name}] answer failed final validation: ${JSON.stringify(reply.errors)}`);
       this.finish(req, 'cancel', 'user');
       return { action: 'cancel' };
     }
@@ -349,7 +330,7 @@ export class ElicitationBroker implements ElicitationSink {
     }
     this.queue.recordFinished({
       id: req.id,
-      server: req.server.name,
+      asker: req.asker,
       mode: req.mode,
       // The history view and the audit show this: the sanitised, length-capped text.
       message: req.message.text,
@@ -374,7 +355,7 @@ export class ElicitationBroker implements ElicitationSink {
    */
   declineQueuedFromBlocked(isBlocked: (server: string) => boolean): void {
     for (const entry of this.queue.list()) {
-      if ((entry.state === 'queued' || entry.state === 'asking') && isBlocked(entry.server)) {
+      if ((entry.state === 'queued' || entry.state === 'asking') && isBlocked(entry.asker.name)) {
         this.queue.settle(entry.id, 'decline', 'policy');
       }
     }
@@ -404,32 +385,32 @@ export class ElicitationBroker implements ElicitationSink {
     }, this.deps.keepAliveMs ?? KEEP_ALIVE_MS);
   }
 
-  complete(server: string, elicitationId: string): void {
-    const entry = this.queue.complete(server, elicitationId);
+  complete(name: string, elicitationId: string): void {
+    const entry = this.queue.complete(name, elicitationId);
     if (!entry) {
       // The spec: ignore unknown, foreign or already-completed ids.
       this.deps.log.info(
-        `[${server}] ignored notifications/elicitation/complete for unknown id ${JSON.stringify(elicitationId.slice(0, 100))}`,
+        `[${name}] ignored notifications/elicitation/complete for unknown id ${JSON.stringify(elicitationId.slice(0, 100))}`,
       );
       return;
     }
-    this.deps.log.info(`[${server}] url elicitation ${elicitationId} completed`);
-    this.deps.presenter.notifyUrlCompleted({ name: server, info: undefined });
+    this.deps.log.info(`[${name}] url elicitation ${elicitationId} completed`);
+    this.deps.presenter.notifyUrlCompleted(entry.asker);
   }
 
-  serverGone(server: string): void {
+  serverGone(name: string): void {
     // A crash reports the loss twice (the close, then the restart logic) before the dropped
     // entries are released: tell the user once, for a prompt not already dropped.
     const onScreenNotYetDropped = this.queue
       .list()
-      .some((e) => e.server === server && e.state === 'onScreen' && e.payload.ticket.decidedBy !== 'disconnect');
-    this.queue.dropServer(server);
-    if (onScreenNotYetDropped) this.deps.presenter.notifyServerGone(server);
+      .find((e) => e.asker.name === name && e.state === 'onScreen' && e.payload.ticket.decidedBy !== 'disconnect');
+    this.queue.dropServer(name);
+    if (onScreenNotYetDropped) this.deps.presenter.notifyServerGone(onScreenNotYetDropped.asker);
   }
 
   /** Waits until a url elicitation completes, is marked done, dismissed or expires. */
-  waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome> {
-    return this.queue.waitForCompletion(server, elicitationId);
+  waitForCompletion(name: string, elicitationId: string): Promise<CompletionOutcome> {
+    return this.queue.waitForCompletion(name, elicitationId);
   }
 
   private now(): number {

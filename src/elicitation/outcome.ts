@@ -3,6 +3,7 @@
  * audit log all read. Built once, by the broker, when a request is settled.
  */
 import type { AnswerContent } from '../shared/fieldModel';
+import type { Asker } from './asker';
 
 /** How an elicitation ended, as sent to the server (`error` when no reply could be sent). */
 export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
@@ -40,7 +41,7 @@ export type RequestMode = 'form' | 'url' | 'sampling';
 /** One finished elicitation (or sampling request: same list, history and audit). */
 export interface FinishedElicitation {
   readonly id: string;
-  readonly server: string;
+  readonly asker: Asker;
   readonly mode: RequestMode;
   /** The sanitised, length-capped text the user saw. */
   readonly message: string;

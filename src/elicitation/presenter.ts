@@ -7,16 +7,7 @@ import type { UrlAnalysis } from './safety/url';
 import type { FormWarning } from './safety/text';
 import type { BrowserStep } from './outcome';
 import type { DisplayText } from './safety/displayText';
-
-/** The server (or API caller) asking; shown as the attribution on every prompt. */
-export interface Asker {
-  /** Configured server name, or the API caller's `source`. */
-  readonly name: string;
-  /** `serverInfo.title ?? serverInfo.name` plus version, when known: the server's claim, neutralised. */
-  readonly info: DisplayText | undefined;
-  /** Where this prompt stands among several input requests of one 2026-07-28 round ("1 of 2"). */
-  readonly position?: { readonly index: number; readonly total: number };
-}
+import type { Asker } from './asker';
 
 export interface FormPrompt {
   readonly id: string;
@@ -80,10 +71,10 @@ export interface Presenter {
   /** `ask` policy: a non-modal notification before anything takes focus. */
   askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer>;
   /** `block` policy: at most one notice per server per session (the presenter tracks that). */
-  notifyBlocked(server: string): void;
-  notifyRateLimited(server: string, count: number, seconds: number): void;
+  notifyBlocked(asker: Asker): void;
+  notifyRateLimited(asker: Asker, count: number, seconds: number): void;
   /** The server withdrew a request whose prompt the user was looking at (it is closed already). */
   notifyServerCancelled(asker: Asker): void;
-  notifyServerGone(server: string): void;
+  notifyServerGone(asker: Asker): void;
   notifyUrlCompleted(asker: Asker): void;
 }

@@ -9,9 +9,10 @@
  * `allow` themselves: the default policy is about showing questions, not about spending a model.
  */
 import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
-import { askerOf as attribution, type HandleExtra, type ServerIdentity } from '../elicitation/broker';
+import type { HandleExtra } from '../elicitation/broker';
 import type { GateDecision } from '../elicitation/policy/policy';
-import type { Asker, Presenter } from '../elicitation/presenter';
+import type { Presenter } from '../elicitation/presenter';
+import type { Asker } from '../elicitation/asker';
 import type { ElicitationQueue, Ticket } from '../elicitation/queue/elicitationQueue';
 import type { DecidedBy, ElicitationAction } from '../elicitation/outcome';
 import { MAX_MESSAGE_CHARS, sanitiseForDisplay, type DisplayText } from '../elicitation/safety/text';
@@ -51,7 +52,7 @@ export interface ModelMemory {
 
 /** What a session needs: the raw params in, the result or a JSON-RPC error out. */
 export interface SamplingSink {
-  handle(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<CreateMessageResult>;
+  handle(asker: Asker, params: unknown, extra: HandleExtra): Promise<CreateMessageResult>;
 }
 
 export interface SamplingBrokerDeps {
@@ -74,7 +75,6 @@ export const USER_REJECTED = -1;
 
 interface Pending {
   readonly id: string;
-  readonly server: ServerIdentity;
   readonly asker: Asker;
   readonly request: SamplingRequest;
   /** The first message's text, neutralised: the pending list, history and audit show it. */
@@ -89,12 +89,11 @@ export class SamplingBroker implements SamplingSink {
   constructor(private readonly deps: SamplingBrokerDeps) {}
 
   /** Check, gate, choose a model, ask (unless allowed outright), run, review, reply. */
-  async handle(server: ServerIdentity, rawParams: unknown, extra: HandleExtra): Promise<CreateMessageResult> {
+  async handle(server: Asker, rawParams: unknown, extra: HandleExtra): Promise<CreateMessageResult> {
     const request = this.check(server.name, rawParams);
     const first = request.messages[0];
     const p: Pending = {
       id: `s${this.nextId++}`,
-      server,
       asker: askerOf(server, extra),
       request,
       summary: sanitiseForDisplay(first ? textOf(first) : '', MAX_MESSAGE_CHARS).text,
@@ -108,8 +107,8 @@ export class SamplingBroker implements SamplingSink {
     }
     const gate = this.deps.gate(server.name);
     if (gate.outcome === 'decline') {
-      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server.name);
-      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server.name, gate.windowCount, gate.windowSeconds);
+      if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server);
+      else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server, gate.windowCount, gate.windowSeconds);
       throw this.refused(
         p,
         gate.decidedBy,
@@ -157,7 +156,7 @@ export class SamplingBroker implements SamplingSink {
     const { queue, presenter, wording } = this.deps;
     const ticket = queue.enter({
       id: p.id,
-      server: p.server.name,
+      asker: p.asker,
       mode: 'sampling',
       message: p.summary,
       signal: p.extra.signal,
@@ -200,7 +199,7 @@ export class SamplingBroker implements SamplingSink {
       if (asked.action !== 'accept') throw this.refused(p, 'user', 'declined by the user', asked.action, chosen.id);
       const edited = editedRequest(p.request, consent, asked.content);
       const model = models.find((m) => m.id === edited.modelId) ?? chosen;
-      this.deps.memory.set(p.server.name, model.id);
+      this.deps.memory.set(p.asker.name, model.id);
       const signal = AbortSignal.any([p.extra.signal, ticket.controller.signal]);
       const reply = await this.run(p, model, edited.request, signal, ticket);
       this.throwIfSettled(p, ticket, false, model.id);
@@ -240,7 +239,7 @@ export class SamplingBroker implements SamplingSink {
   }
 
   private refused(p: Pending, decidedBy: DecidedBy, why: string, action: ElicitationAction = 'decline', model?: string): McpError {
-    this.deps.log.info(`[${p.server.name}] sampling ${why}`);
+    this.deps.log.info(`[${p.asker.name}] sampling ${why}`);
     this.finish(p, action, decidedBy, model);
     return new McpError(USER_REJECTED, `User rejected sampling request: ${why}`);
   }
@@ -248,8 +247,8 @@ export class SamplingBroker implements SamplingSink {
   private modelFailure(p: Pending, model: ModelInfo | undefined, err: unknown): McpError {
     const failure = err instanceof ModelAccessError ? err.failure : 'failed';
     const detail = err instanceof Error ? err.message : String(err);
-    this.deps.log.warn(`[${p.server.name}] sampling failed (${failure}): ${detail}`);
-    this.deps.notifyModelFailure(p.server.name, failure);
+    this.deps.log.warn(`[${p.asker.name}] sampling failed (${failure}): ${detail}`);
+    this.deps.notifyModelFailure(p.asker.name, failure);
     this.finish(p, 'error', 'user', model?.id);
     const says: Record<ModelFailure, string> = {
       noModel: 'No language model is available in VS Code to answer sampling requests',
@@ -263,7 +262,7 @@ export class SamplingBroker implements SamplingSink {
   private finish(p: Pending, action: ElicitationAction, decidedBy: DecidedBy, model: string | undefined): void {
     this.deps.queue.recordFinished({
       id: p.id,
-      server: p.server.name,
+      asker: p.asker,
       mode: 'sampling',
       message: p.summary,
       fieldKeys: [],
@@ -287,9 +286,9 @@ export class SamplingBroker implements SamplingSink {
   }
 }
 
-function askerOf(s: ServerIdentity, extra: HandleExtra): Asker {
+function askerOf(s: Asker, extra: HandleExtra): Asker {
   const round = extra.round;
-  return { ...attribution(s), ...(round && round.total > 1 ? { position: { index: round.index, total: round.total } } : {}) };
+  return { ...s, ...(round && round.total > 1 ? { position: { index: round.index, total: round.total } } : {}) };
 }
 
 function result(text: string, model: ModelInfo): CreateMessageResult {

@@ -5,12 +5,14 @@
  * handlers, tools, the liveness probe, tracing, calls and their errors. No `vscode` import: tests
  * drive this in plain Node with a fake transport and timers they control.
  */
-import { ProtocolError, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, type Implementation, type ListRootsResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
+import type { LogLevelSource } from './capabilities/logging';
+import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
@@ -38,6 +40,10 @@ export interface ConnectionDeps {
   readonly createTransport?: typeof createTransport;
   /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
   readonly setTimer?: SetTimer;
+  /** The folders each server may see (capabilities/roots.ts); none when absent. */
+  readonly roots?: RootsSource;
+  /** The level of our log, which each server's follows (capabilities/logging.ts). */
+  readonly logLevel?: LogLevelSource;
   /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
   readonly legClock?: LegClock;
 }
@@ -208,6 +214,8 @@ export class Connection extends Disposable {
       sampler: this.deps.sampler,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
+      roots: this.deps.roots,
+      logLevel: this.deps.logLevel,
       ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
     });
     // The session disposes its emitters with itself, so these listeners go with it.
@@ -280,6 +288,11 @@ export class Connection extends Disposable {
   /** The signal a call on this connection also honours (see {@link abortCalls}). */
   get callSignal(): AbortSignal {
     return this.calls.signal;
+  }
+
+  /** This server's roots, for a `roots/list` input request of a 2026-07-28 round. */
+  listRoots(): ListRootsResult {
+    return answerRoots(this.deps.roots ?? NO_ROOTS, this.name);
   }
 
   /** Where this server's samples go: pushed ones through the session, 2026-07-28 rounds through the call. */

@@ -1,5 +1,7 @@
 import {
   Client,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   type CallToolRequestOptions,
   type CallToolResult,
   type ClientContext,
@@ -44,6 +46,15 @@ export class HostClient extends Client {
   /** Requests whose params we check ourselves (elicitation, sampling): handed over raw. */
   // Filled by the setters below; `Client`'s constructor already calls `_wrapHandler`, before fields exist.
   private raw: Map<string, RawRequestHandler> | undefined;
+  /** The level a 2026-07-28 request carries in `_meta` (capabilities/logging.ts); none: the key is left out. */
+  logLevel: (() => LoggingLevel | undefined) | undefined;
+
+  /** 2026-07-28: every request's `_meta` envelope also carries our log level (SEP-2575). */
+  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = super._outboundMetaEnvelope();
+    const level = envelope ? this.logLevel?.() : undefined;
+    return envelope && level ? { ...envelope, [LOG_LEVEL_META_KEY]: level } : envelope;
+  }
 
   setElicitationHandler(handler: RawRequestHandler): void {
     (this.raw ??= new Map()).set('elicitation/create', handler);

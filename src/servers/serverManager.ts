@@ -8,6 +8,8 @@ import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
 import { Emitter, type EventDisposable } from '../util/emitter';
 import type { Logger } from '../util/log';
+import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
+import type { RootsSource } from './capabilities/roots';
 import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
 import type { LegClock } from './legDeadline';
@@ -45,6 +47,8 @@ export class ServerManager extends Disposable {
       serverLogs: ServerLogs;
       clientInfo: Implementation;
       sink: ElicitationSink;
+      /** The folders each server may see as roots. */
+      roots: RootsSource;
       sampler: SamplingSink;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
@@ -103,6 +107,8 @@ export class ServerManager extends Disposable {
         log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,
+        roots: this.deps.roots,
+        logLevel: logLevelOf(this.deps.serverLogs.for(name)),
         sampler: this.deps.sampler,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
@@ -226,4 +232,17 @@ export class ServerManager extends Disposable {
     this.connections.clear();
     super.dispose();
   }
+}
+
+/**
+ * A server's log level follows the level the user set for its own log ("Developer: Set Log
+ * Level" on its channel), as VS Code's does; `vscode.LogLevel` is the enum HostLogLevel names by value.
+ */
+function logLevelOf(log: Logger): LogLevelSource {
+  return {
+    get logLevel(): HostLogLevel {
+      return log.logLevel;
+    },
+    onDidChangeLogLevel: (listener) => log.onDidChangeLogLevel((l) => listener(l)),
+  };
 }

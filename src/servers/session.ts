@@ -29,10 +29,13 @@ import {
 } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
+import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
+import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
+import { NO_ROOTS, SessionRoots, type RootsSource } from './capabilities/roots';
 import { HostClient } from './hostClient';
 import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
@@ -61,6 +64,7 @@ export interface SessionLog {
   debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
+  error(message: string): void;
 }
 
 export interface SessionDeps {
@@ -72,6 +76,10 @@ export interface SessionDeps {
   readonly log: SessionLog;
   /** The server's `protocolVersion` setting. */
   readonly protocolVersion: ServerDefinition['protocolVersion'];
+  /** The folders this server may see (capabilities/roots.ts); none when absent. */
+  readonly roots?: RootsSource | undefined;
+  /** The level of our log, which the server's follows (capabilities/logging.ts); none when absent. */
+  readonly logLevel?: LogLevelSource | undefined;
   /** Times each leg, and stops while a question the server raised is open (default: real timers, no questions). */
   readonly legClock?: LegClock;
 }
@@ -93,6 +101,7 @@ export interface SessionEnd {
  */
 export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
+  roots: { listChanged: true },
   sampling: SAMPLING_CAPABILITY,
 } as const satisfies ClientCapabilities;
 
@@ -129,6 +138,9 @@ export class Session {
   private probing = false;
   private _tools: readonly Tool[] = [];
   private _toolsListed = false;
+  /** Disposed with the session: capability state that listens to the host (roots). */
+  private readonly owned: { dispose(): void }[] = [];
+  private readonly level: SessionLogLevel;
 
   constructor(
     readonly prepared: PreparedTransport,
@@ -147,6 +159,15 @@ export class Session {
         resources: this.listChange('notifications/resources/list_changed'),
       },
     });
+    // logging: 2026-07-28 requests carry our level; a 2025 server gets logging/setLevel once connected.
+    this.client.logLevel = () => metaLevel(deps.logLevel);
+    this.level = new SessionLogLevel({
+      source: deps.logLevel ?? { logLevel: 0, onDidChangeLogLevel: () => ({ dispose: () => undefined }) },
+      wantsSetLevel: () => deps.logLevel !== undefined && this.client.getProtocolEra() !== 'modern' && !!this.serverCapabilities?.logging,
+      setLevel: (level) => this.client.setLoggingLevel(level),
+      warn: (m) => deps.log.warn(m),
+    });
+    this.owned.push(this.level);
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
     this.traceOutgoing();
@@ -193,6 +214,7 @@ export class Session {
     this.connected = true;
     this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
     this.traceIncoming();
+    this.level.start();
   }
 
   /**
@@ -206,7 +228,7 @@ export class Session {
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle({ name, serverInfo: client.getServerVersion() }, request.params, {
+      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
         signal: ctx.mcpReq.signal,
         requestId: ctx.mcpReq.id,
         sendProgress: async (progressToken, progress, message) => {
@@ -221,15 +243,27 @@ export class Session {
       if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
     });
 
+    // roots: the workspace folders this server may see (capabilities/roots.ts). 2026-07-28
+    // servers ask in input rounds instead, and have no list_changed notification.
+    const roots = new SessionRoots({
+      server: name,
+      source: deps.roots ?? NO_ROOTS,
+      notifyChanged: () => {
+        if (!this.connected || this.isDisposed || client.getProtocolEra() === 'modern') return;
+        client.sendRootsListChanged().catch((e: unknown) => deps.log.warn(`roots/list_changed failed: ${errorText(e)}`));
+      },
+    });
+    this.owned.push(roots);
+    client.setRequestHandler('roots/list', () => roots.list());
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => ({ name, serverInfo: client.getServerVersion() }), deps.sampler);
+    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler);
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
     const toolsChanged = this.listChange('notifications/tools/list_changed');
     client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.onChanged());
     client.setNotificationHandler('notifications/message', (n) => {
-      deps.log.debug(`log ${n.params.level}: ${JSON.stringify(n.params.data)}`);
+      writeServerMessage(deps.log, n.params);
       this.notify(n);
     });
     // The rest (prompt and resource list changes, resource updates) matter only to the gateway.
@@ -416,6 +450,7 @@ export class Session {
   dispose(): Promise<void> {
     if (!this.closing) {
       this.ended.abort();
+      for (const d of this.owned) d.dispose();
       this._tools = [];
       this._onDidChangeTools.dispose();
       this._onDidNotify.dispose();

@@ -6,6 +6,7 @@ import {
   type ProgressCallback,
 } from '@modelcontextprotocol/client';
 import type { ElicitationBroker } from '../elicitation/broker';
+import { askerFor } from '../elicitation/asker';
 import type { Connection } from './connection';
 import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
 import { localised } from './mrtr/messages';
@@ -97,8 +98,9 @@ export async function callWithInputRounds(
   return sendWithInputRounds(params, {
     method,
     label,
-    server: () => ({ name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined }),
+    asker: () => askerFor(conn.name, conn.state.kind === 'running' ? conn.state.serverInfo : undefined),
     broker: roundBroker(broker, conn.sampler),
+    roots: () => conn.listRoots(),
     send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
     // The caller's Cancel, or the connection going away (stop, restart, deactivation).
     signal: o.signal ? AbortSignal.any([o.signal, conn.callSignal]) : conn.callSignal,
@@ -133,7 +135,7 @@ export async function callToolWithElicitation(
     log?.(`[${conn.name}] tool ${name} requires ${needed.length} url elicitation(s); asking the user`);
     for (const e of needed) {
       const result = await broker.handle(
-        { name: conn.name, serverInfo: conn.state.kind === 'running' ? conn.state.serverInfo : undefined },
+        askerFor(conn.name, conn.state.kind === 'running' ? conn.state.serverInfo : undefined),
         { mode: 'url', url: e.url, elicitationId: e.elicitationId, message: e.message },
         { signal: signal ?? new AbortController().signal, requestId: `tool:${name}:${e.elicitationId}` },
       );

@@ -5,12 +5,15 @@
  */
 import type { AnswerValue, Field } from './fieldModel';
 
-/** Who is asking; every piece is server text and is rendered as plain text only. */
+/**
+ * Who is asking (the asker's `name` and `info`, as in elicitation/asker.ts), and what it says;
+ * every piece is server text and is rendered as plain text only.
+ */
 export interface Attribution {
   /** The name the user gave the server in mcp.json or settings (or an API caller's `source`). */
-  readonly serverName: string;
-  /** `serverInfo.title ?? serverInfo.name` with version, when the server reported one. */
-  readonly serverInfo: string | undefined;
+  readonly name: string;
+  /** `serverInfo.title ?? serverInfo.name` with version, when the server reported one, and the position in its round. */
+  readonly info: string | undefined;
   /** The request's `message`, sanitised and possibly truncated. */
   readonly message: string;
   readonly messageTruncated: boolean;

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type {
   AskAnswer,
   AskPrompt,
-  Asker,
   FormAnswer,
   FormPrompt,
   Presenter,
@@ -10,6 +9,7 @@ import type {
   UrlAnswer,
   UrlPrompt,
 } from '../elicitation/presenter';
+import type { Asker } from '../elicitation/asker';
 import { defaultValues } from '../elicitation/form/validator';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
@@ -25,7 +25,7 @@ import * as safe from '../util/safeText';
 
 /** An `ask` notification still waiting for the user. */
 interface PendingAsk {
-  readonly server: string;
+  readonly asker: Asker;
   readonly settle: (answer: AskAnswer) => void;
 }
 
@@ -115,8 +115,8 @@ export class VscodePresenter implements Presenter {
       init: {
         requestId: prompt.id,
         attribution: {
-          serverName: prompt.asker.name,
-          serverInfo: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined,
+          name: prompt.asker.name,
+          info: [prompt.asker.info, positionText(prompt.asker)].filter(Boolean).join(' · ') || undefined,
           message: prompt.messageTruncated ? `${prompt.message} …` : prompt.message,
           messageTruncated: prompt.messageTruncated ?? false,
         },
@@ -194,7 +194,7 @@ export class VscodePresenter implements Presenter {
       const once = settleOnce();
       const subs: { dispose(): void }[] = [];
       const pending: PendingAsk = {
-        server: asker.name,
+        asker,
         settle: (a) =>
           void once(() => {
             this.asks.delete(pending);
@@ -231,7 +231,7 @@ export class VscodePresenter implements Presenter {
 
   /** Pending `ask` notifications of servers that are now blocked are declined at once. */
   applyPolicy(): void {
-    for (const a of [...this.asks]) if (this.deps.policyFor(a.server) === 'block') a.settle('block');
+    for (const a of [...this.asks]) if (this.deps.policyFor(a.asker.name) === 'block') a.settle('block');
   }
 
   /** For tests: `ask` notifications still waiting for the user. */
@@ -239,7 +239,8 @@ export class VscodePresenter implements Presenter {
     return this.asks.size;
   }
 
-  notifyBlocked(server: string): void {
+  notifyBlocked(asker: Asker): void {
+    const server = asker.name;
     if (this.blockedNoticeShown.has(server)) return;
     this.blockedNoticeShown.add(server);
     const unblock = vscode.l10n.t('Unblock');
@@ -250,7 +251,8 @@ export class VscodePresenter implements Presenter {
       });
   }
 
-  notifyRateLimited(server: string, count: number, seconds: number): void {
+  notifyRateLimited(asker: Asker, count: number, seconds: number): void {
+    const server = asker.name;
     const block = vscode.l10n.t('Block Server');
     const more = vscode.l10n.t('Allow More');
     void safe
@@ -269,8 +271,8 @@ export class VscodePresenter implements Presenter {
     safe.setStatusBarMessage(safe.l10n.t('$(info) {0} withdrew its question.', displayText(asker.name)), 5000);
   }
 
-  notifyServerGone(server: string): void {
-    void safe.showWarningMessage(safe.l10n.t('MCP server “{0}” disconnected; its question was closed.', displayText(server)));
+  notifyServerGone(asker: Asker): void {
+    void safe.showWarningMessage(safe.l10n.t('MCP server “{0}” disconnected; its question was closed.', displayText(asker.name)));
   }
 
   notifyUrlCompleted(asker: Asker): void {

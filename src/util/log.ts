@@ -49,6 +49,14 @@ export class Logger implements vscode.Disposable {
     this.channel.error(this.clean('error', msg + detail));
   }
 
+  /** The level the user set for this log; servers' log levels follow it (servers/capabilities/logging.ts). */
+  get logLevel(): vscode.LogLevel {
+    return this.channel.logLevel;
+  }
+  get onDidChangeLogLevel(): vscode.Event<vscode.LogLevel> {
+    return this.channel.onDidChangeLogLevel;
+  }
+
   get isTracing(): boolean {
     return this.channel.logLevel <= vscode.LogLevel.Trace;
   }

@@ -42,7 +42,10 @@ const KEY_VALUE = new RegExp(
   'g',
 );
 
-function redactJsonKeys(text: string): string {
+/** How deep JSON written inside a JSON string is looked into (a tool's text result that is JSON is one level). */
+const MAX_STRING_DEPTH = 3;
+
+function redactJsonKeys(text: string, depth = 0): string {
   return text.replace(KEY_VALUE, (whole, rawKey: string, colon: string, value: string) => {
     let key: string;
     try {
@@ -54,7 +57,22 @@ function redactJsonKeys(text: string): string {
     const nested = value.startsWith('{');
     if (kind === 'whole' || (kind === 'primitive' && !nested)) return `${rawKey}${colon}"${REDACTED}"`;
     // A schema's `"password": {"type": "string"}`, or an answer's `"content": {...}`: look inside.
-    return nested ? `${rawKey}${colon}${redactJsonKeys(value.slice(1, -1)).replace(/^/, '{')}}` : whole;
+    if (nested) return `${rawKey}${colon}${redactJsonKeys(value.slice(1, -1), depth).replace(/^/, '{')}}`;
+    // A list of objects (a tool result's `"content": [{…}]`): its members' keys count too.
+    if (value.startsWith('[')) return `${rawKey}${colon}[${redactJsonKeys(value.slice(1, -1), depth)}]`;
+    // JSON inside a string: tools return JSON as text (`"text": "{\"access_token\": …}"`), and
+    // its keys are escaped out of reach of the pattern above. Look inside the decoded string.
+    if (value.startsWith('"') && value.includes('\\"') && depth < MAX_STRING_DEPTH) {
+      let inner: string;
+      try {
+        inner = JSON.parse(value) as string;
+      } catch {
+        return whole;
+      }
+      const cleaned = redactJsonKeys(inner, depth + 1);
+      return cleaned === inner ? whole : `${rawKey}${colon}${JSON.stringify(cleaned)}`;
+    }
+    return whole;
   });
 }
 

@@ -357,6 +357,52 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await hideNotifications(page);
   });
 
+  it('a [label](command:…) link in a server’s pattern is plain text in the InputBox validation message: clicking it runs nothing', async () => {
+    const { page } = wb;
+    const statusBar = page.locator('.part.statusbar');
+    await statusBar.waitFor();
+    await ask('Pattern link', 'Enter the code from the letter.', 'inject');
+    await page.keyboard.type('x');
+    // The validation message replaces the prompt and quotes the server's pattern.
+    const message = qi().locator('.quick-input-message', { hasText: 'Must match the pattern' });
+    await message.waitFor();
+    assert.match(
+      (await message.innerText()).replace(/\u200b/g, ''),
+      /\^\[Fix it\]\(command:workbench\.action\.toggleStatusbarVisibility\)\$/,
+    );
+    assert.equal(await message.locator('a').count(), 0, 'no link in the validation message');
+    await message.getByText('Fix it', { exact: false }).click();
+    // Enter with the refused value sends nothing; the message stays.
+    await page.keyboard.press('Enter');
+    await message.waitFor();
+    await cancelButton().click();
+    assert.deepEqual(await answer('pattern_link', 'inject'), { action: 'cancel' });
+    assert.ok(await statusBar.isVisible(), 'the status bar is still shown: no command ran');
+  });
+
+  it('a [label](command:…) link in the first line of a message is plain text in the "ask" notification: clicking it runs nothing', async () => {
+    const { page } = wb;
+    const statusBar = page.locator('.part.statusbar');
+    await statusBar.waitFor();
+    await hideNotifications(page);
+    await runCommand(page, 'MCP Elicitation: Run Tool…');
+    await pickItem(page, 'asker');
+    await pickItem(page, 'Command link');
+    const item = await notification(page, 'asker wants your input: [Click to continue]');
+    const text = item.locator('.notification-list-item-message');
+    assert.match(
+      (await text.innerText()).replace(/\u200b/g, ''),
+      /\[Click to continue\]\(command:workbench\.action\.toggleStatusbarVisibility\) before you answer\./,
+    );
+    assert.equal(await text.locator('a').count(), 0, 'no link in the notification');
+    await text.getByText('Click to continue', { exact: false }).click();
+    // Decline is handled after the click: had the click run the command, it would have by now.
+    await item.getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual(await answer('command_link', 'asker'), { action: 'decline' });
+    assert.ok(await statusBar.isVisible(), 'the status bar is still shown: no command ran');
+    await hideNotifications(page);
+  });
+
   it('light theme: every widget kind (each closed with its Cancel button)', async () => {
     const { page } = wb;
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');

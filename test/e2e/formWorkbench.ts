@@ -1,6 +1,6 @@
 /**
  * The workbench both form suites run in (formQuick, formWebview): the demo server and the
- * injection fixture, which append every answer to one file in `recordDir`, under the presentation
+ * injection fixture (also as `asker`, under the `ask` policy), which append every answer to one file in `recordDir`, under the presentation
  * on trial. A failed test leaves a screenshot, and no test leaves a prompt on screen: later
  * requests would queue behind it.
  */
@@ -32,11 +32,17 @@ export function formWorkbench(presentation: 'quickInput' | 'webview', dismiss: (
       servers: {
         demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: record } },
         inject: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'injectionServer.mjs')], env: { DEMO_RECORD: record } },
+        // The same fixture under the `ask` policy: its questions wait behind a notification.
+        asker: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'injectionServer.mjs')], env: { DEMO_RECORD: record } },
       },
       // The form is what is on trial; an empty secondary side bar only narrows the screenshots.
-      settings: { 'mcpElicitation.presentation': presentation, 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
+      settings: {
+        'mcpElicitation.presentation': presentation,
+        'mcpElicitation.serverPolicy': { asker: 'ask' },
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      },
     });
-    await waitForServers(opened.page, 2);
+    await waitForServers(opened.page, 3);
   });
   after(async () => {
     await opened?.close();

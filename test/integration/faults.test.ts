@@ -114,9 +114,9 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
     const pid = conn?.pid;
     assert.ok(conn && pid);
     const told: string[] = [];
-    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (server) => {
-      told.push(server);
-      notify(server);
+    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (asker) => {
+      told.push(asker.name);
+      notify(asker);
     });
     try {
       const shown = nextPrompt(s);
@@ -135,10 +135,10 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
       assert.match(await settled, /^failed/, 'the tool call fails with the connection');
       await waitFor(() => formTabs().length === 0, 'the form closed');
       await waitFor(() => told.includes('fault-kill'), 'the user was told');
-      assert.equal(s.broker.queue.list().filter((e) => e.server === 'fault-kill').length, 0, 'no pending entry left');
+      assert.equal(s.broker.queue.list().filter((e) => e.asker.name === 'fault-kill').length, 0, 'no pending entry left');
       const last = s.broker.queue.history
         .list()
-        .filter((h) => h.server === 'fault-kill')
+        .filter((h) => h.asker.name === 'fault-kill')
         .at(-1);
       assert.equal(last?.decidedBy, 'disconnect');
       await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'restarted by the restart policy');
@@ -212,8 +212,8 @@ suite('Faults: dead, silent, broken and absent servers; a double Accept', () => 
       // The server counts responses per id off the wire, after a ping barrier: any second one would be there.
       const r = JSON.parse((await call).content[0]?.text ?? '{}') as { responses: unknown[] };
       assert.deepEqual(r.responses, [{ result: { action: 'accept', content: { a: 'once' } } }]);
-      assert.equal(s.broker.queue.list().filter((e) => e.server === 'fault-hostile').length, 0);
-      assert.equal(s.broker.queue.history.list().filter((h) => h.server === 'fault-hostile').length, 1);
+      assert.equal(s.broker.queue.list().filter((e) => e.asker.name === 'fault-hostile').length, 0);
+      assert.equal(s.broker.queue.history.list().filter((h) => h.asker.name === 'fault-hostile').length, 1);
     } finally {
       await vscode.workspace.getConfiguration('mcpElicitation').update('presentation', presentation, vscode.ConfigurationTarget.Workspace);
     }

@@ -289,7 +289,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     const duplicates = 2;
     const flood = (BY_TAG.get('protocol/flood-server-cancel')?.raw as { count: number }).count;
     assert.ok(shown.length >= reachesUi + duplicates && shown.length <= reachesUi + duplicates + flood, `${shown.length} prompts shown`);
-    assert.equal(s.broker.queue.list().filter((e) => e.server === SERVER).length, 0, 'nothing from the battery is left pending');
+    assert.equal(s.broker.queue.list().filter((e) => e.asker.name === SERVER).length, 0, 'nothing from the battery is left pending');
   });
 
   test('what the widgets show is sanitised and bounded; oversize text is cut with a visible marker', () => {
@@ -345,7 +345,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
       assertWire(cases);
       assert.equal(shown.length, before, 'no prompt of any kind was shown');
       assert.equal(s.hooks.opened.length, openedBefore, `opened: ${s.hooks.opened.slice(openedBefore).join(', ')}`);
-      const declined = s.broker.queue.history.list().filter((h) => h.server === SERVER && h.mode === 'url');
+      const declined = s.broker.queue.history.list().filter((h) => h.asker.name === SERVER && h.mode === 'url');
       assert.ok(declined.length > 0 && declined.every((h) => h.action === 'decline' && h.decidedBy === 'policy'));
     } finally {
       await setSetting('serverPolicy', saved.get('serverPolicy'));
@@ -444,16 +444,16 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     assert.ok(conn && pid);
     await runTool('requestThenExit');
     await waitFor(
-      () => s.broker.queue.history.list().some((h) => h.server === SERVER && h.message.startsWith('Last words')),
+      () => s.broker.queue.history.list().some((h) => h.asker.name === SERVER && h.message.startsWith('Last words')),
       'the request was seen and closed',
     );
     const last = s.broker.queue.history
       .list()
-      .filter((h) => h.server === SERVER && h.message.startsWith('Last words'))
+      .filter((h) => h.asker.name === SERVER && h.message.startsWith('Last words'))
       .at(-1);
     assert.equal(last?.action, 'cancel');
     assert.equal(last?.decidedBy, 'disconnect');
-    assert.equal(s.broker.queue.list().filter((e) => e.server === SERVER).length, 0);
+    assert.equal(s.broker.queue.list().filter((e) => e.asker.name === SERVER).length, 0);
     await waitFor(() => conn.state.kind === 'running' && conn.pid !== pid, 'restarted after the exit');
     assertWire(await battery(['schema/nested-object', 'inject/message']));
   });

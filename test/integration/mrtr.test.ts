@@ -280,13 +280,24 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     let shown = 0;
     const sub = s.hooks.onDidShowPrompt(() => shown++);
     try {
-      const err = await failure(run('mrtr-raw', 'roots', {}));
+      const err = await failure(run('mrtr-raw', 'undeclared', {}));
       assert.match(err.message, /mrtr-raw/);
-      assert.match(err.message, /roots\/list/);
+      assert.match(err.message, /experimental\/unknown/);
     } finally {
       sub.dispose();
     }
     assert.equal(shown, 0);
+  });
+
+  test('a round asking for a name and the roots at once: the form is shown, the roots answered from the workspace', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const result = run('mrtr-raw', 'roots', {});
+    await answerBox(s, 'Ada', /Name\?/);
+    assert.deepEqual(toolJson(await result), {
+      name: { name: 'Ada' },
+      where: { roots: [{ uri: folder.uri.toString(), name: folder.name }] },
+    });
   });
 
   test('-32022 after the version was chosen: a clear error, then the connection probes again', async () => {

@@ -189,9 +189,9 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     // "Allow More" from an earlier notification would lift the limit for the session.
     s.gatekeeper.resetSession();
     const notices: [string, number, number][] = [];
-    const noticing = s.hooks.presenter.intercept('notifyRateLimited', (notify) => (server, count, seconds) => {
-      notices.push([server, count, seconds]);
-      notify(server, count, seconds);
+    const noticing = s.hooks.presenter.intercept('notifyRateLimited', (notify) => (asker, count, seconds) => {
+      notices.push([asker.name, count, seconds]);
+      notify(asker, count, seconds);
     });
     const shown: string[] = [];
     const sub = s.hooks.onDidShowPrompt((e) => {
@@ -228,7 +228,7 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     await waitFor(() => s.broker.queue.size === 3, 'three pending');
     const list = s.broker.queue.list();
     assert.deepEqual(
-      list.map((e) => [e.server, e.message, e.mode, e.state]),
+      list.map((e) => [e.asker.name, e.message, e.mode, e.state]),
       [
         ['fixture', 'one', 'form', 'onScreen'],
         ['fixture', 'two', 'form', 'queued'],
@@ -284,9 +284,9 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
 
   test('a server crash removes its entries, settles every handler and tells the user once', async () => {
     const told: string[] = [];
-    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (server) => {
-      told.push(server);
-      notify(server);
+    const telling = s.hooks.presenter.intercept('notifyServerGone', (notify) => (asker) => {
+      told.push(asker.name);
+      notify(asker);
     });
     try {
       const call = elicitMany(

@@ -36,7 +36,7 @@ suite('Preview Elicitation Form (server authors)', () => {
     const result = await opened;
     assert.match(result.getText(), /"action": "cancel"/);
     assert.equal(
-      s.broker.queue.history.list().some((h) => h.server === 'Preview'),
+      s.broker.queue.history.list().some((h) => h.asker.name === 'Preview'),
       false,
       'preview never goes through the broker',
     );

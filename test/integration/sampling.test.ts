@@ -163,7 +163,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     }
     assert.deepEqual(await received(), [], 'a declined consent sends nothing to the model');
     const last = s.broker.queue.history.list().at(-1);
-    assert.deepEqual([last?.mode, last?.action, last?.server], ['sampling', 'decline', 'fixture']);
+    assert.deepEqual([last?.mode, last?.action, last?.asker.name], ['sampling', 'decline', 'fixture']);
   });
 
   test('block: -1, nothing shown, nothing reaches the model', async () => {

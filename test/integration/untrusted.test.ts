@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, services, waitForRunning } from './helpers';
+import { askerFor } from '../../src/elicitation/asker';
 
 /** This suite calls the API from our own extension's folder: it is attributed to our extension. */
 const SELF = `extension:${EXTENSION_ID}`;
@@ -69,7 +70,7 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
     );
     assert.deepEqual(blocked, { action: 'decline' });
     const secret = await s.broker.handle(
-      { name: 'Secret Source', serverInfo: undefined },
+      askerFor('Secret Source', undefined),
       {
         mode: 'form',
         message: 'Token?',

@@ -67,8 +67,8 @@ suite('URL mode: completion notices, expiry and -32042 without the modal (in the
   let consent: ReturnType<typeof consentAnswers> | undefined;
 
   const pendingUrl = (server: string, elicitationId: string) =>
-    s.broker.queue.list().find((e) => e.server === server && e.elicitationId === elicitationId);
-  const snapshot = (): string[] => s.broker.queue.list().map((e) => `${e.server}/${e.elicitationId ?? '-'}/${e.state}`);
+    s.broker.queue.list().find((e) => e.asker.name === server && e.elicitationId === elicitationId);
+  const snapshot = (): string[] => s.broker.queue.list().map((e) => `${e.asker.name}/${e.elicitationId ?? '-'}/${e.state}`);
 
   suiteSetup(async () => {
     s = await services();

@@ -245,6 +245,8 @@ void describe('architecture', () => {
     const rank = (f: string): number | undefined => {
       if (f.startsWith('src/shared/')) return 0;
       if (f.startsWith('src/elicitation/safety/')) return 1;
+      // Who is asking: a vocabulary type that the queue, the history and the broker all carry.
+      if (f === 'src/elicitation/asker.ts') return 1;
       if (f.startsWith('src/elicitation/form/')) return 2;
       if (f === 'src/elicitation/outcome.ts') return 2;
       if (f.startsWith('src/elicitation/queue/') || f.startsWith('src/elicitation/policy/')) return 3;

@@ -9,11 +9,12 @@ import {
   stripUrl,
   type AuditInput,
 } from '../../src/audit/auditRecord';
+import { askerFor } from '../../src/elicitation/asker';
 
 const base: AuditInput = {
   id: 'e1',
   at: new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)),
-  server: 'github',
+  asker: askerFor('github', undefined),
   mode: 'form',
   message: 'Please sign in',
   fieldKeys: ['user', 'password', 'remember'],

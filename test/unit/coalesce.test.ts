@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { coalesced } from '../../src/util/coalesce';
 import { PendingQueue } from '../../src/elicitation/queue/pendingQueue';
+import { askerFor } from '../../src/elicitation/asker';
 
 /** What the status bar and the badge do: show the pending count, one update per call. */
 function countDisplay(queue: PendingQueue<null>): { shown: number[]; update: () => void } {
@@ -11,7 +12,7 @@ function countDisplay(queue: PendingQueue<null>): { shown: number[]; update: () 
 
 function enqueue(queue: PendingQueue<null>, n: number): void {
   for (let i = 0; i < n; i++) {
-    queue.enqueue({ id: `e${queue.size + 1}`, server: 's', mode: 'form', message: 'm', createdAt: 0, payload: null });
+    queue.enqueue({ id: `e${queue.size + 1}`, asker: askerFor('s', undefined), mode: 'form', message: 'm', createdAt: 0, payload: null });
   }
 }
 

@@ -73,7 +73,7 @@ function hostileInit(): FormInit {
   ];
   return {
     requestId: ALL,
-    attribution: { serverName: ALL, serverInfo: ALL, message: `${ALL}\nline two & more`, messageTruncated: true },
+    attribution: { name: ALL, info: ALL, message: `${ALL}\nline two & more`, messageTruncated: true },
     fields,
     warnings: PAYLOADS,
     values: { [ALL]: ALL, pick: PAYLOADS[1] },

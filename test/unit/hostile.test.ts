@@ -14,6 +14,7 @@ import { buildReply, validateField, VALIDATION_BUDGET_MS, TOO_COMPLEX } from '..
 import { normaliseRequestedSchema } from '../../src/elicitation/form/schema';
 import { AnsweringReadBuffer, replyToMalformed } from '../../src/servers/answeringReadBuffer';
 import { BY_TAG, CASES } from '../fixtures/hostileCases.mjs';
+import { askerFor } from '../../src/elicitation/asker';
 
 /** Raw bidi controls and C0/C1 controls other than \n and \t: never allowed in display text. */
 const UNSAFE =
@@ -40,10 +41,8 @@ function broker(presenter: Presenter): ElicitationBroker {
   });
 }
 
-const server = {
-  name: 'hostile',
-  serverInfo: { name: 'hostile', title: 'Hostile \u202Eevil <img src=x onerror=alert(1)>', version: '6.6.6' },
-};
+// Built as every connection builds it: the server's claim is neutralised on the way in.
+const server = askerFor('hostile', { name: 'hostile', title: 'Hostile \u202Eevil <img src=x onerror=alert(1)>', version: '6.6.6' });
 const extra = (): { signal: AbortSignal; requestId: string } => ({ signal: new AbortController().signal, requestId: 'r' });
 
 function displayTexts(p: FormPrompt): string[] {

@@ -14,6 +14,7 @@ import { RoundLimitError, UndeclaredInputError, CallCancelledError } from '../..
 import { ElicitationBroker } from '../../src/elicitation/broker';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import { FakePresenter, type Script } from './support/fakePresenter';
+import { askerFor } from '../../src/elicitation/asker';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-unit-'));
@@ -97,7 +98,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
       {
         method,
         label: tool,
-        server: () => ({ name: 'modern', serverInfo: client.getServerVersion() }),
+        asker: () => askerFor('modern', client.getServerVersion()),
         broker: {
           handle: (s, p, e) => broker.handle(s, p, e),
           sample: () => Promise.reject(new Error('no sample expected')),
@@ -265,7 +266,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
       sendWithInputRounds(params, {
         method,
         label: String(params['name'] ?? params['uri']),
-        server: () => ({ name: 'modern', serverInfo: undefined }),
+        asker: () => askerFor('modern', undefined),
         broker: {
           handle: (sv, p, e) => broker.handle(sv, p, e),
           sample: () => Promise.reject(new Error('no sample expected')),
@@ -302,7 +303,7 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
           {
             method: 'tools/call',
             label: 'roots',
-            server: () => ({ name: 'raw', serverInfo: undefined }),
+            asker: () => askerFor('raw', undefined),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
               sample: () => Promise.reject(new Error('no sample expected')),
@@ -318,6 +319,37 @@ void describe('MRTR rounds against a modern-only SDK server', () => {
       await raw.close();
     }
     assert.equal(user.forms.length, shownBefore);
+  });
+
+  void it('with roots offered, a round that asks for roots and a form gets both; only the form is shown', async () => {
+    const shownBefore = user.forms.length;
+    answers.push(accept({ name: 'Ada' }));
+    const raw = await connect('rawModernServer.mjs', ['raw'], path.join(dir, 'raw-roots.jsonl'));
+    try {
+      const result = (await sendWithInputRounds(
+        { name: 'roots' },
+        {
+          method: 'tools/call',
+          label: 'roots',
+          asker: () => askerFor('raw', undefined),
+          broker: {
+            handle: (s, p, e) => broker.handle(s, p, e),
+            waitForCompletion: (s, id) => broker.waitForCompletion(s, id),
+            sample: () => Promise.reject(new Error('no sample expected')),
+            endBrowserStep: () => undefined,
+          },
+          roots: () => ({ roots: [{ uri: 'file:///work/a', name: 'a' }] }),
+          send: (params, s) => raw.callTool(params as { name: string }, { signal: s, allowInputRequired: true }),
+        },
+      )) as { content: { text: string }[] };
+      assert.deepEqual(JSON.parse(result.content[0]?.text ?? ''), {
+        name: { name: 'Ada' },
+        where: { roots: [{ uri: 'file:///work/a', name: 'a' }] },
+      });
+    } finally {
+      await raw.close();
+    }
+    assert.equal(user.forms.length, shownBefore + 1);
   });
 });
 
@@ -338,7 +370,7 @@ void describe('the same form tool on a dual server, either revision', () => {
         log: { info: () => undefined, warn: () => undefined },
       });
       client.setElicitationHandler((req, ctx) =>
-        broker.handle({ name: 'dual', serverInfo: undefined }, req.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }),
+        broker.handle(askerFor('dual', undefined), req.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id }),
       );
       await client.connect(
         new StdioClientTransport({
@@ -355,7 +387,7 @@ void describe('the same form tool on a dual server, either revision', () => {
           {
             method: 'tools/call',
             label: 'form',
-            server: () => ({ name: 'dual', serverInfo: undefined }),
+            asker: () => askerFor('dual', undefined),
             broker: {
               handle: (s, p, e) => broker.handle(s, p, e),
               sample: () => Promise.reject(new Error('no sample expected')),

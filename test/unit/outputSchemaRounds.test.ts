@@ -15,6 +15,7 @@ import { HostClient } from '../../src/servers/hostClient';
 import { answerFault, faultOf, faultResponse } from '../../src/servers/mrtr/answerShape';
 import { MalformedAnswerError, UndeclaredInputError } from '../../src/servers/mrtr/errors';
 import { sendWithInputRounds, type RoundBroker } from '../../src/servers/mrtr/inputRounds';
+import { askerFor } from '../../src/elicitation/asker';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'outschema-unit-'));
@@ -62,7 +63,7 @@ function call(client: Client, user: ScriptedUser, server: string, tool: string, 
     {
       method: 'tools/call',
       label: tool,
-      server: () => ({ name: server, serverInfo: undefined }),
+      asker: () => askerFor(server, undefined),
       broker: user,
       send: (params, signal) => client.callTool(params as { name: string }, { signal, allowInputRequired: true }),
       stateOnlyPauseMs: 5,
@@ -154,7 +155,7 @@ void describe('a tool with an outputSchema asks through input_required (SDK v2 s
       {
         method: 'prompts/get',
         label: 'greeting',
-        server: () => ({ name: 'os', serverInfo: undefined }),
+        asker: () => askerFor('os', undefined),
         broker: user,
         send: (p, signal) => client.getPrompt(p as { name: string }, { signal, allowInputRequired: true }),
       },
@@ -168,7 +169,7 @@ void describe('a tool with an outputSchema asks through input_required (SDK v2 s
       {
         method: 'resources/read',
         label: 'secret',
-        server: () => ({ name: 'os', serverInfo: undefined }),
+        asker: () => askerFor('os', undefined),
         broker: user,
         send: (p, signal) => client.readResource(p as { uri: string }, { signal, allowInputRequired: true }),
       },

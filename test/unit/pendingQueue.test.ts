@@ -1,15 +1,25 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { History, PendingQueue, type NewPendingEntry } from '../../src/elicitation/queue/pendingQueue';
 import type { DecidedBy, ElicitationAction } from '../../src/elicitation/outcome';
 import { ElicitationBroker } from '../../src/elicitation/broker';
 import type { Presenter } from '../../src/elicitation/presenter';
 import { FakePresenter } from './support/fakePresenter';
+import { askerFor } from '../../src/elicitation/asker';
 
 let seq = 0;
 function entry(server: string, extra: Partial<NewPendingEntry<string>> = {}): NewPendingEntry<string> {
   seq++;
-  return { id: `e${seq}`, server, mode: 'form', message: `m${seq}`, createdAt: seq, payload: `p${seq}`, ...extra };
+  return {
+    id: `e${seq}`,
+    asker: askerFor(server, undefined),
+    mode: 'form',
+    message: `m${seq}`,
+    createdAt: seq,
+    payload: `p${seq}`,
+    ...extra,
+  };
 }
 
 function ids(entries: ReadonlyArray<{ id: string }>): string[] {
@@ -113,7 +123,7 @@ void describe('PendingQueue', () => {
     q.next();
     assert.equal(q.remove('nope'), undefined);
     assert.equal(q.remove('b2')?.id, 'b2');
-    const removed = q.removeWhere((e) => e.server === 'a');
+    const removed = q.removeWhere((e) => e.asker.name === 'a');
     assert.deepEqual(ids(removed), ['a1', 'a2']);
     assert.equal(removed[0]?.state, 'onScreen', 'the on-screen entry can be removed too');
     assert.equal(q.current(), undefined);
@@ -221,7 +231,7 @@ function brokerWith(presenter: Presenter, outcome: 'show' | 'ask'): ElicitationB
   });
 }
 
-const fixture = { name: 'fixture', serverInfo: undefined };
+const fixture = askerFor('fixture', undefined);
 const params = (message: string): Record<string, unknown> => ({
   message,
   requestedSchema: { type: 'object', properties: { a: { type: 'string' } } },
@@ -371,4 +381,54 @@ void describe('broker: what became of "Open in Browser" is recorded', () => {
       assert.equal(h?.browser, browser);
     });
   }
+});
+
+void describe('queue: the request signal listener goes with the request', () => {
+  // One signal for many requests: a 2026-07-28 call's signal spans its rounds, and an API caller
+  // may hand the same signal to every request it makes.
+  void it('answered requests leave no abort listener on a signal that outlives them, and a late abort changes nothing', async () => {
+    const shared = new AbortController();
+    const ui = new FakePresenter({ form: () => ({ action: 'accept', content: { a: 'yes' } }) });
+    ui.answerUrl = () => ({ action: 'accept', browser: 'opened' });
+    const b = brokerWith(ui, 'show');
+    const extra = { signal: shared.signal, requestId: 'r' };
+    for (const m of ['one', 'two', 'three']) {
+      assert.deepEqual(await b.handle(fixture, params(m), extra), { action: 'accept', content: { a: 'yes' } });
+    }
+    // An accepted url stays listed, awaiting completion, after its request was answered.
+    const sent = await b.handle(
+      fixture,
+      { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: 'u1' },
+      extra,
+    );
+    assert.deepEqual(sent, { action: 'accept' });
+    assert.deepEqual(
+      b.queue.list().map((e) => e.state),
+      ['awaitingCompletion'],
+    );
+    assert.equal(getEventListeners(shared.signal, 'abort').length, 0, 'every request removed its listener');
+    shared.abort();
+    assert.deepEqual(
+      b.queue.list().map((e) => e.state),
+      ['awaitingCompletion'],
+      'the browser step still waits for its completion',
+    );
+    assert.deepEqual(
+      b.queue.history.list().map((h) => [h.action, h.decidedBy]),
+      [...Array<[string, string]>(4).fill(['accept', 'user'])],
+    );
+    assert.equal(b.queue.list()[0]?.payload.ticket.decidedBy, undefined, 'a late abort is no server cancel');
+  });
+
+  void it('while the request waits, the same signal still cancels it', async () => {
+    const shared = new AbortController();
+    const ui = new FakePresenter();
+    const b = brokerWith(ui, 'show');
+    const reply = b.handle(fixture, params('waiting'), { signal: shared.signal, requestId: 'r' });
+    await until(() => ui.forms.length === 1);
+    shared.abort();
+    assert.deepEqual(await reply, { action: 'cancel' });
+    assert.equal(b.queue.history.list()[0]?.decidedBy, 'serverCancel');
+    assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
+  });
 });

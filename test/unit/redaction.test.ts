@@ -63,6 +63,31 @@ describe('the log never shows a secret, at any level', () => {
     ]);
   });
 
+  it('JSON a tool returns as text, and objects inside lists, are looked into (OAuth material in a tool result)', () => {
+    const text = JSON.stringify({
+      access_token: 'at-secret-1',
+      refresh_token: 'rt-secret-2',
+      user: 'alice',
+      nested: JSON.stringify({ client_secret: 'cs-secret-3', plan: 'pro' }),
+    });
+    const traced = redactSecrets(
+      JSON.stringify({ jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text }], items: [{ password: 'pw-secret-4' }] } }),
+      [],
+    );
+    for (const secret of ['at-secret-1', 'rt-secret-2', 'cs-secret-3', 'pw-secret-4']) {
+      assert.ok(!traced.includes(secret), `${secret}: ${traced}`);
+    }
+    // The rest stays readable, and still decodes to the same shape.
+    const decoded = JSON.parse(traced) as { result: { content: { text: string }[] } };
+    const inner = JSON.parse(decoded.result.content[0]?.text ?? '{}') as Record<string, string>;
+    assert.equal(inner['user'], 'alice');
+    assert.equal(inner['access_token'], '[redacted]');
+    assert.equal((JSON.parse(inner['nested'] ?? '{}') as Record<string, string>)['plan'], 'pro');
+    // Text that is no JSON is left as it was; a list of plain strings too.
+    const plain = JSON.stringify({ content: [{ type: 'text', text: 'He said "hi" {not json' }], tags: ['a', 'b'] });
+    assert.equal(redactSecrets(plain, []), plain);
+  });
+
   it('query strings and fragments of URLs never reach the log', () => {
     assert.equal(redactUrls('open https://auth.example/cb?code=abc&state=x#frag now'), 'open https://auth.example/cb?[redacted] now');
     assert.equal(redactSecrets('{"url":"https://h.example/p?token=1#t"}', []), '{"url":"https://h.example/p?[redacted]"}');

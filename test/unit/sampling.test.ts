@@ -18,6 +18,7 @@ import type { FinishedElicitation } from '../../src/elicitation/outcome';
 import { Session } from '../../src/servers/session';
 import { FakePresenter } from './support/fakePresenter';
 import { FakeLaunches, MemoryLog, RecordingSink, stdioDef } from './support/fakeLaunches';
+import { askerFor } from '../../src/elicitation/asker';
 
 const text = (t: string): { role: 'user'; content: { type: 'text'; text: string } } => ({
   role: 'user',
@@ -164,7 +165,7 @@ function setup(serverPolicy: Record<string, string> = {}, presenter = new FakePr
   return { broker, presenter, queue, models, memory, failures, finished };
 }
 
-const server = { name: 'srv', serverInfo: undefined };
+const server = askerFor('srv', undefined);
 const extra = (): { signal: AbortSignal; requestId: number } => ({ signal: new AbortController().signal, requestId: 1 });
 
 async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { ElicitationBroker } from '../../src/elicitation/broker';
 import type { FormPrompt } from '../../src/elicitation/presenter';
 import { FakePresenter } from './support/fakePresenter';
+import { askerFor } from '../../src/elicitation/asker';
 
 function setup(): { broker: ElicitationBroker; prompts: () => FormPrompt[]; log: string[] } {
   const log: string[] = [];
@@ -20,7 +21,7 @@ function setup(): { broker: ElicitationBroker; prompts: () => FormPrompt[]; log:
   return { broker, prompts, log };
 }
 
-const server = { name: 'reference', serverInfo: { name: 'reference', version: '1.0.0' } };
+const server = askerFor('reference', { name: 'reference', version: '1.0.0' });
 const extra = { signal: new AbortController().signal, requestId: 1 };
 
 void describe('schema notes reach the log, not the person answering', () => {

@@ -8,6 +8,7 @@ import { PendingQueue, History, type PendingEntry } from './pendingQueue';
 import type { CallRound, DecidedBy, FinishedElicitation, RequestMode } from '../outcome';
 import { Emitter, type Event } from '../../util/emitter';
 import { onAbort } from '../../util/async';
+import type { Asker } from '../asker';
 
 export type CompletionOutcome = 'completed' | 'markedDone' | 'dismissed' | 'expired' | 'disconnected';
 
@@ -28,6 +29,8 @@ interface Waiter {
 
 interface Payload {
   ticket: Ticket;
+  /** Removes the listener on the request's signal, once the request is over. */
+  stopListening: { dispose(): void };
   completion?: { waiters: ((o: CompletionOutcome) => void)[]; timer: ReturnType<typeof setTimeout> | undefined };
 }
 
@@ -68,11 +71,11 @@ export class ElicitationQueue {
   }
 
   /**
-   * A question from this server is open: queued, asking, on screen, set aside, or awaiting its
+   * A question from the asker named `name` is open: queued, asking, on screen, set aside, or awaiting its
    * browser step. The legs of the server's calls stop their timeouts meanwhile (legDeadline.ts).
    */
-  hasOpen(server: string): boolean {
-    return this.pending.list().some((e) => e.server === server);
+  hasOpen(name: string): boolean {
+    return this.pending.list().some((e) => e.asker.name === name);
   }
 
   /**
@@ -81,7 +84,7 @@ export class ElicitationQueue {
    */
   enter(e: {
     id: string;
-    server: string;
+    asker: Asker;
     mode: RequestMode;
     message: string;
     signal: AbortSignal;
@@ -90,21 +93,23 @@ export class ElicitationQueue {
     asking?: boolean;
   }): Ticket {
     const ticket: Ticket = { id: e.id, controller: new AbortController(), external: undefined, decidedBy: undefined };
-    // The request's signal (the server request's, or its call's) ends with it: no removal needed.
-    onAbort(e.signal, () => {
+    // The signal may outlive the request: a 2026-07-28 call's signal spans all its rounds, and an
+    // API caller may pass one signal to many requests. The listener goes when the request is over
+    // (`release`), so a late abort neither leaks listeners nor touches a finished ticket.
+    const stopListening = onAbort(e.signal, () => {
       ticket.decidedBy ??= 'serverCancel';
       this.abortTicket(ticket, 'cancel');
     });
     this.pending.enqueue({
       id: e.id,
-      server: e.server,
+      asker: e.asker,
       mode: e.mode,
       message: e.message,
       createdAt: this.now(),
       state: e.asking ? 'asking' : 'queued',
       ...(e.elicitationId ? { elicitationId: e.elicitationId } : {}),
       ...(e.round ? { round: e.round } : {}),
-      payload: { ticket },
+      payload: { ticket, stopListening },
     });
     return ticket;
   }
@@ -137,6 +142,9 @@ export class ElicitationQueue {
   release(ticket: Ticket): void {
     this.waiters.delete(ticket.id);
     const entry = this.pending.get(ticket.id);
+    // Answered (or settled): a url entry awaiting completion stays listed, but the server's
+    // request is done, so its cancel no longer concerns the entry.
+    entry?.payload.stopListening.dispose();
     if (entry && entry.state !== 'awaitingCompletion') this.pending.remove(ticket.id);
     this.pump();
   }
@@ -167,19 +175,20 @@ export class ElicitationQueue {
     return true;
   }
 
-  settleServer(server: string, action: 'decline' | 'cancel'): number {
+  /** Settles every entry of the asker named `name` that is not awaiting completion; returns how many. */
+  settleServer(name: string, action: 'decline' | 'cancel'): number {
     const ids = this.pending
       .list()
-      .filter((e) => e.server === server && e.state !== 'awaitingCompletion')
+      .filter((e) => e.asker.name === name && e.state !== 'awaitingCompletion')
       .map((e) => e.id);
     for (const id of ids) this.settle(id, action);
     return ids.length;
   }
 
   /** A disconnect: every entry of that server goes. Returns whether one had the turn (on screen or set aside). */
-  dropServer(server: string): boolean {
+  dropServer(name: string): boolean {
     let wasOnScreen = false;
-    for (const entry of this.pending.list().filter((e) => e.server === server)) {
+    for (const entry of this.pending.list().filter((e) => e.asker.name === name)) {
       if (entry.state === 'onScreen' || entry.state === 'aside') wasOnScreen = true;
       if (entry.state === 'awaitingCompletion') {
         this.endCompletion(entry, 'disconnected');
@@ -200,8 +209,8 @@ export class ElicitationQueue {
   }
 
   /** `notifications/elicitation/complete`; undefined when the id is unknown here. */
-  complete(server: string, elicitationId: string): PendingView | undefined {
-    const entry = this.pending.findByElicitationId(server, elicitationId);
+  complete(name: string, elicitationId: string): PendingView | undefined {
+    const entry = this.pending.findByElicitationId(name, elicitationId);
     if (!entry || entry.state !== 'awaitingCompletion') return undefined;
     this.endCompletion(entry, 'completed');
     return entry;
@@ -212,8 +221,8 @@ export class ElicitationQueue {
     if (entry?.state === 'awaitingCompletion') this.endCompletion(entry, 'markedDone');
   }
 
-  waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome> {
-    const entry = this.pending.findByElicitationId(server, elicitationId);
+  waitForCompletion(name: string, elicitationId: string): Promise<CompletionOutcome> {
+    const entry = this.pending.findByElicitationId(name, elicitationId);
     if (!entry || entry.state !== 'awaitingCompletion') return Promise.resolve('dismissed');
     return new Promise((resolve) => {
       entry.payload.completion ??= { waiters: [], timer: undefined };
@@ -224,6 +233,7 @@ export class ElicitationQueue {
   private endCompletion(entry: PendingView, outcome: CompletionOutcome): void {
     const c = entry.payload.completion;
     clearTimeout(c?.timer);
+    entry.payload.stopListening.dispose();
     this.pending.remove(entry.id);
     this.endedCompletion.fire({ entry, outcome });
     for (const w of c?.waiters.splice(0) ?? []) w(outcome);

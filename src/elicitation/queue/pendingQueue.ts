@@ -5,9 +5,10 @@
  */
 import { Emitter, type Event } from '../../util/emitter';
 
-/** The lifecycle of a pending elicitation. */
 import type { CallRound, RequestMode } from '../outcome';
+import type { Asker } from '../asker';
 
+/** The lifecycle of a pending elicitation. */
 export type PendingState =
   /** `ask` policy: waiting on the notification that asks whether to show it; holds no turn yet. */
   | 'asking'
@@ -28,7 +29,7 @@ export type PendingState =
 export interface PendingEntry<T> {
   /** Unique within the queue (not the JSON-RPC id, which is only unique per server). */
   readonly id: string;
-  readonly server: string;
+  readonly asker: Asker;
   readonly mode: RequestMode;
   readonly message: string;
   /** Milliseconds since the epoch. */
@@ -126,10 +127,10 @@ export class PendingQueue<T> {
     return e && this.replace(e, { ...e, state: 'awaitingCompletion', elicitationId });
   }
 
-  /** Finds the URL-mode entry a completion notification refers to. */
-  findByElicitationId(server: string, elicitationId: string): PendingEntry<T> | undefined {
+  /** Finds the URL-mode entry a completion notification from the asker named `name` refers to. */
+  findByElicitationId(name: string, elicitationId: string): PendingEntry<T> | undefined {
     for (const e of this.entries.values()) {
-      if (e.server === server && e.elicitationId === elicitationId) return e;
+      if (e.asker.name === name && e.elicitationId === elicitationId) return e;
     }
     return undefined;
   }

@@ -5,7 +5,7 @@
  * which mrtr/inputRounds.ts hands to the same broker. Task-augmented sampling belongs to the tasks
  * capability, which this client does not declare.
  */
-import type { ServerIdentity } from '../../elicitation/broker';
+import type { Asker } from '../../elicitation/asker';
 import type { SamplingSink } from '../../sampling/samplingBroker';
 import type { HostClient } from '../hostClient';
 
@@ -13,7 +13,7 @@ import type { HostClient } from '../hostClient';
 export const SAMPLING_CAPABILITY = {} as const;
 
 /** Routes the server's pushed samples to the broker, with the server's cancellation. */
-export function installSampling(client: HostClient, identity: () => ServerIdentity, sampler: SamplingSink): void {
+export function installSampling(client: HostClient, identity: () => Asker, sampler: SamplingSink): void {
   client.setSamplingHandler(async (request, ctx) => ({
     ...(await sampler.handle(identity(), request.params, { signal: ctx.mcpReq.signal, requestId: ctx.mcpReq.id })),
   }));

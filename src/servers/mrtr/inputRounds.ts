@@ -4,8 +4,9 @@
  * retried as a new request. We drive the rounds ourselves rather than let the SDK auto-fulfil them
  * (docs/design/protocol-2026.md says why).
  */
-import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/client';
-import type { ServerIdentity, HandleExtra } from '../../elicitation/broker';
+import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelcontextprotocol/client';
+import type { HandleExtra } from '../../elicitation/broker';
+import type { Asker } from '../../elicitation/asker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
 import { pause, raceAbort } from '../../util/async';
 import { faultOf } from './answerShape';
@@ -33,20 +34,25 @@ export function isInputRequired(v: unknown): v is InputRequired {
 
 /** What one call's rounds need from the broker (the real `ElicitationBroker` satisfies it). */
 export interface RoundBroker {
-  handle(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
+  handle(asker: Asker, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
   waitForCompletion(server: string, elicitationId: string): Promise<CompletionOutcome>;
   /** Ends a browser step this call left in the pending list, without telling the user. */
   endBrowserStep(server: string, elicitationId: string): void;
   /** A `sampling/createMessage` input request: the sampling broker's consent, model and review. */
-  sample(server: ServerIdentity, params: unknown, extra: HandleExtra): Promise<CreateMessageResult>;
+  sample(asker: Asker, params: unknown, extra: HandleExtra): Promise<CreateMessageResult>;
 }
 
 export interface RoundsOptions {
   readonly method: MrtrMethod;
   /** What the user knows the call by: the tool, prompt or resource. */
   readonly label: string;
-  readonly server: () => ServerIdentity;
+  readonly asker: () => Asker;
   readonly broker: RoundBroker;
+  /**
+   * This server's roots, for a `roots/list` input request: the same folders a pushed `roots/list`
+   * gets (capabilities/roots.ts). Absent: roots are not offered, and such a round fails the call.
+   */
+  readonly roots?: () => ListRootsResult;
   /** Sends one leg: a new request (new JSON-RPC id) with exactly these params. */
   readonly send: (params: Readonly<Record<string, unknown>>, signal: AbortSignal) => Promise<unknown>;
   readonly signal?: AbortSignal;
@@ -60,7 +66,17 @@ export const MAX_ROUNDS = 10;
 const STATE_ONLY_PAUSE_MS = 250;
 
 /** Input kinds we declare; anything else in `inputRequests` is a server error. */
+const ROOTS = 'roots/list';
 const DECLARED = new Set(['elicitation/create', 'sampling/createMessage']);
+
+function declared(o: RoundsOptions, method: string): boolean {
+  return DECLARED.has(method) || (method === ROOTS && o.roots !== undefined);
+}
+
+function methodOf(request: unknown): string | undefined {
+  const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+  return typeof method === 'string' ? method : undefined;
+}
 
 let nextStep = 0;
 
@@ -79,7 +95,7 @@ let callCount = 0;
 export async function sendWithInputRounds(params: Readonly<Record<string, unknown>>, o: RoundsOptions): Promise<unknown> {
   const signal = o.signal ?? new AbortController().signal;
   const maxRounds = o.maxRounds ?? MAX_ROUNDS;
-  const server = o.server().name;
+  const server = o.asker().name;
   // url steps the user consented to in this call, by key: asked again, we wait instead of asking.
   const steps = new Map<string, OpenStep>();
   const callId = `${server}#${++callCount}`;
@@ -97,8 +113,8 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       // Checked before anything is shown: one request we cannot fulfil ends the whole call.
       // All of them are named, so a round that asks for roots and a sample at once says so.
       const undeclared = requests.flatMap(([key, request]) => {
-        const method = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
-        return typeof method === 'string' && DECLARED.has(method) ? [] : [{ key, method: typeof method === 'string' ? method : undefined }];
+        const method = methodOf(request);
+        return method !== undefined && declared(o, method) ? [] : [{ key, method }];
       });
       const first = undeclared[0];
       if (first) {
@@ -107,9 +123,14 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       o.log?.(
         `[${server}] ${o.method} ${o.label}: round ${round}, ${requests.length} input request(s)${answer.requestState !== undefined ? ' and requestState' : ''}`,
       );
-      const responses: Record<string, ElicitResult | CreateMessageResult> = {};
+      const responses: Record<string, ElicitResult | CreateMessageResult | ListRootsResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
         const { method, params: rawParams } = request as { method: string; params?: unknown };
+        // Roots are answered from the workspace, without asking: VS Code's client does the same.
+        if (method === ROOTS && o.roots) {
+          responses[key] = o.roots();
+          continue;
+        }
         const slot = { callId, key, round, index: i + 1, total: requests.length };
         responses[key] =
           method === 'sampling/createMessage'
@@ -143,7 +164,7 @@ interface Slot {
  * to go back in `inputResponses`, so it ends the call with the reason.
  */
 async function sampleOne(o: RoundsOptions, slot: Slot, rawParams: unknown, signal: AbortSignal): Promise<CreateMessageResult> {
-  const identity = o.server();
+  const identity = o.asker();
   try {
     return await o.broker.sample(identity, rawParams, {
       signal,
@@ -163,7 +184,7 @@ async function answerOne(
   steps: Map<string, OpenStep>,
   signal: AbortSignal,
 ): Promise<ElicitResult> {
-  const identity = o.server();
+  const asker = o.asker();
   const requestId = `${o.method} ${o.label} round ${slot.round} ${slot.key}`;
   const isUrl = typeof rawParams === 'object' && rawParams !== null && (rawParams as { mode?: unknown }).mode === 'url';
   let params = rawParams;
@@ -173,15 +194,15 @@ async function answerOne(
     if (open && open.url === url) {
       // The server still waits on the browser step the user already opened: no second consent.
       // The pending list offers Retry now (mark done) and Cancel (dismiss) meanwhile.
-      o.log?.(`[${identity.name}] ${o.label}: still waiting on the browser step for ${slot.key}`);
-      const outcome = await raceAbort(o.broker.waitForCompletion(identity.name, open.id), signal, () => 'aborted' as const);
+      o.log?.(`[${asker.name}] ${o.label}: still waiting on the browser step for ${slot.key}`);
+      const outcome = await raceAbort(o.broker.waitForCompletion(asker.name, open.id), signal, () => 'aborted' as const);
       steps.delete(slot.key);
       if (outcome === 'aborted') return { action: 'cancel' };
-      if (outcome !== 'markedDone' && outcome !== 'completed') throw new BrowserStepEndedError(identity.name, o.label, outcome);
+      if (outcome !== 'markedDone' && outcome !== 'completed') throw new BrowserStepEndedError(asker.name, o.label, outcome);
       return { action: 'accept' };
     }
     if (open) {
-      o.broker.endBrowserStep(identity.name, open.id);
+      o.broker.endBrowserStep(asker.name, open.id);
       steps.delete(slot.key);
     }
     // 2026-07-28 url requests carry no elicitationId; the broker's pending list needs one.
@@ -189,7 +210,7 @@ async function answerOne(
   }
   let result: ElicitResult;
   try {
-    result = await o.broker.handle(identity, params, {
+    result = await o.broker.handle(asker, params, {
       signal,
       requestId,
       round: { call: o.label, callId: slot.callId, round: slot.round, key: slot.key, index: slot.index, total: slot.total },
@@ -197,7 +218,7 @@ async function answerOne(
   } catch (err) {
     // A request we must not show (malformed) gets a decline in its place; the others still count.
     if ((err as { code?: unknown }).code === -32602) {
-      o.log?.(`[${identity.name}] ${o.label}: declined input request ${slot.key}: ${err instanceof Error ? err.message : String(err)}`);
+      o.log?.(`[${asker.name}] ${o.label}: declined input request ${slot.key}: ${err instanceof Error ? err.message : String(err)}`);
       return { action: 'decline' };
     }
     throw err;

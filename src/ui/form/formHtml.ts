@@ -51,7 +51,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 export function renderFormHtml(p: FormHtmlParams): string {
   const a = escapeAttribute;
   // A function replacer: a server name such as "$&" must not be read as a replacement pattern.
-  const title = p.init.strings.asks.replace('{0}', () => p.init.attribution.serverName);
+  const title = p.init.strings.asks.replace('{0}', () => p.init.attribution.name);
   return `<!DOCTYPE html>
 <html lang="${a(p.lang ?? 'en')}">
 <head>

@@ -78,7 +78,7 @@ class FormPanel extends Disposable {
   ) {
     super();
     this.values = { ...opts.init.values };
-    const name = opts.init.attribution.serverName;
+    const name = opts.init.attribution.name;
     const shortName = name.length > MAX_TITLE_NAME ? `${name.slice(0, MAX_TITLE_NAME - 1)}…` : name;
     const media = vscode.Uri.joinPath(opts.extensionUri, 'media');
     this.panel = this._register(

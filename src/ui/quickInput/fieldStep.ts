@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AnswerValue, Field, FormModel } from '../../shared/fieldModel';
 import { parseFieldInput, validateField } from '../../elicitation/form/validator';
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
-import type { Asker } from '../../elicitation/presenter';
+import type { Asker } from '../../elicitation/asker';
 import { issueText } from '../wording/formText';
 import { onAbort, settleOnce } from '../../util/async';
 import {

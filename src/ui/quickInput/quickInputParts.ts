@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Field } from '../../shared/fieldModel';
-import type { Asker } from '../../elicitation/presenter';
+import type { Asker } from '../../elicitation/asker';
 import { displayText } from '../../elicitation/safety/displayText';
 
 let decline: vscode.QuickInputButton | undefined;

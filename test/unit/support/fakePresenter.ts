@@ -4,8 +4,8 @@
  * (`answer` of its entry). Like every real presenter, it closes a prompt whose signal aborts:
  * a form or url prompt with cancel, the `ask` notification as dismissed.
  */
+import type { Asker } from '../../../src/elicitation/asker';
 import type {
-  Asker,
   AskAnswer,
   AskPrompt,
   FormAnswer,
@@ -72,20 +72,20 @@ export class FakePresenter implements Presenter {
     return show(this.asks, prompt, signal, undefined, this.answerAsk, 'dismissed');
   }
 
-  notifyBlocked(server: string): void {
-    this.notices.push({ kind: 'blocked', server });
+  notifyBlocked(asker: Asker): void {
+    this.notices.push({ kind: 'blocked', server: asker.name });
   }
 
-  notifyRateLimited(server: string): void {
-    this.notices.push({ kind: 'rateLimited', server });
+  notifyRateLimited(asker: Asker): void {
+    this.notices.push({ kind: 'rateLimited', server: asker.name });
   }
 
   notifyServerCancelled(asker: Asker): void {
     this.notices.push({ kind: 'serverCancelled', server: asker.name });
   }
 
-  notifyServerGone(server: string): void {
-    this.notices.push({ kind: 'serverGone', server });
+  notifyServerGone(asker: Asker): void {
+    this.notices.push({ kind: 'serverGone', server: asker.name });
   }
 
   notifyUrlCompleted(asker: Asker): void {
