@@ -3,12 +3,12 @@
 // triggered twice. Each must end in a visible state with a reason, never a crash, a stuck prompt,
 // a lost or doubled answer, or a stalled neighbour.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { acceptQuickInput, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { acceptQuickInput, elicitVia, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 function repo(): string {
   const root = process.env['MCP_TEST_REPO_ROOT'];
@@ -51,26 +51,8 @@ async function neighboursFine(s: TestServices): Promise<void> {
 }
 
 /** Starts test/fixtures/httpServer.mjs with a fault mode; resolves with its URL. */
-async function httpFixture(fault: string, children: ChildProcess[]): Promise<string> {
-  const child = spawn('node', [fixture('httpServer.mjs'), '0', `fault-${fault}`], {
-    env: { ...process.env, FIXTURE_HTTP_FAULT: fault },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('http fixture did not start')), 15_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
+const httpFixture = (fault: string, children: ChildProcess[]): Promise<string> =>
+  startHttpFixture(fixture('httpServer.mjs'), ['0', `fault-${fault}`], children, { FIXTURE_HTTP_FAULT: fault });
 
 /** A loopback port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {

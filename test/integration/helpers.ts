@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -82,4 +83,31 @@ export function workspaceMcpJson(): { readonly path: string; readonly original: 
   const file = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
   const original = readFileSync(file, 'utf8');
   return { path: file, original, restore: () => writeFileSync(file, original) };
+}
+
+/**
+ * Starts an HTTP fixture server (`test/fixtures/*.mjs`, which print `LISTENING <port>`) on a free
+ * loopback port and resolves with its MCP URL. The child goes into `children`, which the suite kills.
+ */
+export async function startHttpFixture(
+  script: string,
+  args: readonly string[],
+  children: ChildProcess[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
+  const child = spawn('node', [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start`)), 15_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+  });
+  return `http://127.0.0.1:${port}/mcp`;
 }

@@ -4,7 +4,7 @@
 // resources/read rounds; and the hand-written server's answers no SDK server sends
 // (rawModernServer.mjs, tools out*). Assertions about the protocol read what the server received.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import { invoke, startAsAgent } from './agent';
-import { acceptQuickInput, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { acceptQuickInput, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
@@ -79,26 +79,8 @@ async function answerPick(s: TestServices, label: string): Promise<void> {
 }
 
 /** Starts modernHttpServer.mjs serving the output-schema fixture; resolves with its URL. */
-async function httpServer(name: string, children: ChildProcess[]): Promise<string> {
-  const child = spawn('node', [fixture('modernHttpServer.mjs'), '0', name, 'outschema'], {
-    env: { ...process.env, FIXTURE_RECORD: record(name) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('http fixture did not start')), 15_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
+const httpServer = (name: string, children: ChildProcess[]): Promise<string> =>
+  startHttpFixture(fixture('modernHttpServer.mjs'), ['0', name, 'outschema'], children, { FIXTURE_RECORD: record(name) });
 
 suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, Run Tool and the gateway)', () => {
   let s: TestServices;

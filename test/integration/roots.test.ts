@@ -3,12 +3,12 @@
 // rounds (2026-07-28); the answer is the trusted workspace folder, narrowed per server by
 // `mcpElicitation.serverRoots`, and a 2025 server hears `notifications/roots/list_changed`.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { services, waitFor, waitForRunning } from './helpers';
+import { services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const record = (server: string): string => path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', `${server}.jsonl`);
@@ -30,26 +30,8 @@ function changesHeard(server: string): number {
 }
 
 /** Starts modernHttpServer.mjs serving the MRTR fixture (2026-07-28 only); resolves with its URL. */
-async function modernHttp(name: string, children: ChildProcess[]): Promise<string> {
-  const child = spawn('node', [fixture('modernHttpServer.mjs'), '0', name, 'mrtr'], {
-    env: { ...process.env, FIXTURE_RECORD: record(name) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('modern http fixture did not start')), 15_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
+const modernHttp = (name: string, children: ChildProcess[]): Promise<string> =>
+  startHttpFixture(fixture('modernHttpServer.mjs'), ['0', name, 'mrtr'], children, { FIXTURE_RECORD: record(name) });
 
 suite('Roots: the workspace folders, per server, in both eras (issue 24 item 1)', () => {
   let s: TestServices;
