@@ -1,9 +1,10 @@
 /**
- * Why a call to a server ended without a result, each sentence written once. The error's own
- * message is the English rendering ({@link english}): the agent that reads a failed gateway
- * lookup, the log, and the server's author get it. Run Tool shows the same sentence in the
- * user's language (mrtr/messages.ts passes `vscode.l10n`). Keyed by `key`, with the values the
- * sentence names; the caller injects the language.
+ * Why a call to a server ended without a result, or a server did not start, each sentence written
+ * once. The English rendering (`english`, src/shared/localize.ts) is an error's own message and
+ * the state the log and the public API describe: the agent that reads a failed gateway lookup, the
+ * log, and the server's author get it. The window shows the same sentence in the user's language
+ * (Run Tool through mrtr/messages.ts, the Servers view and the server pick pass `vscode.l10n`).
+ * Keyed by `key`, with the values the sentence names; the caller injects the language.
  *
  * The English is what left the host before the sentences were written once, byte for byte:
  * straight quotes around the server's name, the first undeclared key named, "unspecified" and
@@ -25,13 +26,15 @@ export type MrtrSentence = { readonly server: string; readonly call: string } & 
   | { readonly key: 'sampleRefused'; readonly reason: string }
 );
 
-/** Every sentence of the table: a call's end, or a call to a server that is not running. */
-export type ServerSentence = MrtrSentence | { readonly key: 'notRunning'; readonly server: string };
+/** Every sentence of the table: a call's end, a call to a server that is not running, a server held back. */
+export type ServerSentence = MrtrSentence | { readonly key: 'notRunning'; readonly server: string } | { readonly key: 'untrusted' };
 
 export function serverSentence(s: ServerSentence, l10n: Localize): string {
   switch (s.key) {
     case 'notRunning':
       return l10n.t('Server "{0}" is not running.', s.server);
+    case 'untrusted':
+      return l10n.t('not started: workspace is not trusted');
     case 'roundLimit':
       return l10n.t('Server "{0}" still asked for input after {1} rounds of {2}; the call was stopped.', s.server, s.rounds, s.call);
     case 'undeclaredInput':

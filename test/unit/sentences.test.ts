@@ -16,7 +16,7 @@ import { ElicitationBroker } from '../../src/elicitation/broker';
 import type { ValidationIssue } from '../../src/elicitation/form/issues';
 import type { SchemaNote } from '../../src/elicitation/form/schemaRules';
 import { issueText, schemaNoteText } from '../../src/elicitation/form/sentences';
-import { Connection } from '../../src/servers/connection';
+import { Connection, type ConnectionDeps } from '../../src/servers/connection';
 import {
   BrowserStepEndedError,
   CallCancelledError,
@@ -29,7 +29,7 @@ import {
   type MrtrError,
 } from '../../src/servers/mrtr/errors';
 import { serverSentence, type ServerSentence } from '../../src/servers/sentences';
-import { Session } from '../../src/servers/session';
+import { describeState } from '../../src/servers/serverState';
 import { english, type Localize } from '../../src/shared/localize';
 import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 import { FakePresenter } from './support/fakePresenter';
@@ -106,11 +106,13 @@ const NOTES: Record<SchemaNote['code'], readonly [SchemaNote, string]> = {
 };
 
 /**
- * Every call-ending sentence with the message its error carried before. A malformed answer and a
- * refused sample are the window's wording: their English never left the host untranslated.
+ * Every sentence of the servers table with the English it had before: the message its error
+ * carried, or the state the log and the public API described. A malformed answer and a refused
+ * sample are the window's wording: their English never left the host untranslated.
  */
-const CALL_ENDS: Record<ServerSentence['key'], ReadonlyArray<readonly [ServerSentence, string]>> = {
+const SERVER_SENTENCES: Record<ServerSentence['key'], ReadonlyArray<readonly [ServerSentence, string]>> = {
   notRunning: [[{ key: 'notRunning', server: 'fake' }, 'Server "fake" is not running.']],
+  untrusted: [[{ key: 'untrusted' }, 'not started: workspace is not trusted']],
   roundLimit: [
     [
       { key: 'roundLimit', server: 'mrtr-modern', call: 'forever', rounds: 10 },
@@ -186,6 +188,17 @@ function marking(): { l10n: Localize; messages: string[] } {
   };
 }
 
+/** What a Connection needs to be made; its transport is the real one unless a test passes another. */
+function connectionDeps(): ConnectionDeps {
+  return {
+    log: new MemoryLog(),
+    clientInfo: { name: 'test-host', version: '0.0.0' },
+    sink: new RecordingSink(),
+    sampler: new RecordingSampler(),
+    onGaveUp: () => undefined,
+  };
+}
+
 const extracted = Object.keys(
   JSON.parse(readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>,
 );
@@ -199,8 +212,9 @@ void describe('sentences written once: English for servers, the injected languag
     for (const [note, said] of Object.values(NOTES)) assert.equal(schemaNoteText(note, english), said);
   });
 
-  void it('every call-ending sentence renders in English exactly as its error said it', () => {
-    for (const [sentence, said] of Object.values(CALL_ENDS).flat()) assert.equal(serverSentence(sentence, english), said);
+  void it('every sentence of the servers table renders in English exactly as its error or the state said it', () => {
+    for (const [sentence, said] of Object.values(SERVER_SENTENCES).flat()) assert.equal(serverSentence(sentence, english), said);
+    assert.equal(describeState({ kind: 'untrusted' }), 'not started: workspace is not trusted', 'the log and the public API');
   });
 
   void it('a server whose default breaks its own constraints is answered -32602 in English', async () => {
@@ -241,7 +255,7 @@ void describe('sentences written once: English for servers, the injected languag
       new MalformedAnswerError('raw', 'outEmptyRound', 'emptyRound'),
       new SampleRefusedError('os', 'ask', 'llm', 'No language model is available in VS Code'),
     ];
-    const said = new Map(Object.values(CALL_ENDS).flat().map(([s, text]) => [JSON.stringify(s), text]));
+    const said = new Map(Object.values(SERVER_SENTENCES).flat().map(([s, text]) => [JSON.stringify(s), text]));
     for (const err of errors) {
       assert.equal(err.message, said.get(JSON.stringify(err.sentence)), err.name);
       assert.equal(err.message, serverSentence(err.sentence, english));
@@ -250,21 +264,14 @@ void describe('sentences written once: English for servers, the injected languag
 
   void it('a gateway lookup that meets -32021 fails with the English sentence, names and all', async () => {
     const launches = new FakeLaunches();
-    const session = new Session(launches.create(stdioDef('one'), { stderr: () => undefined, warn: () => undefined }), {
-      name: 'one',
-      clientInfo: { name: 'test-host', version: '0.0.0' },
-      sink: new RecordingSink(),
-      sampler: new RecordingSampler(),
-      log: new MemoryLog(),
-      protocolVersion: undefined,
-    });
-    await session.connect(5_000);
+    const conn = new Connection(stdioDef('one'), { ...connectionDeps(), createTransport: launches.create });
     try {
-      await assert.rejects(session.relay({ method: 'resources/read', params: { uri: 'test://needs-sampling' } }, {}), {
+      await conn.start();
+      await assert.rejects(conn.relay({ method: 'resources/read', params: { uri: 'test://needs-sampling' } }, {}), {
         message: 'Server "one" needs a capability this client does not offer for resources/read: sampling.',
       });
     } finally {
-      await session.dispose();
+      await conn.shutdown();
     }
   });
 
@@ -277,7 +284,7 @@ void describe('sentences written once: English for servers, the injected languag
       assert.match(shown, /^«.*»$/);
     }
     for (const [note, said] of Object.values(NOTES)) assert.equal(schemaNoteText(note, l10n), `«${said}»`);
-    for (const [sentence, said] of Object.values(CALL_ENDS).flat()) assert.equal(serverSentence(sentence, l10n), `«${said}»`);
+    for (const [sentence, said] of Object.values(SERVER_SENTENCES).flat()) assert.equal(serverSentence(sentence, l10n), `«${said}»`);
     const missing = [...new Set(messages)].filter((m) => !extracted.includes(m));
     assert.deepEqual(missing, [], 'each message is a literal that node scripts/l10n.mjs extracts');
   });
@@ -294,17 +301,11 @@ void describe('sentences written once: English for servers, the injected languag
       'Server „mrtr-raw“ hat bei undeclared nach einer Eingabe gefragt, die dieser Client nicht anbietet (roots/list; erster Schlüssel „x“); es wurde nichts angezeigt.',
     );
     assert.equal(issueText({ code: 'unknownField', key: 'nope' }, de), 'Unbekanntes Feld „nope“');
-    for (const [sentence] of Object.values(CALL_ENDS).flat()) assert.doesNotMatch(serverSentence(sentence, de), /"/);
+    for (const [sentence] of Object.values(SERVER_SENTENCES).flat()) assert.doesNotMatch(serverSentence(sentence, de), /"/);
   });
 
   void it('a call to a stopped server fails in the language the connection was given, English without one', async () => {
-    const deps = {
-      log: new MemoryLog(),
-      clientInfo: { name: 'test-host', version: '0.0.0' },
-      sink: new RecordingSink(),
-      sampler: new RecordingSampler(),
-      onGaveUp: () => undefined,
-    };
+    const deps = connectionDeps();
     const call = (conn: Connection): Promise<unknown> => conn.sendLeg('tools/call', { name: 'echo', arguments: {} }, {}, 'echo');
     const plain = new Connection(stdioDef('fake'), deps);
     const german = new Connection(stdioDef('fake'), { ...deps, l10n: bundleLocale('de') });
