@@ -1,6 +1,6 @@
 /**
  * The language a sentence is rendered in, injected by whoever shows or sends it. The sentence
- * tables (elicitation/form/sentences.ts, servers/mrtr/sentences.ts, ui/wording/) write each
+ * tables (elicitation/form/sentences.ts, servers/sentences.ts, ui/wording/) write each
  * sentence once, as a string literal in an `l10n.t` call, so `scripts/l10n.mjs` extracts it:
  * the window passes `vscode.l10n`, and whatever a server or the log gets passes {@link english}.
  * Taking it as a parameter also keeps the sentences testable in plain Node, in English and against
