@@ -131,7 +131,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     const pid = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     assert.equal(Number(pid), s.manager.get(NAME)?.pid);
     const inits = initializedRecords(NAME);
-    assert.equal(inits.length, 1, 'one process in all');
+    assert.equal(inits.length, 1, `one process in all: ${JSON.stringify(inits)}`);
     assert.equal(inits[0]?.clientInfo?.name, 'mcp-elicitation-host');
 
     // Give Back: into mcp.json with its input; we stop it and stop offering it.
