@@ -28,6 +28,7 @@ import { showModelFailure, VscodeModels, workspaceModelMemory } from './ui/langu
 import { samplingWording } from './ui/wording/samplingText';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
+import { RouteStore } from './gateway/routeStore';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
@@ -116,6 +117,8 @@ export class Services extends Disposable {
   readonly api: PublicApi;
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
+  /** Servers this user routed through us in this workspace, where VS Code would run them (gateway/routes.ts). */
+  readonly routes: RouteStore;
   readonly serversView: ServersView;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
@@ -194,12 +197,14 @@ export class Services extends Disposable {
         }
       }),
     );
-    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
     const agentExtensions = new AgentExtensions(
       { get: () => context.globalState.get(AGENT_EXTENSIONS_KEY), set: (v) => context.globalState.update(AGENT_EXTENSIONS_KEY, v) },
       vscode.version,
       knownAgentExtensions(vscode.version),
     );
+    const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
+    const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
+    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
@@ -209,7 +214,8 @@ export class Services extends Disposable {
         roots: this._register(new WorkspaceRoots(this.settings)),
         sampler: this.sampler,
         // Servers the agent reaches through the gateway are offered what the agent declares (MCP Apps).
-        extensions: (def) => (agentOn() && offeredToAgent(def.source, vscode.version) ? agentExtensions.current : undefined),
+        extensions: (def) =>
+          agentOn() && (offeredToAgent(def.source, vscode.version) || routed(def)) ? agentExtensions.current : undefined,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
@@ -217,6 +223,7 @@ export class Services extends Disposable {
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
       }),
     );
+    this._register(routes.onDidChange(() => void this.manager.reload()));
     this._register(new DevWatch(this.manager, this.log));
     this.gateway = this._register(
       new Gateway({
@@ -227,6 +234,7 @@ export class Services extends Disposable {
         agentOn,
         startTimeoutMs: connectTimeoutMs,
         agentExtensions,
+        routed,
       }),
     );
     this._register(registerGatewayProvider(this.gateway));
@@ -236,9 +244,9 @@ export class Services extends Disposable {
         void this.manager.reload();
       }),
     );
-    this.commandContext = this._register(new CommandContext(this.manager));
+    this.commandContext = this._register(new CommandContext(this.manager, routed));
     const serversView = (this.serversView = this._register(
-      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, routed),
     ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
