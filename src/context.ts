@@ -30,6 +30,12 @@ import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable } from './util/disposable';
+import { AuthStore } from './servers/auth/authStore';
+import { LoopbackRedirect } from './servers/auth/loopbackRedirect';
+import { SIGN_IN_TIMEOUT_MS, SignInService } from './servers/auth/signIn';
+import { httpTransports } from './servers/transports';
+import { isLoopback } from './servers/loopbackFetch';
+import { askerFor } from './elicitation/asker';
 import { Logger } from './util/log';
 import { ServerLogs } from './util/serverLogs';
 import { displayText } from './elicitation/safety/displayText';
@@ -61,6 +67,8 @@ export interface ServicesOptions {
    * a question the server raised is open; a test advances simulated time through it.
    */
   readonly legTimer?: SetTimer;
+  /** How long the browser has to come back from a sign-in, ms, read per sign-in; `undefined`: the extension's own. */
+  readonly signInTimeoutMs?: () => number | undefined;
   /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
@@ -113,6 +121,9 @@ export class Services extends Disposable {
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
   readonly serversView: ServersView;
+  /** Sign-in to remote servers (issue 25): credentials in SecretStorage, the flow behind the url consent. */
+  readonly authStore: AuthStore;
+  readonly signIn: SignInService;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
   private readonly urls = new Map<string, string>();
@@ -191,6 +202,31 @@ export class Services extends Disposable {
       }),
     );
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
+    const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
+    let signIns = 0;
+    this.signIn = this._register(
+      new SignInService({
+        store: authStore,
+        redirect: new LoopbackRedirect(),
+        engine: httpTransports,
+        consent: (req, signal) =>
+          presenter.presentSignIn(
+            {
+              id: `signIn-${++signIns}`,
+              asker: askerFor(req.server, this.manager.get(req.server)?.serverInfo),
+              url: req.url,
+              // An MCP server on this machine may have its authorization server here too (a local setup).
+              analysis: analyseUrl(req.url, { allowHttpLoopback: this.settings.allowHttpLoopback || isLoopback(new URL(req.serverUrl)) }),
+            },
+            signal,
+          ),
+        failed: (server, reason) =>
+          void safe.showErrorMessage(safe.l10n.t('Sign-in to “{0}” failed: {1}', displayText(server), displayText(reason))),
+        log: this.log,
+        addSecret: (value) => this.log.addSecret(value),
+        timeoutMs: () => options.signInTimeoutMs?.() ?? SIGN_IN_TIMEOUT_MS,
+      }),
+    );
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
@@ -204,6 +240,7 @@ export class Services extends Disposable {
         connectTimeoutMs,
         // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
+        signIn: this.signIn,
       }),
     );
     this._register(new DevWatch(this.manager, this.log));
@@ -226,7 +263,7 @@ export class Services extends Disposable {
     );
     this.commandContext = this._register(new CommandContext(this.manager));
     const serversView = (this.serversView = this._register(
-      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, this.signIn),
     ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));

@@ -20,8 +20,15 @@ function serverFetch(def: RemoteServerDefinition, onAnswer: (reply: Parameters<P
 }
 
 /** An OAuth client for `def`, whose requests go through the same checks as its transport's. */
-export function createOAuthProvider(def: RemoteServerDefinition, options: Omit<OAuthProviderOptions, 'fetch' | 'serverUrl'>): ServerOAuthProvider {
-  return new ServerOAuthProvider({ ...options, serverUrl: new URL(def.url), fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)) });
+export function createOAuthProvider(
+  def: RemoteServerDefinition,
+  options: Omit<OAuthProviderOptions, 'fetch' | 'serverUrl'>,
+): ServerOAuthProvider {
+  return new ServerOAuthProvider({
+    ...options,
+    serverUrl: new URL(def.url),
+    fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)),
+  });
 }
 
 /** An HTTP transport for `def`: the legacy SSE one when `kind` is `sse`, Streamable HTTP otherwise. */
