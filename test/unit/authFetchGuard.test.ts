@@ -11,12 +11,15 @@ const publicServer = new URL('https://mcp.example.com/mcp');
 const localServer = new URL('http://127.0.0.1:8123/mcp');
 
 /** A fetch that answers every request with `body` and records what was asked. */
-function answering(body: string, headers: Record<string, string> = {}): { fetch: (u: string | URL) => Promise<Response>; asked: string[] } {
+function answering(
+  body: string,
+  headers: Record<string, string> = {},
+): { fetch: (u: string | URL | Request) => Promise<Response>; asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
     fetch: (u) => {
-      asked.push(String(u));
+      asked.push(u instanceof Request ? u.url : String(u));
       return Promise.resolve(new Response(body, { status: 200, headers: { 'content-type': 'application/json', ...headers } }));
     },
   };
