@@ -43,6 +43,8 @@ export class TestHooks {
   keepAliveMs: number | undefined = undefined;
   /** How long a server may take to answer `initialize`, ms; `undefined`: the extension's own. */
   connectTimeoutMs: number | undefined = undefined;
+  /** How long the browser has to come back from a sign-in, ms; `undefined`: the extension's own. */
+  signInTimeoutMs: number | undefined = undefined;
   /**
    * Simulated time for the timeouts of requests to servers: in the test build they fire only when
    * a test advances this clock (no in-host test waits a real 15 minutes for one).
@@ -61,6 +63,7 @@ export class TestHooks {
       sink: (real) => this.sink.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
+      signInTimeoutMs: () => this.signInTimeoutMs,
       legTimer: this.legClock.setTimer,
       observers: {
         promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
