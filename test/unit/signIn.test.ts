@@ -176,6 +176,21 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     h.signIn.dispose();
   });
 
+  void it('step-up: a tool that needs mcp:write gets 403 insufficient_scope, the user is asked for the wider scope, and the call then runs', async () => {
+    const base = await fixture();
+    const h = harness(base, approvingUser);
+    await h.conn.start();
+    assert.equal(h.asked.length, 1);
+    const r = (await h.conn.sendLeg('tools/call', { name: 'write', arguments: {} }, {}, 'write')) as CallToolResult;
+    assert.deepEqual(r.content, [{ type: 'text', text: 'written' }]);
+    assert.equal(h.asked.length, 2, 'asked again, for the wider scope');
+    const scope = new URL(h.asked[1]?.url ?? '').searchParams.get('scope') ?? '';
+    assert.deepEqual(scope.split(' ').sort(), ['mcp:read', 'mcp:write']);
+    assert.match(await whoami(h.conn), /scopes mcp:read mcp:write$/);
+    await h.conn.shutdown();
+    h.signIn.dispose();
+  });
+
   void it('declining the consent opens nothing, asks once, and leaves the server stopped with the reason', async () => {
     const base = await fixture();
     const h = harness(base, () => Promise.resolve('declined'));
