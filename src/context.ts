@@ -28,6 +28,7 @@ import { showModelFailure, VscodeModels, workspaceModelMemory } from './ui/langu
 import { samplingWording } from './ui/wording/samplingText';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
+import { RouteStore } from './gateway/routeStore';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable } from './util/disposable';
 import { AuthStore } from './servers/auth/authStore';
@@ -120,6 +121,8 @@ export class Services extends Disposable {
   readonly api: PublicApi;
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
+  /** Servers this user routed through us in this workspace, where VS Code would run them (gateway/routes.ts). */
+  readonly routes: RouteStore;
   readonly serversView: ServersView;
   /** Sign-in to remote servers (issue 25): credentials in SecretStorage, the flow behind the url consent. */
   readonly authStore: AuthStore;
@@ -201,7 +204,9 @@ export class Services extends Disposable {
         }
       }),
     );
-    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
+    const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
+    const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
+    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
     const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
     let signIns = 0;
     this.signIn = this._register(
@@ -243,6 +248,7 @@ export class Services extends Disposable {
         signIn: this.signIn,
       }),
     );
+    this._register(routes.onDidChange(() => void this.manager.reload()));
     this._register(new DevWatch(this.manager, this.log));
     this.gateway = this._register(
       new Gateway({
@@ -252,6 +258,7 @@ export class Services extends Disposable {
         self: { name: pkg.name, version: pkg.version },
         agentOn,
         startTimeoutMs: connectTimeoutMs,
+        routed,
       }),
     );
     this._register(registerGatewayProvider(this.gateway));
@@ -261,9 +268,9 @@ export class Services extends Disposable {
         void this.manager.reload();
       }),
     );
-    this.commandContext = this._register(new CommandContext(this.manager));
+    this.commandContext = this._register(new CommandContext(this.manager, routed));
     const serversView = (this.serversView = this._register(
-      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, this.signIn),
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, this.signIn, routed),
     ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
