@@ -182,7 +182,9 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     cts.cancel();
     await call;
     await waitFor(() => s.broker.queue.size === 0, 'our prompt closed');
-    assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
+    // Our side closes it as the call's (questionLinks.ts) unless the server's own withdrawal is
+    // heard first; this fixture withdraws too, so either is right.
+    assert.ok(['callCancel', 'serverCancel'].includes(s.broker.queue.history.list().at(-1)?.decidedBy ?? ''));
     await waitFor(
       () => records(GW).some((r) => r['tag'] === 'gw-cancel' && r['kind'] === 'cancelled'),
       'the upstream tool call saw the cancellation',
