@@ -20,6 +20,7 @@
  * Fed from the wire by the session (session.ts): each request we send, each response we get,
  * each `notifications/cancelled` we send. Pure: no `vscode` import, no timers.
  */
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { CallCancelled } from '../elicitation/callCancel';
 
 export type RequestId = string | number;
@@ -111,6 +112,23 @@ export class QuestionLinks {
         if (s?.size === 0) this.open.delete(call);
       },
     };
+  }
+
+  /**
+   * A message we send: a request now waits; a `notifications/cancelled` ends its request and
+   * closes the questions linked to it (then says which, and how many closed).
+   */
+  outgoing(msg: JSONRPCMessage): { readonly id: RequestId; readonly method: string | undefined; readonly closed: number } | undefined {
+    if (!('method' in msg)) return undefined;
+    if ('id' in msg) {
+      this.sent(msg.id, msg.method);
+      return undefined;
+    }
+    if (msg.method !== 'notifications/cancelled') return undefined;
+    const id = (msg.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    const method = this.waiting.get(id);
+    return { id, method, closed: this.cancelled(id, method) };
   }
 
   /**

@@ -469,18 +469,11 @@ export class Session {
   }
 
   private outgoing(msg: JSONRPCMessage): void {
-    if (!('method' in msg)) return;
-    if ('id' in msg) {
-      this.links.sent(msg.id, msg.method);
-      return;
+    const cancelled = this.links.outgoing(msg);
+    if (cancelled && cancelled.closed > 0) {
+      const what = `our ${cancelled.method ?? 'request'} ${JSON.stringify(cancelled.id)}`;
+      this.deps.log.info(`${what} was cancelled: closed ${cancelled.closed} question(s) it raised`);
     }
-    if (msg.method !== 'notifications/cancelled') return;
-    const requestId = (msg.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const method = this.links.methodOf(requestId);
-    const closed = this.links.cancelled(requestId, method);
-    if (closed > 0)
-      this.deps.log.info(`our ${method ?? 'request'} ${JSON.stringify(requestId)} was cancelled: closed ${closed} question(s) it raised`);
   }
 
   /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */

@@ -76,6 +76,25 @@ void describe('QuestionLinks: the call a pushed question belongs to', () => {
     assert.equal(q.signal.aborted, false);
   });
 
+  void it('read from the wire: our request waits, our notifications/cancelled closes its questions; responses and other notifications change nothing', () => {
+    const links = new QuestionLinks();
+    assert.equal(links.outgoing({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 't' } }), undefined);
+    assert.equal(links.outgoing({ jsonrpc: '2.0', id: 's1', result: {} }), undefined, 'our answer to the server');
+    assert.equal(
+      links.outgoing({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }),
+      undefined,
+    );
+    const q = links.question('s2');
+    assert.equal(q.call, 4);
+    assert.deepEqual(links.outgoing({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'x' } }), {
+      id: 4,
+      method: 'tools/call',
+      closed: 1,
+    });
+    assert.equal(abortedBy((q as { signal: AbortSignal }).signal), 'callCancel');
+    assert.equal(links.inFlight, 0);
+  });
+
   void it('an answered call is no longer in flight', () => {
     const links = new QuestionLinks();
     links.sent(1, 'tools/call');
