@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { canGiveBackFrom, canRouteFrom } from '../config/parse/serverMove';
 import type { ServerManager } from '../servers/serverManager';
 import { Disposable } from '../util/disposable';
+import { currentMcpJsonOwner, onDidChangeAgentSettings } from '../gateway/agentSettings';
 
 /**
  * The context keys that show a command only where it can act; package.json's `when` clauses read
@@ -11,8 +12,16 @@ import { Disposable } from '../util/disposable';
 export const CONTEXT_KEYS = {
   /** Servers of ours exist: Start/Stop/Restart (All). */
   hasServers: 'mcpElicitation.hasServers',
-  /** Run Tool has a server to call. */
+  /** Run Tool has a server to call: one of ours, or one VS Code runs that Route and Run can move here. */
   canRunTool: 'mcpElicitation.canRunTool',
+  /** VS Code runs servers that this workspace or the user defined (the Servers view lists them as "run by VS Code"). */
+  vscodeRunsServers: 'mcpElicitation.vscodeRunsServers',
+  /**
+   * VS Code, not we, runs the servers of the files it reads (`.vscode/mcp.json`, `.mcp.json`, …):
+   * its AI features are on and `mcpElicitation.workspaceMcpJson` leaves them to it. The welcome
+   * content and the walkthrough say where a new server should go from this.
+   */
+  vscodeRunsMcpJson: 'mcpElicitation.vscodeRunsMcpJson',
   /** A server VS Code runs is defined where Route can move it from. */
   canRoute: 'mcpElicitation.canRoute',
   /** A server of our workspace setting can go back to a local folder's `.vscode/mcp.json`. */
@@ -29,6 +38,7 @@ export class CommandContext extends Disposable {
     super();
     this._register(manager.onDidChange(() => this.update()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()));
+    this._register(onDidChangeAgentSettings(() => this.update()));
     this.update();
   }
 
@@ -37,12 +47,12 @@ export class CommandContext extends Disposable {
     const hasServers = entries.some((e) => e.connection !== undefined);
     const localFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
     this.set(CONTEXT_KEYS.hasServers, hasServers);
-    // Run Tool calls our servers; VS Code's are Route's (the welcome content offers that step).
-    this.set(CONTEXT_KEYS.canRunTool, hasServers);
-    this.set(
-      CONTEXT_KEYS.canRoute,
-      this.manager.vscodeOwned().some((d) => canRouteFrom(d.source)),
-    );
+    const canRoute = this.manager.vscodeOwned().some((d) => canRouteFrom(d.source));
+    this.set(CONTEXT_KEYS.canRoute, canRoute);
+    // Run Tool calls our servers, and routes one of VS Code's first ("Route and Run").
+    this.set(CONTEXT_KEYS.canRunTool, hasServers || canRoute);
+    this.set(CONTEXT_KEYS.vscodeRunsServers, this.manager.vscodeOwned().length > 0);
+    this.set(CONTEXT_KEYS.vscodeRunsMcpJson, currentMcpJsonOwner() === 'vscode');
     this.set(
       CONTEXT_KEYS.canGiveBack,
       localFolder && entries.some((e) => e.resolved !== undefined && canGiveBackFrom(e.resolved.def.source)),

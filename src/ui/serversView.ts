@@ -10,6 +10,7 @@ import type { AgentReach } from '../gateway/gateway';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
+import { whereDefinedText } from './wording/serverSource';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -121,15 +122,24 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       const item = new vscode.TreeItem(node.def.name, vscode.TreeItemCollapsibleState.None);
       item.id = `vscode:${node.def.name}`;
       item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
-      item.description = vscode.l10n.t('run by VS Code · .vscode/mcp.json');
+      const where = whereDefinedText(node.def.source, vscode.l10n);
+      const routable = canRouteFrom(node.def.source);
+      item.description = vscode.l10n.t('run by VS Code · {0}', where);
       item.tooltip = safe.markdownTooltip(
-        safe.l10n.t(
-          '{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.',
-          displayText(node.def.name),
-        ),
+        routable
+          ? safe.l10n.t(
+              '{0} is defined in {1}, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.',
+              displayText(node.def.name),
+              displayText(where),
+            )
+          : safe.l10n.t(
+              '{0} is defined in {1}, so VS Code runs it for its chat and answers its questions itself. Route can move only servers defined in .vscode/mcp.json; to run it here, define it there or in the mcpElicitation.servers setting.',
+              displayText(node.def.name),
+              displayText(where),
+            ),
       );
       // `.routable`: Route can move it from where it is defined (the menus show Route only then).
-      item.contextValue = canRouteFrom(node.def.source) ? 'vscodeServer.routable' : 'vscodeServer';
+      item.contextValue = routable ? 'vscodeServer.routable' : 'vscodeServer';
       return item;
     }
     if (node.kind === 'tool') {
