@@ -63,6 +63,13 @@ export async function routeThroughUs(manager: ServerManager, log: Logger, arg: u
   await manager.reload();
   let name = nameFrom(arg);
   if (!name) {
+    if (!manager.vscodeOwned().some((d) => canRouteFrom(d.source))) {
+      // Reached from the walkthrough or a welcome view with nothing to move: say so, not an empty list.
+      void safe.showInformationMessage(
+        safe.l10n.t('No server VS Code runs is defined in a .vscode/mcp.json file, so there is nothing to route.'),
+      );
+      return false;
+    }
     const picked = await vscode.window.showQuickPick(
       manager.vscodeOwned().map((d) => d.name),
       { placeHolder: vscode.l10n.t('Server from .vscode/mcp.json to route through MCP Elicitation Host') },

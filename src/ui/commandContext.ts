@@ -17,11 +17,12 @@ export const CONTEXT_KEYS = {
   /** VS Code runs servers that this workspace or the user defined (the Servers view lists them as "run by VS Code"). */
   vscodeRunsServers: 'mcpElicitation.vscodeRunsServers',
   /**
-   * VS Code, not we, runs the servers of the files it reads (`.vscode/mcp.json`, `.mcp.json`, …):
-   * its AI features are on and `mcpElicitation.workspaceMcpJson` leaves them to it. The welcome
-   * content and the walkthrough say where a new server should go from this.
+   * Who runs the servers of the files VS Code reads (`.vscode/mcp.json`, `.mcp.json`, …):
+   * `vscode` while its AI features are on and `mcpElicitation.workspaceMcpJson` leaves them to it,
+   * else `extension`. The welcome content and the walkthrough say where a new server should go
+   * from this; a string, so that nothing shows before the extension has set it.
    */
-  vscodeRunsMcpJson: 'mcpElicitation.vscodeRunsMcpJson',
+  mcpJsonRunBy: 'mcpElicitation.mcpJsonRunBy',
   /** A server VS Code runs is defined where Route can move it from. */
   canRoute: 'mcpElicitation.canRoute',
   /** A server of our workspace setting can go back to a local folder's `.vscode/mcp.json`. */
@@ -32,7 +33,7 @@ type Key = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 
 /** Keeps the keys in step with the servers; sets a key only when its value changes. */
 export class CommandContext extends Disposable {
-  private readonly values = new Map<Key, boolean>();
+  private readonly values = new Map<Key, boolean | string>();
 
   constructor(private readonly manager: ServerManager) {
     super();
@@ -52,7 +53,7 @@ export class CommandContext extends Disposable {
     // Run Tool calls our servers, and routes one of VS Code's first ("Route and Run").
     this.set(CONTEXT_KEYS.canRunTool, hasServers || canRoute);
     this.set(CONTEXT_KEYS.vscodeRunsServers, this.manager.vscodeOwned().length > 0);
-    this.set(CONTEXT_KEYS.vscodeRunsMcpJson, currentMcpJsonOwner() === 'vscode');
+    this.set(CONTEXT_KEYS.mcpJsonRunBy, currentMcpJsonOwner() === 'vscode' ? 'vscode' : 'extension');
     this.set(
       CONTEXT_KEYS.canGiveBack,
       localFolder && entries.some((e) => e.resolved !== undefined && canGiveBackFrom(e.resolved.def.source)),
@@ -60,11 +61,11 @@ export class CommandContext extends Disposable {
   }
 
   /** The value last given to VS Code for `key`. */
-  get(key: Key): boolean | undefined {
+  get(key: Key): boolean | string | undefined {
     return this.values.get(key);
   }
 
-  private set(key: Key, value: boolean): void {
+  private set(key: Key, value: boolean | string): void {
     if (this.values.get(key) === value) return;
     this.values.set(key, value);
     void vscode.commands.executeCommand('setContext', key, value);
