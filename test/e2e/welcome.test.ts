@@ -18,6 +18,8 @@ function pane(page: Page, title: string) {
 async function openContainer(page: Page): Promise<void> {
   await page.locator('.activitybar [aria-label^="MCP Elicitation"]').first().click();
   await pane(page, 'MCP Servers').waitFor();
+  // Off the activity bar, so its hover does not cover the views in the screenshots.
+  await page.mouse.move(660, 600);
 }
 
 /** The welcome content of a view, once it shows `text`. */
@@ -75,6 +77,7 @@ describe('First run: welcome content and walkthrough, AI features off and on', (
       .waitFor({ timeout: 60_000 });
     const pending = await welcome(page, 'Pending Elicitations', 'VS Code runs this workspace');
     await pending.getByRole('button', { name: 'Route a Server…' }).waitFor();
+    // The README's picture of the first minute with AI features on (docs/images/first-run-ai-on.png).
     await screenshot(page, 'welcome-ai-on-vscode-servers');
 
     // The server leaves mcp.json: nothing is configured anywhere now.
