@@ -245,8 +245,9 @@ function parseServer(
     fail('url', `"url" must be an http:// or https:// URL`, raw, 'url');
   }
   const headers = valueMap('headers');
+  const clientId = optionalString('clientId');
   if (failed || typeof url !== 'string') return undefined;
-  return { name, source, type, url, headers, ...extras };
+  return { name, source, type, url, headers, ...(clientId !== undefined && { clientId }), ...extras };
 }
 
 function parseArgs(
@@ -268,7 +269,7 @@ function parseArgs(
 }
 
 /** Every key of a server entry VS Code defines and this extension acts on. */
-const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'protocolVersion']);
+const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'clientId', 'dev', 'protocolVersion']);
 
 /** `dev`: `watch` (a glob or a list of them) restarts the server; `debug` is VS Code's alone. */
 function parseDev(value: unknown, fail: (key: string, message: string) => void): { watch: string[]; ignored: string[] } {
@@ -372,7 +373,7 @@ export function fingerprint(def: ServerDefinition): string {
           folder,
           protocolVersion: def.protocolVersion,
         }
-      : { type: def.type, url: def.url, headers: def.headers, folder, protocolVersion: def.protocolVersion };
+      : { type: def.type, url: def.url, headers: def.headers, clientId: def.clientId, folder, protocolVersion: def.protocolVersion };
   return canonicalJson(fields);
 }
 
