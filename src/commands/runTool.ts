@@ -11,7 +11,7 @@ import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 import type { ServerDefinition } from '../config/parse/definitions';
-import { canRouteFrom } from '../config/parse/serverMove';
+import { routeOf } from '../gateway/routes';
 import { whereDefinedText } from '../ui/wording/serverSource';
 
 /** The walkthrough, for `workbench.action.openWalkthrough` (publisher.name#id). */
@@ -149,20 +149,11 @@ function serverItem(conn: Connection): ServerItem {
 
 /**
  * A server VS Code runs for its chat: we do not run it, so it has no tools here until it is routed.
- * Picking a routable one routes it, then goes on to its tools ("Route and Run").
+ * Picking it routes it, then goes on to its tools ("Route and Run").
  */
 function vscodeServerItem(def: ServerDefinition): ServerItem {
   const where = whereDefinedText(def.source, vscode.l10n);
   const pick = { kind: 'vscode', def } as const;
-  if (!canRouteFrom(def.source)) {
-    return {
-      label: def.name,
-      description: vscode.l10n.t('run by VS Code · {0}', where),
-      detail: vscode.l10n.t('Route cannot move a server out of {0} yet: pick to see how to run it here', where),
-      iconPath: new vscode.ThemeIcon('info'),
-      pick,
-    };
-  }
   return {
     label: def.name,
     description: vscode.l10n.t('run by VS Code · {0}', where),
@@ -249,25 +240,12 @@ async function tellNoServer(entries: readonly ServerEntry[]): Promise<void> {
 }
 
 /**
- * Route and Run's first half: the Route command moves the server here (it re-reads the definition
- * and asks what it must), and we run its tool once our copy is up. A server Route cannot move yet
- * gets the truth and a way to its definition.
+ * Route and Run's first half: the Route command routes the server here (it re-reads the definition
+ * and asks what it must), and we run its tool once our copy is up.
  */
 async function routeForRun(deps: RunToolDeps, def: ServerDefinition): Promise<Connection | undefined> {
-  if (!canRouteFrom(def.source)) {
-    const where = whereDefinedText(def.source, vscode.l10n);
-    const open = vscode.l10n.t('Open {0}', where);
-    const choice = await safe.showInformationMessage(
-      safe.l10n.t(
-        'VS Code runs {0} from {1} for its chat, and Route can move only servers defined in .vscode/mcp.json. To run it here, define it in .vscode/mcp.json or in the mcpElicitation.servers setting.',
-        displayText(def.name),
-        displayText(where),
-      ),
-      open,
-    );
-    if (choice === open && def.source.kind !== 'setting') await vscode.window.showTextDocument(vscode.Uri.file(def.source.file));
-    return undefined;
-  }
+  // Every server VS Code runs can be routed (gateway/routes.ts); a setting's never reaches here.
+  if (!routeOf(def)) return undefined;
   if (!(await deps.route(def.name))) return undefined;
   const conn = deps.manager.get(def.name) ?? (def.writtenAs ? deps.manager.get(def.writtenAs) : undefined);
   if (!conn) deps.log.warn(`[${def.name}] routed, but no server of that name is configured here`);

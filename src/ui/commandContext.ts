@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { canGiveBackFrom, canRouteFrom } from '../config/parse/serverMove';
+import { canGiveBackFrom } from '../config/parse/serverMove';
+import type { ServerDefinition } from '../config/parse/definitions';
+import { routeOf } from '../gateway/routes';
 import type { ServerManager } from '../servers/serverManager';
 import { Disposable } from '../util/disposable';
 import { currentMcpJsonOwner, onDidChangeAgentSettings } from '../gateway/agentSettings';
@@ -23,9 +25,9 @@ export const CONTEXT_KEYS = {
    * from this; a string, so that nothing shows before the extension has set it.
    */
   mcpJsonRunBy: 'mcpElicitation.mcpJsonRunBy',
-  /** A server VS Code runs is defined where Route can move it from. */
+  /** A server VS Code runs can be routed through us (gateway/routes.ts). */
   canRoute: 'mcpElicitation.canRoute',
-  /** A server of our workspace setting can go back to a local folder's `.vscode/mcp.json`. */
+  /** A routed server, or one of our workspace setting (an older Route's), can go back to VS Code. */
   canGiveBack: 'mcpElicitation.canGiveBack',
 } as const;
 
@@ -35,7 +37,10 @@ type Key = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 export class CommandContext extends Disposable {
   private readonly values = new Map<Key, boolean | string>();
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly routed: (def: ServerDefinition) => boolean,
+  ) {
     super();
     this._register(manager.onDidChange(() => this.update()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()));
@@ -48,7 +53,7 @@ export class CommandContext extends Disposable {
     const hasServers = entries.some((e) => e.connection !== undefined);
     const localFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
     this.set(CONTEXT_KEYS.hasServers, hasServers);
-    const canRoute = this.manager.vscodeOwned().some((d) => canRouteFrom(d.source));
+    const canRoute = this.manager.vscodeOwned().some((d) => routeOf(d) !== undefined);
     this.set(CONTEXT_KEYS.canRoute, canRoute);
     // Run Tool calls our servers, and routes one of VS Code's first ("Route and Run").
     this.set(CONTEXT_KEYS.canRunTool, hasServers || canRoute);
@@ -56,7 +61,9 @@ export class CommandContext extends Disposable {
     this.set(CONTEXT_KEYS.mcpJsonRunBy, currentMcpJsonOwner() === 'vscode' ? 'vscode' : 'extension');
     this.set(
       CONTEXT_KEYS.canGiveBack,
-      localFolder && entries.some((e) => e.resolved !== undefined && canGiveBackFrom(e.resolved.def.source)),
+      entries.some(
+        (e) => e.resolved !== undefined && (this.routed(e.resolved.def) || (localFolder && canGiveBackFrom(e.resolved.def.source))),
+      ),
     );
   }
 

@@ -2,7 +2,7 @@
 // runs is listed with Route and Run (which routes it here, then runs the tool), and "No MCP
 // server is configured" is said only when no source defines one.
 import * as assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
@@ -72,7 +72,7 @@ suite('Run Tool lists servers from every source: VS Code’s with Route and Run,
     await waitForRunning(s, 'fixture-http');
   });
 
-  test("AI features on: VS Code's servers of .vscode/mcp.json are listed with Route and Run, a .mcp.json one with the truth about it", async () => {
+  test("AI features on: VS Code's servers of .vscode/mcp.json and .mcp.json are listed with Route and Run, each named by its file", async () => {
     writeFileSync(dotMcp, JSON.stringify({ mcpServers: { [PORTABLE]: { command: 'node', args: [FIXTURE, PORTABLE] } } }));
     await chat().update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
@@ -106,7 +106,7 @@ suite('Run Tool lists servers from every source: VS Code’s with Route and Run,
     const portable = row(prompt, PORTABLE);
     assert.ok(portable, `${PORTABLE} is listed`);
     assert.equal(portable.description, 'run by VS Code · .mcp.json', 'named by the file it is really in');
-    assert.match(portable.detail ?? '', /Route cannot move a server out of \.mcp\.json/);
+    assert.match(portable.detail ?? '', /^Route and Run: /);
   });
 
   test('AI features on: Route and Run moves the server here, starts it, and runs the tool picked', async () => {
@@ -126,7 +126,8 @@ suite('Run Tool lists servers from every source: VS Code’s with Route and Run,
     await acceptQuickInput();
     assert.equal((await toolPicker).kind, 'runTool.tool', 'routed and started: its tools are offered');
     assert.ok(s.manager.get(ROUTED)?.ready, 'our copy runs');
-    assert.ok((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[ROUTED], 'in our setting');
+    const file = JSON.parse(readFileSync(mcpJson.path, 'utf8')) as { servers: Record<string, unknown> };
+    assert.ok(file.servers[ROUTED], 'routed for this user: the file is unchanged');
     assert.equal(
       s.manager.vscodeOwned().some((d) => d.name === ROUTED),
       false,
@@ -143,6 +144,9 @@ suite('Run Tool lists servers from every source: VS Code’s with Route and Run,
     await acceptQuickInput();
     const result = await run;
     assert.equal(result?.content[0]?.text, 'routed and run', 'the tool ran on the routed server');
+    // Undo the route, so the rest of the suite finds no route of ours.
+    assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.giveBackServer', ROUTED), true);
+    await waitFor(() => !s.manager.get(ROUTED) && s.manager.vscodeOwned().some((d) => d.name === ROUTED), 'given back');
   });
 
   test('AI features off: the same servers are ours, listed as usual with nothing to route', async () => {
