@@ -5,7 +5,7 @@
  * untrue for the other files VS Code reads.
  */
 import type { ServerSource } from '../../config/parse/definitions';
-import type { Localize } from './localize';
+import type { Localize } from '../../shared/localize';
 
 /** The last segment of a path, on either separator (a definition may come from Windows). */
 function baseName(file: string): string {
