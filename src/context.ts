@@ -83,8 +83,8 @@ export interface ServicesOptions {
 
 /** Observations with no user-visible effect: what the extension did, as it did it. */
 export interface ServicesObservers {
-  /** A prompt was put on screen (`kind`: the widget), right after its show(). */
-  promptShown?(kind: string, id: string, widget?: vscode.QuickInput): void;
+  /** A prompt was put on screen (`kind`: the widget), right after its show(); a picker with its rows. */
+  promptShown?(kind: string, id: string, widget?: vscode.QuickInput, items?: readonly vscode.QuickPickItem[]): void;
   /** A form webview reported a Content Security Policy violation. */
   cspViolation?(server: string, directive: string): void;
   /** A URL went to the browser, after the user's consent. */

@@ -18,6 +18,8 @@ export interface ShownPrompt {
   readonly at: number;
   /** The quick input, for a quick-input prompt: tests type into it and accept it. */
   readonly widget: vscode.QuickInput | undefined;
+  /** The rows of a Run Tool picker, as shown. */
+  readonly items?: readonly vscode.QuickPickItem[] | undefined;
 }
 
 /** In-host tests exercise crash give-up without waiting the real 31 s of backoff. */
@@ -66,7 +68,8 @@ export class TestHooks {
       signInTimeoutMs: () => this.signInTimeoutMs,
       legTimer: this.legClock.setTimer,
       observers: {
-        promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
+        promptShown: (kind, id, widget, items) =>
+          this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget, items }),
         cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
         openedExternal: (url) => this.opened.push(url),
         logLine: (channel, level, text) => {
