@@ -48,6 +48,8 @@ export class HostClient extends Client {
   private raw: Map<string, RawRequestHandler> | undefined;
   /** The level a 2026-07-28 request carries in `_meta` (capabilities/logging.ts); none: the key is left out. */
   logLevel: (() => LoggingLevel | undefined) | undefined;
+  /** Hears the id of every response the server sends (the session's questionLinks.ts). */
+  onResponse: ((id: string | number) => void) | undefined;
 
   /** 2026-07-28: every request's `_meta` envelope also carries our log level (SEP-2575). */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
@@ -117,6 +119,7 @@ export class HostClient extends Client {
 
   /** Every response passes here first: an answer that is both round and result fails its request. */
   protected override _onresponse(response: JSONRPCResponse): void {
+    if (response.id !== undefined) this.onResponse?.(response.id);
     const fault = 'result' in response ? answerFault(response.result) : undefined;
     super._onresponse(fault && response.id !== undefined ? faultResponse(response.id, fault) : response);
   }

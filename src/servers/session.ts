@@ -20,6 +20,7 @@
 import {
   ProtocolError,
   type ClientCapabilities,
+  type ClientContext,
   type Implementation,
   type JSONRPCMessage,
   type ProgressCallback,
@@ -43,6 +44,7 @@ import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import type { PreparedTransport, TransportKind } from './transports';
+import { QuestionLinks } from './questionLinks';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
 export interface RelayedMessage {
@@ -147,6 +149,8 @@ export class Session {
   /** Disposed with the session: capability state that listens to the host (roots). */
   private readonly owned: { dispose(): void }[] = [];
   private readonly level: SessionLogLevel;
+  /** Which call each pushed question belongs to, so that cancelling the call closes it (questionLinks.ts). */
+  private readonly links = new QuestionLinks();
 
   constructor(
     readonly prepared: PreparedTransport,
@@ -176,7 +180,9 @@ export class Session {
     this.owned.push(this.level);
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
-    this.traceOutgoing();
+    this.client.onResponse = (id) => this.links.answered(id);
+    if (prepared.origins) prepared.origins.onArrived = (question, call) => this.links.arrivedOn(question, call);
+    this.watchOutgoing();
   }
 
   get isDisposed(): boolean {
@@ -238,16 +244,18 @@ export class Session {
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        sendProgress: async (progressToken, progress, message) => {
-          await ctx.mcpReq.notify({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(message ? { message } : {}) },
-          });
-        },
-      }),
+      this.asked(ctx, request.method, (signal) =>
+        deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
+          signal,
+          requestId: ctx.mcpReq.id,
+          sendProgress: async (progressToken, progress, message) => {
+            await ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(message ? { message } : {}) },
+            });
+          },
+        }),
+      ),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
@@ -266,7 +274,12 @@ export class Session {
     this.owned.push(roots);
     client.setRequestHandler('roots/list', () => roots.list());
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler);
+    installSampling(
+      client,
+      () => askerFor(name, client.getServerVersion()),
+      deps.sampler,
+      (ctx, ask) => this.asked(ctx, 'sampling/createMessage', ask),
+    );
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
@@ -281,6 +294,32 @@ export class Session {
       this.notify(n);
       return Promise.resolve();
     };
+  }
+
+  /**
+   * Runs one pushed question with the signal that ends it: the server's cancellation of it, and
+   * the cancellation of the call it belongs to, when that is known (questionLinks.ts).
+   */
+  private async asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const link = this.links.question(ctx.mcpReq.id);
+    const id = JSON.stringify(ctx.mcpReq.id);
+    if (link.call === undefined) {
+      if (link.inFlight > 1) {
+        this.deps.log.debug(
+          `${method} ${id} may belong to any of ${link.inFlight} requests in flight: cancelling one of them leaves it open`,
+        );
+      }
+      return ask(ctx.mcpReq.signal);
+    }
+    const how = link.kind === 'stream' ? 'arrived on its stream' : 'the only request in flight';
+    this.deps.log.debug(
+      `${method} ${id} belongs to our ${this.links.methodOf(link.call) ?? 'request'} ${JSON.stringify(link.call)} (${how})`,
+    );
+    try {
+      return await ask(AbortSignal.any([ctx.mcpReq.signal, link.signal]));
+    } finally {
+      link.dispose();
+    }
   }
 
   /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
@@ -425,15 +464,26 @@ export class Session {
     return err;
   }
 
-  /** Wraps the transport's send so every outgoing message reaches {@link trace}. */
-  private traceOutgoing(): void {
-    if (!this.deps.log.isTracing) return;
+  /**
+   * Wraps the transport's send: every outgoing message reaches {@link trace}, and our requests
+   * and cancellations reach {@link links}, so a call's cancellation closes its questions.
+   */
+  private watchOutgoing(): void {
     const t = this.prepared.transport;
     const send = t.send.bind(t);
     t.send = (msg, opts) => {
-      this.trace('→', msg);
+      if (this.deps.log.isTracing) this.trace('→', msg);
+      this.outgoing(msg);
       return send(msg, opts);
     };
+  }
+
+  private outgoing(msg: JSONRPCMessage): void {
+    const cancelled = this.links.outgoing(msg);
+    if (cancelled && cancelled.closed > 0) {
+      const what = `our ${cancelled.method ?? 'request'} ${JSON.stringify(cancelled.id)}`;
+      this.deps.log.info(`${what} was cancelled: closed ${cancelled.closed} question(s) it raised`);
+    }
   }
 
   /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */
