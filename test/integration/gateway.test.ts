@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
+import { GatewayDefinitionProvider } from '../../src/gateway/definitionProvider';
 import { agentTool, invoke, startAsAgent } from './agent';
 import { nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
 
@@ -258,6 +259,22 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.equal((await post(def.url, { ...key, host: `evil.example:${port}` }, INITIALIZE)).status, 403, 'DNS rebinding: foreign Host');
     const ok = await post(def.url, key, INITIALIZE);
     assert.equal(ok.status, 200, `the same request with the key is answered: ${ok.text}`);
+  });
+
+  test('the listed definitions VS Code caches carry no key; the key is added only when VS Code resolves one to start it', () => {
+    const provider = new GatewayDefinitionProvider(s.gateway);
+    const current = s.gateway.definitions().find((d) => d.name === GW);
+    assert.ok(current);
+    const listed = provider.provideMcpServerDefinitions().find((d) => d.label === current.label);
+    assert.ok(listed, 'gw is listed');
+    assert.equal(listed.headers[SECRET_HEADER], undefined, 'no key header in the listed definition');
+    assert.ok(!JSON.stringify(listed).includes(s.gateway.secret), 'the key appears nowhere in what VS Code caches');
+    const resolved = provider.resolveMcpServerDefinition(listed);
+    assert.ok(resolved, 'a listed server resolves');
+    assert.equal(resolved.headers[SECRET_HEADER], s.gateway.secret, 'the key is added for this start');
+    assert.equal(resolved.uri.toString(), vscode.Uri.parse(current.url).toString());
+    const gone = new vscode.McpHttpServerDefinition('no such server', vscode.Uri.parse(current.url));
+    assert.equal(provider.resolveMcpServerDefinition(gone), undefined, 'a server not offered is not started, nor given the key');
   });
 
   test('the Servers view says the agent reaches the server; removing it closes its endpoint', async () => {
