@@ -32,6 +32,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
+import { answerMaybeAsTask, ClientTasks, installTasks, TASKS_CAPABILITY } from './capabilities/tasks';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
@@ -103,6 +104,7 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
   roots: { listChanged: true },
   sampling: SAMPLING_CAPABILITY,
+  tasks: TASKS_CAPABILITY,
 } as const satisfies ClientCapabilities;
 
 /**
@@ -225,19 +227,33 @@ export class Session {
     const { client, deps } = this;
     const name = deps.name;
 
+    // tasks (2025-11-25): a pushed elicitation or sample with `task` is answered with a task at
+    // once and asked the same way; the server polls it (capabilities/tasks.ts).
+    const tasks = new ClientTasks({ log: (m) => deps.log.debug(m) });
+    this.owned.push(tasks);
+    installTasks(client, tasks);
+
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        sendProgress: async (progressToken, progress, message) => {
-          await ctx.mcpReq.notify({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(message ? { message } : {}) },
-          });
-        },
-      }),
+      answerMaybeAsTask(tasks, 'elicitation/create', request.params, (params, task) =>
+        deps.sink.handle(
+          askerFor(name, client.getServerVersion()),
+          params,
+          task
+            ? { signal: task.signal, requestId: `task ${task.id}` }
+            : {
+                signal: ctx.mcpReq.signal,
+                requestId: ctx.mcpReq.id,
+                sendProgress: async (progressToken, progress, message) => {
+                  await ctx.mcpReq.notify({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, ...(message ? { message } : {}) },
+                  });
+                },
+              },
+        ),
+      ),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
@@ -256,7 +272,7 @@ export class Session {
     this.owned.push(roots);
     client.setRequestHandler('roots/list', () => roots.list());
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler);
+    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler, tasks);
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
