@@ -78,8 +78,10 @@ export class HostClient extends Client {
    * `allowInputRequired: true` a round has no `structuredContent`, so a tool that declares an
    * output schema fails every round with "Tool X has an output schema but did not return structured
    * content" and can never ask anything. The upstream fix belongs in `Client.callTool`
-   * (packages/client/src/client/client.ts; dist/public-*.mjs here): skip the output-schema block
-   * when `isInputRequiredResult(result)`.
+   * (packages/client/src/client/client.ts upstream; here node_modules/@modelcontextprotocol/client/
+   * dist/public-CvV4ZHkX.mjs, `async callTool(params, options)`, and public-C-9H-ftO.cjs): its
+   * `if (validator) { ... }` block after `this.request({ method: 'tools/call', ... })` should be
+   * skipped when `isInputRequiredResult(result)` (the SDK's own guard, exported from the package).
    *
    * Until then the leg goes out without `allowInputRequired`, so the SDK hands its round to the
    * protected `_resolveNonCompleteResult` hook (below) instead of returning it; the hook throws it

@@ -180,6 +180,58 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     }
   });
 
+  test('with a model and the server set to allow: form, roots and a sample in one round, through Run Tool and the gateway; the retry carries all three and the structured result arrives', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a folder');
+    const savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
+    await vscode.commands.executeCommand('mcpTest.samplingModel.register');
+    try {
+      assert.equal((await vscode.lm.selectChatModels({ vendor: 'mcp-test-sampling' })).length, 2, 'the test models are registered');
+      // `allow` sends the sample to the model without the consent (sampling.test.ts covers the consent);
+      // the form is still shown and answered.
+      await config().update(
+        'serverPolicy',
+        { ...(savedPolicy as Record<string, unknown> | undefined), [STDIO]: 'allow', [HTTP]: 'allow' },
+        vscode.ConfigurationTarget.Workspace,
+      );
+      await waitFor(() => MODERN.every((n) => s.gatekeeper.explicitPolicy(n) === 'allow'), 'policy in force');
+      await vscode.commands.executeCommand('mcpTest.samplingModel.received');
+      for (const n of MODERN) {
+        const all = run(n, 'ask', { kinds: ['form', 'roots', 'sampling'], tag: `model-${n}` });
+        await answerBox(s, 'Eli', /Name for the booking\?/);
+        const r = (await all) as { structuredContent?: { answered?: string[] } };
+        const reply = r.structuredContent?.answered?.[2] ?? '';
+        assert.deepEqual(r.structuredContent?.answered?.slice(0, 2), ['Eli', folder.uri.toString()], n);
+        assert.match(reply, /^sampling-(large|mini) heard: Suggest a table$/, n);
+        const legs = tagged(n, `model-${n}`);
+        assert.equal(legs.length, 2, `${n}: one call, one retry`);
+        const answers = legs[1]?.inputResponses as Record<string, unknown> | undefined;
+        assert.deepEqual(answers?.['name'], { action: 'accept', content: { name: 'Eli' } }, n);
+        assert.deepEqual(answers?.['where'], { roots: [{ uri: folder.uri.toString(), name: folder.name }] }, n);
+        assert.deepEqual((answers?.['llm'] as { content?: unknown } | undefined)?.content, { type: 'text', text: reply }, n);
+        assert.equal((answers?.['llm'] as { role?: unknown } | undefined)?.role, 'assistant', n);
+      }
+      // The agent, through the gateway: the same round, answered by us, the same result.
+      for (const n of MODERN) {
+        const call = invoke(n, 'ask', { kinds: ['form', 'roots', 'sampling'], tag: `gw-model-${n}` });
+        await answerBox(s, 'Flo', /Name for the booking\?/);
+        const answered = (JSON.parse(await call) as { answered: string[] }).answered;
+        assert.deepEqual(answered.slice(0, 2), ['Flo', folder.uri.toString()], n);
+        assert.match(answered[2] ?? '', /^sampling-(large|mini) heard: Suggest a table$/, n);
+        assert.equal(tagged(n, `gw-model-${n}`).length, 2, `${n}: one call, one retry`);
+      }
+      const got = (await vscode.commands.executeCommand<{ messages: { text: string }[] }[]>('mcpTest.samplingModel.received')) ?? [];
+      assert.deepEqual(
+        got.map((g) => g.messages.at(-1)?.text),
+        Array.from({ length: 4 }, () => 'Suggest a table'),
+        'one model request per call',
+      );
+    } finally {
+      await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
+    }
+  });
+
   test('the final result is still checked: none structured is the tool error, of the wrong shape too; isError passes', async () => {
     const noStructured = run(RAW, 'outNoStructured', {});
     await answerBox(s, 'Fay');

@@ -141,6 +141,45 @@ void describe('a tool with an outputSchema asks through input_required (SDK v2 s
     assert.equal(user.shown.length, before);
   });
 
+  void it('a client that declares roots and sampling gets form, roots and a sample in one round; the retry carries all three', async () => {
+    const full = await connect(
+      new HostClient({ name: 'unit', version: '0' }, { ...options, capabilities: { ...options.capabilities, roots: {}, sampling: {} } }),
+      'outputSchemaStdioServer.mjs',
+      'os-full',
+    );
+    const sampled: unknown[] = [];
+    const broker: RoundBroker = {
+      handle: (a, p) => user.handle(a, p),
+      waitForCompletion: () => user.waitForCompletion(),
+      endBrowserStep: () => undefined,
+      sample: (_asker, params) => {
+        sampled.push(params);
+        return Promise.resolve({ role: 'assistant', content: { type: 'text', text: 'Table 7' }, model: 'unit-model' });
+      },
+    };
+    try {
+      user.answers.push(accept({ name: 'Ida' }));
+      const r = (await sendWithInputRounds(
+        { name: 'ask', arguments: { kinds: ['form', 'roots', 'sampling'] } },
+        {
+          method: 'tools/call',
+          label: 'ask',
+          asker: () => askerFor('os-full', undefined),
+          broker,
+          roots: () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }),
+          send: (params, signal) => full.callTool(params as { name: string }, { signal, allowInputRequired: true }),
+        },
+      )) as { structuredContent: unknown };
+      assert.deepEqual(r.structuredContent, { answered: ['Ida', 'file:///work', 'Table 7'] });
+      assert.equal(sampled.length, 1);
+      const retry = legs('os-full', 'ask').at(-1)?.inputResponses as Record<string, unknown>;
+      assert.deepEqual(retry['where'], { roots: [{ uri: 'file:///work', name: 'work' }] });
+      assert.deepEqual(retry['llm'], { role: 'assistant', content: { type: 'text', text: 'Table 7' }, model: 'unit-model' });
+    } finally {
+      await full.close();
+    }
+  });
+
   void it('an isError result after a round is passed through', async () => {
     user.answers.push(accept({ name: 'Di' }));
     const r = (await call(client, user, 'os', 'refuse')) as { isError?: boolean; content: { text: string }[] };
