@@ -40,6 +40,7 @@ import { NO_ROOTS, SessionRoots, type RootsSource } from './capabilities/roots';
 import { HostClient } from './hostClient';
 import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import type { PreparedTransport, TransportKind } from './transports';
@@ -383,7 +384,19 @@ export class Session {
         }
       });
     } catch (err) {
+      // A task handle (tasks extension): the caller follows it (mrtr/taskFollow.ts).
+      const handle = taskHandleOf(err);
+      if (handle) return handle;
       throw this.protocolFailure(err, label);
+    }
+  }
+
+  /** One request of the tasks extension (`tasks/get`, `tasks/update`, `tasks/cancel`), answered quickly. */
+  async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    try {
+      return await this.timed({ signal }, RELAY_TIMEOUT_MS, (o) => this.client.taskRequest(method, params, o));
+    } catch (err) {
+      throw this.protocolFailure(err, method);
     }
   }
 

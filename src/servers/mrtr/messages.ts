@@ -10,6 +10,7 @@ import {
   UndeclaredInputError,
   VersionGoneError,
 } from './errors';
+import { TaskEndedError, TaskExpiredError } from './taskFollow';
 
 /** The error's text in the user's language; the typed fields stay for callers that check them. */
 export function localised(err: unknown): unknown {
@@ -55,6 +56,24 @@ function text(err: MrtrError): string {
     return vscode.l10n.t('The browser step for {0} on “{1}” ended ({2}); the call was stopped.', err.call, err.server, err.outcome);
   }
   if (err instanceof MalformedAnswerError) return faultText(err);
+  if (err instanceof TaskExpiredError) {
+    return vscode.l10n.t(
+      'The task of {0} on “{1}” did not finish within its time to live ({2} ms); it was cancelled.',
+      err.call,
+      err.server,
+      err.ttlMs,
+    );
+  }
+  if (err instanceof TaskEndedError) {
+    switch (err.outcome) {
+      case 'failed':
+        return vscode.l10n.t('The task of {0} on “{1}” failed: {2}', err.call, err.server, err.reason);
+      case 'cancelled':
+        return vscode.l10n.t('The task of {0} on “{1}” was cancelled by the server: {2}', err.call, err.server, err.reason);
+      case 'malformed':
+        return vscode.l10n.t('Server “{0}” answered the task of {1} with something that cannot be used ({2}); the call was stopped.', err.server, err.call, err.reason);
+    }
+  }
   if (err instanceof SampleRefusedError) {
     return vscode.l10n.t(
       'Server “{0}” asked {1} for a language model reply, which was not given ({2}); the call was stopped.',
