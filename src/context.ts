@@ -28,6 +28,7 @@ import { showModelFailure, VscodeModels, workspaceModelMemory } from './ui/langu
 import { samplingWording } from './ui/wording/samplingText';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
+import { RouteStore } from './gateway/routeStore';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
@@ -112,6 +113,8 @@ export class Services extends Disposable {
   readonly api: PublicApi;
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
+  /** Servers this user routed through us in this workspace, where VS Code would run them (gateway/routes.ts). */
+  readonly routes: RouteStore;
   readonly serversView: ServersView;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
@@ -190,7 +193,9 @@ export class Services extends Disposable {
         }
       }),
     );
-    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner));
+    const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
+    const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
+    this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
@@ -206,6 +211,7 @@ export class Services extends Disposable {
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
       }),
     );
+    this._register(routes.onDidChange(() => void this.manager.reload()));
     this._register(new DevWatch(this.manager, this.log));
     this.gateway = this._register(
       new Gateway({
@@ -215,6 +221,7 @@ export class Services extends Disposable {
         self: { name: pkg.name, version: pkg.version },
         agentOn,
         startTimeoutMs: connectTimeoutMs,
+        routed,
       }),
     );
     this._register(registerGatewayProvider(this.gateway));
@@ -224,9 +231,9 @@ export class Services extends Disposable {
         void this.manager.reload();
       }),
     );
-    this.commandContext = this._register(new CommandContext(this.manager));
+    this.commandContext = this._register(new CommandContext(this.manager, routed));
     const serversView = (this.serversView = this._register(
-      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway),
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, routed),
     ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));

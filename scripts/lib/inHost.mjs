@@ -85,12 +85,34 @@ async function runTrusted({ grep }) {
 
 /**
  * The workspace tries to loosen every restricted setting and defines servers in mcp.json and in
- * its settings; the user settings hold stricter values and one server of the user's own.
+ * its settings; the user settings hold stricter values and servers of the user's own: one that
+ * needs nothing of the workspace, two whose launch reads it (`${workspaceFolder}`, a relative
+ * envFile), and one that reads the workspace's `.env` by its absolute path. That `.env` sets the
+ * variables that make a process load code or pick its binaries.
  */
 async function runUntrusted() {
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-rec-'));
   const ws = makeWorkspace({
-    servers: { 'workspace-file-server': stdioFixture('workspace-file-server', recordDir) },
+    servers: {
+      'workspace-file-server': stdioFixture('workspace-file-server', recordDir),
+      // Neither its input nor its envFile may be resolved before the workspace is trusted.
+      'workspace-input-server': {
+        ...stdioFixture('workspace-input-server', recordDir),
+        env: { FIXTURE_TOKEN: '${input:workspace-token}' },
+        envFile: '${workspaceFolder}/.env',
+      },
+    },
+    inputs: [{ type: 'promptString', id: 'workspace-token', description: 'Token', password: true }],
+    files: {
+      '.env': [
+        'NODE_OPTIONS=--require /nonexistent/untrusted-repo-hook.js',
+        'LD_PRELOAD=/nonexistent/untrusted-repo.so',
+        'DYLD_INSERT_LIBRARIES=/nonexistent/untrusted-repo.dylib',
+        'PATH=/nonexistent/untrusted-repo-bin',
+        'FROM_REPO_ENV=plain value',
+        '',
+      ].join('\n'),
+    },
     settings: {
       'mcpElicitation.servers': { 'workspace-setting-server': stdioFixture('workspace-setting-server', recordDir) },
       'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'allow' },
@@ -109,7 +131,12 @@ async function runUntrusted() {
     codeServer: {
       workspaceTrust: true,
       settings: {
-        'mcpElicitation.servers': { 'user-server': stdioFixture('user-server', recordDir) },
+        'mcpElicitation.servers': {
+          'user-server': stdioFixture('user-server', recordDir),
+          'user-workspace-cwd': { ...stdioFixture('user-workspace-cwd', recordDir), cwd: '${workspaceFolder}' },
+          'user-relative-envfile': { ...stdioFixture('user-relative-envfile', recordDir), envFile: '.env' },
+          'user-absolute-envfile': { ...stdioFixture('user-absolute-envfile', recordDir), envFile: path.join(ws.dir, '.env') },
+        },
         // The suite's API calls come from our own extension's folder, so they carry its id.
         'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'block', 'Secret Source': 'allow' },
         'mcpElicitation.defaultPolicy': 'ask',

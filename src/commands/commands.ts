@@ -22,6 +22,10 @@ function routing(): typeof RouteCommands {
   return routeCommands;
 }
 
+function routeDeps(s: Services): RouteCommands.RouteDeps {
+  return { manager: s.manager, routes: s.routes, gateway: s.gateway, log: s.log, extensionId: s.context.extension.id };
+}
+
 /** Accepts a tree node, a server name, or nothing (then asks). */
 async function serverFrom(s: Services, arg: unknown): Promise<Connection | undefined> {
   if (typeof arg === 'string') return s.manager.get(arg);
@@ -120,8 +124,9 @@ const COMMANDS: Record<string, Handler> = {
       void safe.showInformationMessage(safe.l10n.t('The audit log is empty so far.'));
     }
   },
-  'mcpElicitation.routeServer': (s, arg) => routing().routeThroughUs(s.manager, s.log, arg),
-  'mcpElicitation.giveBackServer': (s, arg) => routing().giveBackToVscode(s.manager, s.log, arg),
+  'mcpElicitation.routeServer': (s, arg) => routing().routeThroughUs(routeDeps(s), arg),
+  'mcpElicitation.giveBackServer': (s, arg) => routing().giveBackToVscode(routeDeps(s), arg),
+  'mcpElicitation.enableRoutedInVscode': (s, arg) => routing().enableRoutedInVscode(routeDeps(s), arg),
   'mcpElicitation.previewForm': (s) =>
     previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.observers.promptShown?.('webview', 'preview')),
   'mcpElicitation.policy.allow': setPolicy('allow'),

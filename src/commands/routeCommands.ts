@@ -1,21 +1,26 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import type { ServerManager } from '../servers/serverManager';
 import type { ServersNode } from '../ui/serversView';
 import type { Logger } from '../util/log';
-import {
-  addToOurs,
-  canRouteFrom,
-  putIntoMcpJson,
-  removeFromOurs,
-  takeFromMcpJson,
-  type JsonObject,
-  type OurConfig,
-} from '../config/parse/serverMove';
-import { describeIgnoredKeys } from '../config/parse/definitions';
+import type { Gateway } from '../gateway/gateway';
+import type { RouteStore } from '../gateway/routeStore';
+import { providerServerId, routeOf, vscodeServerId, writtenName } from '../gateway/routes';
+import { canGiveBackFrom, putIntoMcpJson, removeFromOurs, type JsonObject, type OurConfig } from '../config/parse/serverMove';
+import { describeIgnoredKeys, type ServerDefinition } from '../config/parse/definitions';
 import { displayText } from '../elicitation/safety/displayText';
 import * as safe from '../util/safeText';
 
 const SECTION = 'mcpElicitation';
+
+export interface RouteDeps {
+  readonly manager: ServerManager;
+  readonly routes: RouteStore;
+  readonly gateway: Gateway;
+  readonly log: Logger;
+  /** Our extension's id: VS Code names our gateway's servers after it. */
+  readonly extensionId: string;
+}
 
 function nameFrom(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
@@ -25,7 +30,104 @@ function nameFrom(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** Our workspace-level configuration: where routed servers go (trust-gated, like mcp.json). */
+/** The index VS Code numbers a definition's folder by in its server ids. */
+function folderIndex(def: ServerDefinition): number | undefined {
+  if (def.source.kind !== 'workspaceFile') return undefined;
+  const folder = def.source.folder;
+  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && f.uri.fsPath === folder)?.index;
+}
+
+/** The file as the user knows it: relative to its folder when it is in one. */
+function shownFile(def: ServerDefinition): string {
+  if (def.source.kind === 'setting') return '';
+  const file = def.source.file;
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
+  return folder ? `${folder.name}/${path.relative(folder.uri.fsPath, file).split(path.sep).join('/')}` : file;
+}
+
+/** VS Code's own menu for one of its servers, where "Enable" is the choice routing needs. */
+function openVscodeServerOptions(id: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.mcp.serverOptions', id);
+}
+
+/**
+ * "Route Through MCP Elicitation Host": a per-user choice that edits no file (gateway/routes.ts).
+ * The server stays where it is defined, so a teammate keeps it as it is; we run it from there
+ * (its folder, inputs and variables as written) and offer it to VS Code's agent under the label
+ * of VS Code's own copy. VS Code then lists the two as one server and runs the first enabled one:
+ * its own, until the user chooses "Enable" for ours in VS Code's options, which we offer to open.
+ */
+export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boolean> {
+  const { manager, routes, log } = deps;
+  // Every file read afresh: the definition acted on is the one on disk now, not the one listed.
+  await manager.reload();
+  let name = nameFrom(arg);
+  if (!name) {
+    const picked = await vscode.window.showQuickPick(
+      manager.vscodeOwned().map((d) => ({ label: d.name, description: shownFile(d) })),
+      { placeHolder: vscode.l10n.t('Server VS Code runs, to route through MCP Elicitation Host') },
+    );
+    if (!picked) return false;
+    name = picked.label;
+  }
+  const def = manager.vscodeOwned().find((d) => d.name === name);
+  const route = def && routeOf(def);
+  if (!def || !route) {
+    void safe.showWarningMessage(safe.l10n.t('{0} is not a server VS Code runs, so there is nothing to route.', displayText(name)));
+    return false;
+  }
+  const ignored = describeIgnoredKeys(def.ignoredKeys);
+  if (ignored) {
+    // What the server loses here, said before anything changes.
+    const go = vscode.l10n.t('Route Anyway');
+    const choice = await safe.showWarningMessage(
+      safe.l10n.t(
+        'Routed, MCP server {0} runs without these settings, which only VS Code supports: {1}',
+        displayText(JSON.stringify(def.name.slice(0, 60))),
+        displayText(ignored),
+      ),
+      { modal: true },
+      go,
+    );
+    if (choice !== go) return false;
+  }
+  await routes.add(route);
+  await manager.reload();
+  await deps.gateway.sync();
+  log.info(`[${name}] routed for this user in this workspace; ${route.file} is unchanged`);
+  const open = vscode.l10n.t('Enable in VS Code');
+  void safe
+    .showInformationMessage(
+      safe.l10n.t(
+        '{0} now runs in MCP Elicitation Host, for you in this workspace; {1} is unchanged, so teammates keep it as it is. VS Code runs its own copy until you choose "Enable" in its options for the routed one.',
+        displayText(name),
+        displayText(shownFile(def)),
+      ),
+      open,
+    )
+    .then(async (choice) => {
+      if (choice === open) await enableRoutedInVscode(deps, name);
+    });
+  return true;
+}
+
+/**
+ * Opens VS Code's own options for the routed copy, where "Enable" hands the server to us: VS Code
+ * enables ours and disables its own for this workspace (its collision rule, routes.ts). A disabled
+ * server VS Code already runs keeps running until stopped, so once the menu closes its copy is
+ * stopped; should the user have dismissed the menu, VS Code starts its copy again on next use.
+ */
+export async function enableRoutedInVscode(deps: RouteDeps, arg: unknown): Promise<boolean> {
+  const name = nameFrom(arg);
+  const def = deps.manager.list().find((e) => e.name === name)?.resolved?.def;
+  if (!def || !deps.routes.isRouted(def)) return false;
+  await openVscodeServerOptions(providerServerId(deps.extensionId, writtenName(def)));
+  const theirs = vscodeServerId(def, folderIndex(def));
+  if (theirs) await vscode.commands.executeCommand('workbench.mcp.stopServer', theirs);
+  return true;
+}
+
+/** Our workspace-level configuration: where older versions moved routed servers. */
 function ourWorkspaceConfig(): OurConfig {
   const c = vscode.workspace.getConfiguration(SECTION);
   const servers = c.inspect<JsonObject>('servers')?.workspaceValue;
@@ -48,85 +150,74 @@ async function readText(uri: vscode.Uri): Promise<string> {
   }
 }
 
-async function writeText(uri: vscode.Uri, text: string): Promise<void> {
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-}
-
 /**
- * "Route Through MCP Elicitation Host": moves a server VS Code runs from `.vscode/mcp.json` into
- * our workspace setting, with the inputs it references. VS Code stops its copy when the entry
- * leaves the file; we start ours and offer it to the agent through the gateway, so it still runs
- * once and its tools still appear once.
+ * "Give Back to VS Code". A routed server: the route is dropped, nothing else changes; VS Code
+ * keeps its copy disabled in this workspace (the "Enable" that routed it disabled it) until the
+ * user enables it again in VS Code's options, which we offer to open. A server in our workspace
+ * setting (moved there by an older version's Route): moved into the first folder's
+ * `.vscode/mcp.json`, after the user is told which file changes and what a teammate will see.
  */
-export async function routeThroughUs(manager: ServerManager, log: Logger, arg: unknown): Promise<boolean> {
-  // Every file read afresh: the definition acted on is the one on disk now, not the one listed.
-  await manager.reload();
-  let name = nameFrom(arg);
-  if (!name) {
-    const picked = await vscode.window.showQuickPick(
-      manager.vscodeOwned().map((d) => d.name),
-      { placeHolder: vscode.l10n.t('Server from .vscode/mcp.json to route through MCP Elicitation Host') },
-    );
-    if (!picked) return false;
-    name = picked;
-  }
-  const def = manager.vscodeOwned().find((d) => d.name === name) ?? manager.list().find((e) => e.name === name)?.resolved?.def;
-  if (!def || !canRouteFrom(def.source) || def.source.kind !== 'workspaceFile') {
-    void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
-    return false;
-  }
-  const ignored = describeIgnoredKeys(def.ignoredKeys);
-  if (ignored) {
-    // What the server loses here, said before anything changes.
-    const go = vscode.l10n.t('Route Anyway');
-    const choice = await safe.showWarningMessage(
-      safe.l10n.t(
-        'Routed, MCP server {0} runs without these settings, which only VS Code supports: {1}',
-        displayText(JSON.stringify(def.name.slice(0, 60))),
-        displayText(ignored),
-      ),
-      { modal: true },
-      go,
-    );
-    if (choice !== go) return false;
-  }
-  const file = vscode.Uri.file(def.source.file);
-  const text = await readText(file);
-  // A server listed as "name (workspace)" beside the user's own "name" is still "name" in its file.
-  const written = def.writtenAs ?? name;
-  const taken = takeFromMcpJson(text, written);
-  if (!taken) {
-    void safe.showWarningMessage(safe.l10n.t('{0} is not defined in a .vscode/mcp.json file.', displayText(name)));
-    return false;
-  }
-  await writeOurs(addToOurs(ourWorkspaceConfig(), written, taken.server, taken.inputs));
-  await writeText(file, taken.text);
-  log.info(`[${name}] moved from ${file.fsPath} to the mcpElicitation.servers workspace setting (inputs: ${taken.inputs.length})`);
-  await manager.reload();
-  return true;
-}
-
-/** "Give Back to VS Code": the reverse move, into the first folder's `.vscode/mcp.json`. */
-export async function giveBackToVscode(manager: ServerManager, log: Logger, arg: unknown): Promise<boolean> {
+export async function giveBackToVscode(deps: RouteDeps, arg: unknown): Promise<boolean> {
+  const { manager, routes, log } = deps;
+  const routedEntries = manager.list().filter((e) => e.resolved && routes.isRouted(e.resolved.def));
   const ours = ourWorkspaceConfig();
   let name = nameFrom(arg);
   if (!name) {
-    const picked = await vscode.window.showQuickPick(Object.keys(ours.servers), {
+    const picked = await vscode.window.showQuickPick([...routedEntries.map((e) => e.name), ...Object.keys(ours.servers)], {
       placeHolder: vscode.l10n.t('Server to give back to VS Code'),
     });
     if (!picked) return false;
     name = picked;
   }
-  const listed = name;
-  name = manager.list().find((e) => e.name === listed)?.resolved?.def.writtenAs ?? name;
+  const routedDef = routedEntries.find((e) => e.name === name)?.resolved?.def;
+  const route = routedDef && routeOf(routedDef);
+  if (routedDef && route) {
+    await routes.remove(route);
+    await manager.reload();
+    await deps.gateway.sync();
+    log.info(`[${name}] given back to VS Code; ${route.file} is unchanged`);
+    const id = vscodeServerId(routedDef, folderIndex(routedDef));
+    const open = vscode.l10n.t('Enable in VS Code');
+    void safe
+      .showInformationMessage(
+        safe.l10n.t(
+          '{0} is VS Code\'s again. VS Code keeps its copy disabled in this workspace until you choose "Enable" in its options.',
+          displayText(name),
+        ),
+        ...(id ? [open] : []),
+      )
+      .then(async (choice) => {
+        if (choice === open && id) await openVscodeServerOptions(id);
+      });
+    return true;
+  }
+  return giveBackFromSetting(deps, name, ours);
+}
+
+/** The older Give Back: moves a server of our workspace setting into the first folder's `.vscode/mcp.json`. */
+async function giveBackFromSetting(deps: RouteDeps, listed: string, ours: OurConfig): Promise<boolean> {
+  const { manager, log } = deps;
+  const entry = manager.list().find((e) => e.name === listed);
+  const name = entry?.resolved?.def.writtenAs ?? listed;
   const removed = removeFromOurs(ours, name);
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!removed || !folder) {
-    void safe.showWarningMessage(safe.l10n.t('{0} is not in the workspace setting mcpElicitation.servers.', displayText(name)));
+  if (!removed || !folder || (entry?.resolved && !canGiveBackFrom(entry.resolved.def.source))) {
+    void safe.showWarningMessage(safe.l10n.t('{0} is neither routed nor in the workspace setting mcpElicitation.servers.', displayText(name)));
     return false;
   }
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-  await writeText(file, putIntoMcpJson(await readText(file), name, removed.server, removed.inputs));
+  const go = vscode.l10n.t('Move to {0}', `${folder.name}/.vscode/mcp.json`);
+  const choice = await safe.showWarningMessage(
+    safe.l10n.t(
+      '{0} is in this workspace\'s setting mcpElicitation.servers. Giving it back moves it into {1}: if that file is shared, teammates will see the server there, and VS Code runs it for them too.',
+      displayText(name),
+      displayText(`${folder.name}/.vscode/mcp.json`),
+    ),
+    { modal: true },
+    go,
+  );
+  if (choice !== go) return false;
+  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(putIntoMcpJson(await readText(file), name, removed.server, removed.inputs)));
   await writeOurs(removed.cfg);
   log.info(`[${name}] moved back to ${file.fsPath}`);
   await manager.reload();

@@ -65,6 +65,8 @@ export class ConfigLoader extends Disposable {
     private readonly log: Logger,
     /** Who runs the servers of `.vscode/mcp.json` (see src/gateway/ownership.ts). */
     private readonly mcpJsonOwner: () => 'vscode' | 'us' = () => 'us',
+    /** Servers the user routed through us (gateway/routes.ts): ours to run, wherever they are defined. */
+    private readonly routed: (def: ServerDefinition) => boolean = () => false,
   ) {
     super();
     this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
@@ -107,7 +109,8 @@ export class ConfigLoader extends Disposable {
     const merged = mergeDefinitions(fileDefs, settingDefs);
     for (const c of merged.clashes) this.log.warn(c);
     // Resolving a server VS Code runs would ask for its inputs a second time: leave it unresolved.
-    const vscodeOwned = this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => vscodeReads(d.source, vscode.version)) : [];
+    const vscodeOwned =
+      this.mcpJsonOwner() === 'vscode' ? merged.servers.filter((d) => vscodeReads(d.source, vscode.version) && !this.routed(d)) : [];
 
     const servers: ResolvedServer[] = [];
     const broken = new Map<string, ConfigError>();

@@ -19,12 +19,12 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
   }
 
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
-    return this.gateway.definitions().map((d) => new vscode.McpHttpServerDefinition(d.name, vscode.Uri.parse(d.url)));
+    return this.gateway.definitions().map((d) => new vscode.McpHttpServerDefinition(d.label, vscode.Uri.parse(d.url)));
   }
 
   /** Adds the key for this start; a server removed since VS Code listed it is not started. */
   resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): vscode.McpHttpServerDefinition | undefined {
-    const current = this.gateway.definitions().find((d) => d.name === server.label);
+    const current = this.gateway.definitions().find((d) => d.label === server.label);
     if (!current) return undefined;
     // The endpoint of the moment, should the listed one be stale (a port changes when an endpoint reopens).
     return new vscode.McpHttpServerDefinition(

@@ -10,6 +10,8 @@ import type { Logger } from '../util/log';
 import { BrokeredUpstream } from './brokeredUpstream';
 import type * as EndpointModule from './endpoint';
 import { offeredToAgent } from './ownership';
+import { writtenName } from './routes';
+import type { ServerDefinition } from '../config/parse/definitions';
 import { RELAYED_NOTIFICATIONS } from './upstream';
 
 type GatewayEndpoint = EndpointModule.GatewayEndpoint;
@@ -40,6 +42,8 @@ export interface GatewayDeps {
   /** Whether VS Code's chat can use MCP servers at all (its AI features are on). */
   readonly agentOn: () => boolean;
   readonly startTimeoutMs: () => number;
+  /** Servers the user routed through us from a file VS Code reads (routes.ts). */
+  readonly routed: (def: ServerDefinition) => boolean;
 }
 
 interface Binding {
@@ -71,10 +75,21 @@ export class Gateway extends Disposable {
     this._register(deps.manager.onDidChange(() => void this.sync()));
   }
 
-  /** Servers the agent can reach, by name, with their endpoint URL. */
-  definitions(): { readonly name: string; readonly url: string }[] {
+  /**
+   * Servers the agent can reach, by name, with the label VS Code lists them by and their endpoint
+   * URL. A routed server keeps the label of VS Code's own copy, so that VS Code's collision rule
+   * runs one of the two (routes.ts); any other is labelled with its name.
+   */
+  definitions(): { readonly name: string; readonly label: string; readonly url: string }[] {
     if (!this.deps.agentOn()) return [];
-    return [...this.bindings].map(([name, b]) => ({ name, url: b.endpoint.url })).sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.bindings]
+      .map(([name, b]) => ({ name, label: this.labelOf(name), url: b.endpoint.url }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private labelOf(name: string): string {
+    const def = this.deps.manager.list().find((e) => e.name === name)?.resolved?.def;
+    return def && this.deps.routed(def) ? writtenName(def) : name;
   }
 
   has(name: string): boolean {
@@ -97,7 +112,13 @@ export class Gateway extends Disposable {
   private offerable(): Map<string, Connection> {
     const out = new Map<string, Connection>();
     for (const e of this.deps.manager.list()) {
-      if (e.connection && e.resolved && offeredToAgent(e.resolved.def.source, vscode.version) && e.connection.state.kind !== 'untrusted') {
+      const def = e.resolved?.def;
+      if (
+        e.connection &&
+        def &&
+        (offeredToAgent(def.source, vscode.version) || this.deps.routed(def)) &&
+        e.connection.state.kind !== 'untrusted'
+      ) {
         out.set(e.name, e.connection);
       }
     }

@@ -5,8 +5,15 @@
  * handlers, tools, the liveness probe, tracing, calls and their errors. No `vscode` import: tests
  * drive this in plain Node with a fake transport and timers they control.
  */
-import { ProtocolError, type Implementation, type ListRootsResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
-import type { ServerDefinition } from '../config/parse/definitions';
+import {
+  ProtocolError,
+  type Implementation,
+  type ListRootsResult,
+  type OAuthClientProvider,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import type { RemoteServerDefinition, ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { Disposable } from '../util/disposable';
@@ -18,7 +25,7 @@ import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
-import { createTransport, shouldFallBackToSse, type TransportKind } from './transports';
+import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
 
 export type { LegOptions, RelayedMessage } from './session';
 
@@ -47,7 +54,25 @@ export interface ConnectionDeps {
   readonly logLevel?: LogLevelSource;
   /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
   readonly legClock?: LegClock;
+  /** Signs the user in to a remote server that answers 401 (servers/auth/); absent: such a server fails. */
+  readonly signIn?: SignInPort;
 }
+
+/** What a connection needs of MCP authorization (issue 25); servers/auth/signIn.ts implements it. */
+export interface SignInPort {
+  /** The OAuth client the transports of the next launch use: stored tokens, refresh, step-up. */
+  providerFor(def: RemoteServerDefinition): Promise<OAuthClientProvider>;
+  /**
+   * Signs the user in to `def` after a 401 the stored credentials could not settle: consent,
+   * browser, redirect, token. Resolves once a token is stored; rejects with the reason in words.
+   */
+  signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void>;
+}
+
+type Launch =
+  | { failed: false; session: Session }
+  /** `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed). */
+  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; superseded?: boolean };
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -160,16 +185,17 @@ export class Connection extends Disposable {
    */
   private async connect(attempt: number): Promise<void> {
     this.setState({ kind: 'starting', attempt });
-    let launch = await this.launch(undefined);
-    if (launch.failed && !launch.session?.isDisposed && shouldFallBackToSse(this.definition, launch.err)) {
+    let launch = await this.launchSignedIn(undefined);
+    if (launch.failed && !launch.session?.isDisposed && !launch.superseded && shouldFallBackToSse(this.definition, launch.err)) {
       this.deps.log.info(`Streamable HTTP initialize failed (${errorText(launch.err)}); trying legacy SSE`);
       void this.endSession();
-      launch = await this.launch('sse');
+      launch = await this.launchSignedIn('sse');
     }
-    if (launch.session?.isDisposed) return;
+    if (launch.session?.isDisposed || (launch.failed && launch.superseded)) return;
     if (launch.failed) {
       void this.endSession();
-      this.onFailure(errorText(launch.err));
+      if (launch.final) this.giveUpAt(errorText(launch.err));
+      else this.onFailure(errorText(launch.err));
       return;
     }
     const session = launch.session;
@@ -185,13 +211,40 @@ export class Connection extends Disposable {
     await session.refreshTools();
   }
 
+  /**
+   * A launch that answers a 401 with sign-in (issue 25): the user is asked, signs in in the
+   * browser, and the server is launched once more with the new token. A second 401 is the server's
+   * doing, not the user's, so it ends the attempt rather than asking again (no 401 loop).
+   */
+  private async launchSignedIn(kind: TransportKind | undefined): Promise<Launch> {
+    const def = this.definition;
+    if (def.type === 'stdio') return this.launch(kind, undefined);
+    const signIn = this.deps.signIn;
+    const auth = await signIn?.providerFor(def);
+    const first = await this.launch(kind, auth);
+    if (!first.failed || first.session?.isDisposed || !isAuthChallenge(first.err)) return first;
+    if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
+    void this.endSession();
+    const signal = this.calls.signal;
+    this.deps.log.info(`the server requires sign-in (${errorText(first.err)})`);
+    try {
+      await signIn.signIn(def, signal);
+    } catch (err) {
+      return { failed: true, session: undefined, err, final: true, superseded: signal.aborted || !this.wanted || this.isDisposed };
+    }
+    if (signal.aborted || !this.wanted || this.isDisposed) return { failed: true, session: undefined, err: undefined, superseded: true };
+    const second = await this.launch(kind, auth);
+    if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
+      return { ...second, err: new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`), final: true };
+    }
+    return second;
+  }
+
   /** A new session, connected; a transport that cannot even be made (a bad URL) fails like a connect. */
-  private async launch(
-    kind: TransportKind | undefined,
-  ): Promise<{ failed: false; session: Session } | { failed: true; session: Session | undefined; err: unknown }> {
+  private async launch(kind: TransportKind | undefined, auth: OAuthClientProvider | undefined): Promise<Launch> {
     let session: Session | undefined;
     try {
-      session = this.beginSession(kind);
+      session = this.beginSession(kind, auth);
       await session.connect(this.deps.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS);
       return { failed: false, session };
     } catch (err) {
@@ -200,13 +253,14 @@ export class Connection extends Disposable {
   }
 
   /** Makes the session of a new launch current; its events reach this connection until it is disposed. */
-  private beginSession(kind: TransportKind | undefined): Session {
+  private beginSession(kind: TransportKind | undefined, auth: OAuthClientProvider | undefined): Session {
     const make = this.deps.createTransport ?? createTransport;
     const prepared = make(
       this.definition,
       // As VS Code logs a server's stderr: as warnings, in the server's own log.
       { stderr: (line) => this.deps.log.warn(`[server stderr] ${line}`), warn: (m) => this.deps.log.warn(m) },
       kind,
+      auth,
     );
     const session = new Session(prepared, {
       name: this.name,
@@ -269,6 +323,15 @@ export class Connection extends Disposable {
     const delay = delays[this.crashes - 1] ?? 16000;
     this.setState({ kind: 'error', reason: `${reason}; restarting in ${(delay / 1000).toFixed(delay < 1000 ? 1 : 0)} s`, gaveUp: false });
     this.restartTimer = this.timer(() => void this.connect(this.crashes + 1), delay);
+  }
+
+  /** A failure no timer can fix (sign-in turned down or failed): the user starts the server again. */
+  private giveUpAt(reason: string): void {
+    this.stableTimer?.dispose();
+    this.deps.sink.serverGone(this.name);
+    if (!this.wanted || this.isDisposed) return;
+    this.wanted = false;
+    this.setState({ kind: 'error', reason, gaveUp: true });
   }
 
   private timer(fn: () => void, ms: number): { dispose(): void } {

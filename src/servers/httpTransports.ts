@@ -1,24 +1,45 @@
 /**
  * The HTTP transports (Streamable HTTP, and the legacy SSE transport a server may fall back to),
- * apart from transports.ts so that they load on first use: see `httpTransports()` there.
+ * and the SDK's OAuth client they sign in with, apart from transports.ts so that they load on
+ * first use: see `httpTransports()` there.
  */
-import { StreamableHTTPClientTransport, SSEClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, SSEClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerDefinition } from '../config/parse/definitions';
 import { answeringFetch } from './answeringFetch';
-import { loopbackFetch } from './loopbackFetch';
+import { guardAuthFetch } from './auth/authFetchGuard';
+import { ServerOAuthProvider, type OAuthProviderOptions } from './auth/oauthProvider';
+import { loopbackFetch, type Fetch } from './loopbackFetch';
 
-/** An HTTP transport for `def`: the legacy SSE one when `kind` is `sse`, Streamable HTTP otherwise. */
-export function createHttpTransport(def: RemoteServerDefinition, kind: string): { transport: Transport; kind: 'http' | 'sse' } {
-  const url = new URL(def.url);
-  const requestInit: RequestInit = { headers: { ...def.headers } };
+export { ServerOAuthProvider } from './auth/oauthProvider';
+
+/** The fetch of `def`'s transport: OAuth requests checked (auth/authFetchGuard.ts), the rest as before. */
+function serverFetch(def: RemoteServerDefinition, onAnswer: (reply: Parameters<Parameters<typeof answeringFetch>[1]>[0]) => void): Fetch {
   // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts); a
   // server on this machine is reached through node:http, a cheaper round trip (see loopbackFetch.ts).
+  return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch), onAnswer));
+}
+
+/** An OAuth client for `def`, whose requests go through the same checks as its transport's. */
+export function createOAuthProvider(def: RemoteServerDefinition, options: Omit<OAuthProviderOptions, 'fetch' | 'serverUrl'>): ServerOAuthProvider {
+  return new ServerOAuthProvider({ ...options, serverUrl: new URL(def.url), fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)) });
+}
+
+/** An HTTP transport for `def`: the legacy SSE one when `kind` is `sse`, Streamable HTTP otherwise. */
+export function createHttpTransport(
+  def: RemoteServerDefinition,
+  kind: string,
+  authProvider?: OAuthClientProvider,
+): { transport: Transport; kind: 'http' | 'sse' } {
+  const url = new URL(def.url);
+  const requestInit: RequestInit = { headers: { ...def.headers } };
   let answerVia: Transport | undefined;
-  const checkedFetch = answeringFetch(loopbackFetch(fetch), (reply) => void answerVia?.send(reply).catch(() => undefined));
+  const checkedFetch = serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined));
+  const auth = authProvider ? { authProvider } : {};
   if (kind === 'sse') {
     answerVia = new SSEClientTransport(url, {
       requestInit,
       fetch: checkedFetch,
+      ...auth,
       // EventSource ignores requestInit; pass headers to its fetch too.
       eventSourceInit: {
         fetch: (u, init) =>
@@ -27,6 +48,6 @@ export function createHttpTransport(def: RemoteServerDefinition, kind: string): 
     });
     return { transport: answerVia, kind: 'sse' };
   }
-  answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch });
+  answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch, ...auth });
   return { transport: answerVia, kind: 'http' };
 }

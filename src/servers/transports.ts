@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { SdkHttpError, type Transport } from '@modelcontextprotocol/client';
+import { SdkHttpError, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 import type * as HttpTransports from './httpTransports';
@@ -14,7 +14,7 @@ let httpModule: typeof HttpTransports | undefined;
  * (about 50 KB), live in `dist/httpTransports.js` (scripts/build.mjs): they are loaded when the
  * first HTTP server starts, so activation does not parse them and a user of stdio servers never does.
  */
-function httpTransports(): typeof HttpTransports {
+export function httpTransports(): typeof HttpTransports {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
   httpModule ??= require('./httpTransports') as typeof HttpTransports;
   return httpModule;
@@ -51,7 +51,12 @@ export function installAnsweringReadBuffer(transport: StdioClientTransport): boo
   return true;
 }
 
-export function createTransport(def: ServerDefinition, log: TransportLog, kindOverride?: TransportKind): PreparedTransport {
+export function createTransport(
+  def: ServerDefinition,
+  log: TransportLog,
+  kindOverride?: TransportKind,
+  auth?: OAuthClientProvider,
+): PreparedTransport {
   const onStderr = (line: string): void => log.stderr(line);
   if (def.type === 'stdio') {
     // Started as VS Code starts it (launch.ts): a server routed here sees what it saw there.
@@ -82,16 +87,33 @@ export function createTransport(def: ServerDefinition, log: TransportLog, kindOv
     });
     return { transport, kind: 'stdio', pid: () => transport.pid ?? undefined };
   }
-  return { ...httpTransports().createHttpTransport(def, kindOverride ?? def.type), pid: () => undefined };
+  return { ...httpTransports().createHttpTransport(def, kindOverride ?? def.type, auth), pid: () => undefined };
+}
+
+/** The HTTP status an error of the SDK's HTTP transports carries, from its field or its text. */
+function httpStatus(err: unknown): number | undefined {
+  if (err instanceof SdkHttpError && err.status !== undefined) return err.status;
+  const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The server wants the user signed in (MCP authorization): a 401, or the SDK's "unauthorized"
+ * after its own OAuth step could not finish without the user. Never a reason to try SSE.
+ */
+export function isAuthChallenge(err: unknown): boolean {
+  // By name: the class lives with the SDK's OAuth code in dist/httpTransports.js, not loaded here.
+  return (err instanceof Error && err.name === 'UnauthorizedError') || httpStatus(err) === 401;
 }
 
 /**
  * A Streamable HTTP `initialize` answered with a 4xx means the server may speak the legacy SSE
  * transport instead (the spec's backwards-compatibility rule), so the caller retries with SSE.
+ * Not a 401 or 403: that server speaks Streamable HTTP and wants a signed-in user (issue 25), and
+ * an SSE attempt would only hide why it failed.
  */
 export function shouldFallBackToSse(def: ServerDefinition, err: unknown): boolean {
-  if (def.type !== 'http') return false;
-  if (err instanceof SdkHttpError) return err.status !== undefined && err.status >= 400 && err.status < 500;
-  const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
-  return m !== null && Number(m[1]) >= 400 && Number(m[1]) < 500;
+  if (def.type !== 'http' || isAuthChallenge(err)) return false;
+  const status = httpStatus(err);
+  return status !== undefined && status >= 400 && status < 500 && status !== 403;
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { canGiveBackFrom, canRouteFrom } from '../config/parse/serverMove';
+import { canGiveBackFrom } from '../config/parse/serverMove';
+import type { ServerDefinition } from '../config/parse/definitions';
+import { routeOf } from '../gateway/routes';
 import type { ServerManager } from '../servers/serverManager';
 import { Disposable } from '../util/disposable';
 
@@ -13,9 +15,9 @@ export const CONTEXT_KEYS = {
   hasServers: 'mcpElicitation.hasServers',
   /** Run Tool has a server to call. */
   canRunTool: 'mcpElicitation.canRunTool',
-  /** A server VS Code runs is defined where Route can move it from. */
+  /** A server VS Code runs can be routed through us (gateway/routes.ts). */
   canRoute: 'mcpElicitation.canRoute',
-  /** A server of our workspace setting can go back to a local folder's `.vscode/mcp.json`. */
+  /** A routed server, or one of our workspace setting (an older Route's), can go back to VS Code. */
   canGiveBack: 'mcpElicitation.canGiveBack',
 } as const;
 
@@ -25,7 +27,10 @@ type Key = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 export class CommandContext extends Disposable {
   private readonly values = new Map<Key, boolean>();
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly routed: (def: ServerDefinition) => boolean,
+  ) {
     super();
     this._register(manager.onDidChange(() => this.update()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()));
@@ -41,11 +46,13 @@ export class CommandContext extends Disposable {
     this.set(CONTEXT_KEYS.canRunTool, hasServers);
     this.set(
       CONTEXT_KEYS.canRoute,
-      this.manager.vscodeOwned().some((d) => canRouteFrom(d.source)),
+      this.manager.vscodeOwned().some((d) => routeOf(d) !== undefined),
     );
     this.set(
       CONTEXT_KEYS.canGiveBack,
-      localFolder && entries.some((e) => e.resolved !== undefined && canGiveBackFrom(e.resolved.def.source)),
+      entries.some(
+        (e) => e.resolved !== undefined && (this.routed(e.resolved.def) || (localFolder && canGiveBackFrom(e.resolved.def.source))),
+      ),
     );
   }
 

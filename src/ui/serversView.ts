@@ -5,7 +5,9 @@ import type { ServerState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { ServerDefinition } from '../config/parse/definitions';
-import { canGiveBackFrom, canRouteFrom } from '../config/parse/serverMove';
+import { canGiveBackFrom } from '../config/parse/serverMove';
+import { describeSource } from '../config/parse/mcpJson';
+import { routeOf } from '../gateway/routes';
 import type { AgentReach } from '../gateway/gateway';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
@@ -14,7 +16,7 @@ import * as safe from '../util/safeText';
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
   | { readonly kind: 'tool'; readonly server: string; readonly tool: Tool }
-  /** A server of `.vscode/mcp.json` that VS Code runs itself; it can be routed through us. */
+  /** A server of a file VS Code reads, which VS Code runs itself; it can be routed through us. */
   | { readonly kind: 'vscodeServer'; readonly def: ServerDefinition };
 
 /** What the view needs from the gateway: per server, whether VS Code's agent reaches it. */
@@ -93,6 +95,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     private readonly manager: ServerManager,
     private readonly policyFor: (server: string) => ServerPolicy,
     private readonly agent: AgentReachSource,
+    /** Servers the user routed through us (gateway/routes.ts). */
+    private readonly routed: (def: ServerDefinition) => boolean = () => false,
   ) {
     super();
     this._register(manager.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
@@ -121,15 +125,17 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       const item = new vscode.TreeItem(node.def.name, vscode.TreeItemCollapsibleState.None);
       item.id = `vscode:${node.def.name}`;
       item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
-      item.description = vscode.l10n.t('run by VS Code · .vscode/mcp.json');
+      const file = describeSource(node.def.source);
+      item.description = vscode.l10n.t('run by VS Code · {0}', file.split(/[\\/]/).slice(-2).join('/'));
       item.tooltip = safe.markdownTooltip(
         safe.l10n.t(
-          '{0} is defined in .vscode/mcp.json, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here once and answer its questions in this extension.',
+          '{0} is defined in {1}, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here and answer its questions in this extension: a choice for you alone, which changes no file.',
           displayText(node.def.name),
+          displayText(file),
         ),
       );
-      // `.routable`: Route can move it from where it is defined (the menus show Route only then).
-      item.contextValue = canRouteFrom(node.def.source) ? 'vscodeServer.routable' : 'vscodeServer';
+      // `.routable`: Route can take it (the menus show Route only then).
+      item.contextValue = routeOf(node.def) ? 'vscodeServer.routable' : 'vscodeServer';
       return item;
     }
     if (node.kind === 'tool') {
@@ -162,16 +168,25 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
         : [stateDescription(entry), reachDescription(reach)];
     item.description = parts.filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
+    const routed = entry.resolved !== undefined && this.routed(entry.resolved.def);
     const tip = [
       `${entry.name} — ${item.description}`,
+      ...(routed && entry.resolved
+        ? [
+            vscode.l10n.t(
+              'Routed here for you alone; it stays defined in {0}, which is unchanged. VS Code runs it for you once you chose "Enable" for the routed copy in its server options.',
+              describeSource(entry.resolved.def.source),
+            ),
+          ]
+        : []),
       ...(state?.kind === 'running' && state.protocolVersion ? [vscode.l10n.t('MCP revision: {0}', state.protocolVersion)] : []),
       vscode.l10n.t('Elicitation policy: {0}', policy),
       reachTooltip(reach),
     ];
     // The name, a server's error and its reported version are foreign text: one neutralised whole.
     item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));
-    // `.ours` marks servers of our workspace setting, which "Give Back to VS Code" can move to mcp.json.
-    const ours = entry.resolved && canGiveBackFrom(entry.resolved.def.source) ? '.ours' : '';
+    // `.ours` marks what "Give Back to VS Code" acts on: a routed server, or one of our workspace setting.
+    const ours = routed ? '.ours.routed' : entry.resolved && canGiveBackFrom(entry.resolved.def.source) ? '.ours' : '';
     item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}`;
     return item;
   }

@@ -3,12 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { EXTENSION_ID, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // The configuration model with VS Code's chat on (this host runs with AI features enabled):
-// a server in .vscode/mcp.json is VS Code's and we never start it; "Route Through MCP Elicitation
-// Host" moves it, with its input, into our setting, where it runs once, here, and reaches the
-// agent through the gateway only; "Give Back to VS Code" moves it back.
+// a server in .vscode/mcp.json is VS Code's and we never start it. "Route Through MCP Elicitation
+// Host" is a per-user choice that edits no file (src/gateway/routes.ts): we run the server from
+// where it is defined and offer it to the agent under the label of VS Code's own copy, and once
+// the user chooses "Enable" for ours in VS Code's own server options, VS Code's collision rule
+// runs ours only. The reference is VS Code itself: its copy runs first, and must be gone after.
 
 const NAME = 'gw-move';
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
@@ -25,11 +27,64 @@ function initializedRecords(name: string): { clientInfo?: { name?: string } }[] 
     .filter((r) => r.kind === 'initialized');
 }
 
-/** VS Code shortens the server part of tool names (here `mcp_fixture_gw-mo_pid`). */
-function agentTool(tool: string): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find(
-    (t) => t.name.startsWith('mcp_') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo') && t.name.endsWith(`_${tool}`),
+/**
+ * VS Code shortens the server part of tool names, uniquely per server: the two copies of the one
+ * label became `mcp_fixture_gw-mo_pid` and `mcp_fixture_gw-m2_pid` in 1.139.
+ */
+function agentTools(tool: string): vscode.LanguageModelToolInformation[] {
+  return vscode.lm.tools.filter((t) => t.name.startsWith('mcp_') && /_gw-m[^_]*_/.test(t.name) && t.name.endsWith(`_${tool}`));
+}
+
+async function invokeText(tool: vscode.LanguageModelToolInformation, input: object = {}): Promise<string> {
+  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the server VS Code lists under `id` as chat would, until the one pid tool of the label
+ * answers from a process `accept` accepts; returns that pid.
+ */
+async function startInVscode(id: string, accept: (pid: number) => boolean, what: string): Promise<number> {
+  const t0 = Date.now();
+  let seen: number[] = [];
+  while (Date.now() - t0 < 60_000) {
+    await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
+    const tools = agentTools('pid');
+    seen = [];
+    // A tool of the copy VS Code just disabled may linger in the list a moment: not contributed any more.
+    for (const t of tools) seen.push(await invokeText(t).then(Number, () => NaN));
+    if (tools.length === 1 && seen[0] !== undefined && accept(seen[0])) return seen[0];
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(
+    `${what}: the agent's pid tools answered ${JSON.stringify(seen)} (tools: ${vscode.lm.tools
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('mcp_'))
+      .join(', ')})`,
   );
+}
+
+/**
+ * Runs `command` (which opens VS Code's own options for a server, workbench.mcp.serverOptions) and
+ * chooses "Enable", the first item VS Code lists for a disabled server, as the user would.
+ */
+async function chooseEnable(command: () => Thenable<unknown>): Promise<void> {
+  let done = false;
+  const shown = Promise.resolve(command()).finally(() => (done = true));
+  for (let i = 0; i < 200 && !done; i++) {
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await shown;
 }
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
@@ -56,7 +111,9 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     await waitForRunning(s, 'fixture-http');
   });
 
-  test("with chat on, mcp.json is VS Code's; Route moves a server with its input here, where it runs once and reaches the agent; Give Back returns it", async () => {
+  test("Route is a per-user choice: no file changes, VS Code's running copy stops, the agent reaches ours and its questions come here; Give Back restores VS Code's", async function () {
+    // Two copies of a server started by VS Code and one by us, on a loaded machine.
+    this.timeout(300_000);
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
     await waitFor(
       () => !s.manager.get('fixture') && s.manager.vscodeOwned().some((d) => d.name === 'fixture'),
@@ -64,83 +121,68 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     );
 
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
-    json.inputs.push({ type: 'promptString', id: 'gwToken', description: 'Token for gw-move', default: 'tok-123' });
-    json.servers[NAME] = {
-      command: 'node',
-      args: [FIXTURE, NAME],
-      env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`), FIXTURE_TOKEN: '${input:gwToken}' },
-    };
-    writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
+    json.servers[NAME] = { command: 'node', args: [FIXTURE, NAME], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`) } };
+    // A teammate's comment and layout: Route and Give Back must leave every byte.
+    const text = `// shared with the team\n${JSON.stringify(json, null, 2)}\n`;
+    writeFileSync(mcpJson.path, text);
     await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === NAME), "listed as VS Code's");
     assert.equal(s.manager.get(NAME), undefined, 'we do not run it');
     assert.equal(s.gateway.has(NAME), false, 'nor offer it to the agent (VS Code lists it itself)');
-    assert.equal(initializedRecords(NAME).length, 0, 'no process was started for it');
     const def = s.manager.vscodeOwned().find((d) => d.name === NAME);
     assert.ok(def);
     const item = s.serversView.getTreeItem({ kind: 'vscodeServer', def });
     assert.match(String(item.description), /run by VS Code/);
     assert.equal(item.contextValue, 'vscodeServer.routable', 'the view offers Route Through MCP Elicitation Host');
 
-    // Route: our input box asks for the input (its default is accepted like Enter).
-    const routed = Promise.resolve(vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME));
-    for (let i = 0; i < 100 && s.manager.get(NAME)?.state.kind !== 'running'; i++) {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.equal(await routed, true);
+    // The reference: VS Code runs its own copy, and the agent's pid tool answers from it.
+    const vscodeId = `mcp.config.ws0.${NAME}`;
+    const theirs = await startInVscode(vscodeId, () => true, "VS Code's copy");
+    assert.ok(alive(theirs));
+    assert.equal(initializedRecords(NAME).at(-1)?.clientInfo?.name === 'mcp-elicitation-host', false, "VS Code's own client started it");
+    assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME), true);
     await waitForRunning(s, NAME);
-    const file = JSON.parse(readFileSync(mcpJson.path, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
-    assert.equal(file.servers[NAME], undefined, 'gone from mcp.json, so VS Code no longer runs it');
-    assert.ok(!file.inputs.some((i) => i.id === 'gwToken'), 'its input moved too');
-    assert.ok(file.servers['fixture'], 'the other servers stay');
-    assert.ok((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], 'in our setting');
-    assert.deepEqual(
-      config()
-        .inspect<{ id: string }[]>('inputs')
-        ?.workspaceValue?.map((i) => i.id),
-      ['gwToken'],
-    );
-    const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', NAME, 'env', {
-      name: 'FIXTURE_TOKEN',
-    });
-    assert.equal(env.content[0]?.text, 'tok-123', 'the input resolved');
-
-    // The agent reaches it through the gateway, and it is the same single process.
+    assert.equal(readFileSync(mcpJson.path, 'utf8'), text, 'mcp.json unchanged, comment included: a teammate keeps the server');
+    assert.equal((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], undefined, 'not copied into a setting');
+    assert.ok(!s.manager.vscodeOwned().some((d) => d.name === NAME), "no longer listed as VS Code's");
     await waitFor(() => s.gateway.has(NAME), 'offered through the gateway');
+    assert.equal(s.gateway.definitions().find((d) => d.name === NAME)?.label, NAME, "under the label of VS Code's copy");
+    // VS Code knows the routed copy once the gateway's endpoint has a session of VS Code's.
+    const ourId = `${EXTENSION_ID.toLowerCase()}/${NAME}`;
     const t0 = Date.now();
-    while (!agentTool('pid') && Date.now() - t0 < 30_000) {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', `${EXTENSION_ID.toLowerCase()}/${NAME}`, {
-        waitForLiveTools: true,
-      });
-      if (!agentTool('pid')) await new Promise((r) => setTimeout(r, 250));
+    while (s.gateway.reach(NAME).kind !== 'offered' || (s.gateway.reach(NAME) as { sessions: number }).sessions === 0) {
+      if (Date.now() - t0 > 60_000) throw new Error('VS Code never connected to the routed copy');
+      await vscode.commands.executeCommand('workbench.mcp.startServer', ourId);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    const pidTool = agentTool('pid');
-    assert.ok(
-      pidTool,
-      `its tools reached vscode.lm.tools (have: ${vscode.lm.tools
-        .map((t) => t.name)
-        .filter((n) => n.startsWith('mcp_'))
-        .join(', ')})`,
-    );
-    assert.equal(
-      vscode.lm.tools.filter((t) => t.name.endsWith('_pid') && t.name.replace(/[^a-z0-9]/gi, '_').includes('gw_mo')).length,
-      1,
-      'listed once',
-    );
-    const result = await vscode.lm.invokeTool(pidTool.name, { input: {}, toolInvocationToken: undefined });
-    const pid = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-    assert.equal(Number(pid), s.manager.get(NAME)?.pid);
-    const inits = initializedRecords(NAME);
-    assert.equal(inits.length, 1, 'one process in all');
-    assert.equal(inits[0]?.clientInfo?.name, 'mcp-elicitation-host');
+    // The user's one choice in VS Code's own menu (Route's notification opens it): "Enable" for the routed copy.
+    await chooseEnable(() => vscode.commands.executeCommand('mcpElicitation.enableRoutedInVscode', NAME));
+    await waitFor(() => !alive(theirs), 'VS Code stopped its copy', 45_000);
 
-    // Give Back: into mcp.json with its input; we stop it and stop offering it.
+    // The agent's one pid tool now answers from the process we manage.
+    const ourPid = await startInVscode(ourId, (pid) => pid === s.manager.get(NAME)?.pid, 'our copy for the agent');
+    assert.notEqual(ourPid, theirs);
+    assert.equal(agentTools('pid').length, 1, "VS Code's disabled copy lists no tools");
+    // A question the agent's call raises comes to our UI.
+    const [elicit] = agentTools('elicit');
+    assert.ok(elicit, 'the elicit tool is listed for the agent');
+    const call = invokeText(elicit, {
+      params: { message: 'Routed: your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      tag: 'routed',
+    });
+    const p = await nextPrompt(s);
+    assert.equal(p.kind, 'inputBox');
+    assert.match((p.widget as vscode.InputBox).title ?? '', new RegExp(NAME), 'attributed to the routed server');
+    (p.widget as vscode.InputBox).value = 'Ada';
+    await new Promise((r) => setTimeout(r, 0));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.match(await call, /Ada/);
+    // Give Back: we stop and stop offering it; the file is still untouched; VS Code's copy, enabled again, runs.
     assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.giveBackServer', NAME), true);
     await waitFor(() => !s.manager.get(NAME) && !s.gateway.has(NAME) && s.manager.vscodeOwned().some((d) => d.name === NAME), 'given back');
-    const back = JSON.parse(readFileSync(mcpJson.path, 'utf8')) as { inputs: { id: string }[]; servers: Record<string, unknown> };
-    assert.ok(back.servers[NAME]);
-    assert.ok(back.inputs.some((i) => i.id === 'gwToken'));
-    assert.equal((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], undefined);
-    await waitFor(() => agentTool('pid') === undefined, "the gateway's copy left vscode.lm.tools");
+    assert.equal(readFileSync(mcpJson.path, 'utf8'), text, 'mcp.json still unchanged');
+    assert.equal(s.routes.all().length, 0, 'no route left');
+    await chooseEnable(() => vscode.commands.executeCommand('workbench.mcp.serverOptions', vscodeId));
+    const again = await startInVscode(vscodeId, (pid) => pid !== ourPid, "VS Code's copy again");
+    assert.ok(alive(again));
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { EXTENSION_ID, services, waitForRunning } from './helpers';
+import { elicitVia, EXTENSION_ID, services, waitFor, waitForRunning } from './helpers';
 import { askerFor } from '../../src/elicitation/asker';
 
 /** This suite calls the API from our own extension's folder: it is attributed to our extension. */
@@ -22,7 +22,9 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
 
   test('servers from mcp.json and workspace settings stay unstarted, even when started by command; the user’s own server runs', async () => {
     await waitForRunning(s, 'user-server');
-    const workspaceServers = ['workspace-file-server', 'workspace-setting-server'].filter((n) => s.manager.get(n));
+    const workspaceServers = ['workspace-file-server', 'workspace-input-server', 'workspace-setting-server'].filter((n) =>
+      s.manager.get(n),
+    );
     assert.ok(workspaceServers.includes('workspace-file-server'), 'the mcp.json server is listed');
     const check = (when: string): void => {
       for (const name of workspaceServers) {
@@ -80,5 +82,70 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
     );
     assert.deepEqual(secret, { action: 'decline' });
     assert.equal(shown.length, before, 'nothing was shown');
+  });
+  test('a user’s server whose launch reads the workspace (`${workspaceFolder}` cwd, relative envFile) is gated like a workspace server', async () => {
+    await waitForRunning(s, 'user-server');
+    for (const name of ['user-workspace-cwd', 'user-relative-envfile']) {
+      const entry = s.manager.list().find((e) => e.name === name);
+      assert.equal(entry?.resolved?.workspaceDefined, false, `${name} is the user's`);
+      assert.equal(entry?.resolved?.usesWorkspace, true, `${name} reads the workspace`);
+      await vscode.commands.executeCommand('mcpElicitation.startServer', name);
+      assert.equal(s.manager.get(name)?.state.kind, 'untrusted', `${name} after Start`);
+      assert.equal(s.manager.get(name)?.pid, undefined, `${name} has no process`);
+    }
+    assert.equal(s.manager.list().find((e) => e.name === 'user-server')?.resolved?.usesWorkspace, false);
+  });
+
+  test('NODE_OPTIONS, LD_PRELOAD, DYLD_* and PATH from an envFile inside the untrusted workspace never reach the process; its other values do', async () => {
+    // The user's server reads the repository's .env by its absolute path: it runs (the user chose
+    // the file), and each code-loading variable of that file would make it fail to start or load code.
+    const name = 'user-absolute-envfile';
+    await waitForRunning(s, name);
+    const env = async (v: string): Promise<string> => {
+      const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', name, 'env', { name: v });
+      return r.content[0]?.text ?? '';
+    };
+    assert.equal(await env('FROM_REPO_ENV'), 'plain value', 'the file was read');
+    for (const v of ['NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'PATH']) {
+      assert.doesNotMatch(await env(v), /untrusted-repo/, `${v} from the repository's .env reached the server`);
+    }
+    const fromFile = s.manager.list().find((e) => e.name === name)?.resolved?.def;
+    assert.ok(fromFile?.type === 'stdio');
+    assert.deepEqual(Object.keys(fromFile.envFileValues ?? {}), ['FROM_REPO_ENV']);
+  });
+
+  test('inputs and envFiles of workspace servers are not resolved until the workspace is trusted', () => {
+    const def = s.manager.list().find((e) => e.name === 'workspace-input-server')?.resolved?.def;
+    assert.ok(def?.type === 'stdio', 'listed');
+    assert.equal(def.env['FIXTURE_TOKEN'], '${input:workspace-token}', 'the input was not asked');
+    assert.equal(def.envFileValues, undefined, 'the envFile was not read');
+    assert.deepEqual(s.context.workspaceState.get('mcpElicitation.inputs.known', []), [], 'nothing remembered');
+  });
+
+  // Last: it changes the user's serverPolicy (restored at the end).
+  test('"Block this Server" and every policy action take effect in an untrusted workspace: written to user settings and in force', async () => {
+    const c = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+    const saved = c().inspect<Record<string, string>>('serverPolicy');
+    const name = 'user-server';
+    try {
+      // What the notification's, the form's and the pending list's "Block this Server" call.
+      assert.equal(await s.policyActions.blockServer(name), vscode.ConfigurationTarget.Global);
+      await waitFor(() => s.gatekeeper.policyFor(name) === 'block', 'block in force');
+      assert.equal(c().inspect<Record<string, string>>('serverPolicy')?.globalValue?.[name], 'block');
+      // In force: the server's question is declined at once, nothing shown.
+      const before = shown.length;
+      const form = { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
+      assert.deepEqual((await elicitVia(name, form)).response, { action: 'decline' });
+      assert.equal(shown.length, before, 'nothing was shown');
+      for (const policy of ['allow', 'ask', 'block'] as const) {
+        await vscode.commands.executeCommand(`mcpElicitation.policy.${policy}`, name);
+        await waitFor(() => s.gatekeeper.policyFor(name) === policy, `${policy} in force`);
+        assert.equal(c().inspect<Record<string, string>>('serverPolicy')?.globalValue?.[name], policy);
+      }
+      assert.deepEqual(c().inspect('serverPolicy')?.workspaceValue, saved?.workspaceValue, "the workspace's settings untouched");
+      assert.equal(c().inspect<Record<string, string>>('serverPolicy')?.globalValue?.['Secret Source'], 'allow', 'other entries kept');
+    } finally {
+      await c().update('serverPolicy', saved?.globalValue, vscode.ConfigurationTarget.Global);
+    }
   });
 });

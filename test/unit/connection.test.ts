@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { Connection, STABLE_AFTER_MS } from '../../src/servers/connection';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import {
@@ -135,6 +135,87 @@ void describe('Connection', () => {
     assert.equal(conn.state.kind === 'running' ? conn.state.transport : undefined, 'sse');
     assert.ok(conn.ready);
     conn.dispose();
+  });
+
+  void it('a Streamable HTTP server answering 401 is never tried over SSE: without sign-in it stops, saying it needs sign-in', async () => {
+    const { conn, launches, timers } = harness(httpDef());
+    launches.next('http401');
+    await conn.start();
+    assert.deepEqual(
+      launches.launches.map((l) => l.kind),
+      ['http'],
+    );
+    assert.ok(conn.state.kind === 'error' && conn.state.gaveUp, 'no restart loop against a server that wants a signed-in user');
+    assert.match(conn.state.kind === 'error' ? conn.state.reason : '', /requires sign-in/);
+    assert.deepEqual(timers.waiting, []);
+    conn.dispose();
+  });
+
+  void it('a 401 starts sign-in and, signed in, the server is launched again with the same OAuth client', async () => {
+    const launches = new FakeLaunches();
+    const signIns: string[] = [];
+    const provider = { marker: 'oauth' } as unknown as OAuthClientProvider;
+    const conn = new Connection(httpDef(), {
+      log: new MemoryLog(),
+      clientInfo: { name: 'test-host', version: '0.0.0' },
+      sink: new RecordingSink(),
+      sampler: new RecordingSampler(),
+      onGaveUp: () => undefined,
+      createTransport: launches.create,
+      setTimer: new ManualTimers().set,
+      signIn: {
+        providerFor: () => Promise.resolve(provider),
+        signIn: (def) => {
+          signIns.push(def.name);
+          return Promise.resolve();
+        },
+      },
+    });
+    launches.next('http401', 'serve');
+    await conn.start();
+    assert.deepEqual(signIns, ['remote']);
+    assert.deepEqual(
+      launches.launches.map((l) => l.kind),
+      ['http', 'http'],
+      'no SSE attempt',
+    );
+    assert.deepEqual(launches.auth, [provider, provider]);
+    assert.equal(conn.state.kind, 'running');
+    conn.dispose();
+  });
+
+  void it('a sign-in turned down, or a server still answering 401 after it, ends the attempt without a retry loop', async () => {
+    for (const [plan, outcome, reason] of [
+      [['http401'], 'declined', /sign-in was declined/],
+      [['http401', 'http401'], 'ok', /still answers 401 after sign-in/],
+    ] as const) {
+      const launches = new FakeLaunches();
+      const timers = new ManualTimers();
+      let asked = 0;
+      const conn = new Connection(httpDef(), {
+        log: new MemoryLog(),
+        clientInfo: { name: 'test-host', version: '0.0.0' },
+        sink: new RecordingSink(),
+        sampler: new RecordingSampler(),
+        onGaveUp: () => undefined,
+        createTransport: launches.create,
+        setTimer: timers.set,
+        signIn: {
+          providerFor: () => Promise.resolve({} as OAuthClientProvider),
+          signIn: () => {
+            asked++;
+            return outcome === 'ok' ? Promise.resolve() : Promise.reject(new Error('sign-in was declined'));
+          },
+        },
+      });
+      launches.next(...plan);
+      await conn.start();
+      assert.equal(asked, 1, 'the user is asked once');
+      assert.ok(conn.state.kind === 'error' && conn.state.gaveUp);
+      assert.match(conn.state.kind === 'error' ? conn.state.reason : '', reason);
+      assert.deepEqual(timers.waiting, [], 'no timer asks again');
+      conn.dispose();
+    }
   });
 
   void it('a 500 is no reason to try SSE: error state naming the status, one launch', async () => {

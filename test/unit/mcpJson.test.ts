@@ -430,6 +430,52 @@ void describe('mergeDefinitions', () => {
     assert.equal(r.servers.find((d) => d.name === 'db (workspace 2)')?.writtenAs, 'db');
   });
 
+  void it('keeps the profile mcp.json\'s server under its name although workspace files are read first: the workspace\'s is listed as "name (workspace)"', () => {
+    const profile: ServerSource = { kind: 'userFile', file: '/home/u/.config/Code/User/mcp.json', origin: 'profile' };
+    const mine = stdio('github', profile, 'user-cmd');
+    const repo = stdio('github', FILE, 'repo-cmd');
+    const portable = stdio('db', { ...FILE, file: '/ws/a/.mcp.json', format: 'portable' }, 'repo-db');
+    const copilot = stdio('db', { kind: 'userFile', file: '/home/u/.copilot/mcp-config.json', origin: 'copilot' }, 'user-db');
+    // The order readServerFiles gives: the folders' files first, then the user's.
+    const r = mergeDefinitions([repo, portable, mine, copilot], []);
+    const byName = new Map(r.servers.map((d) => [d.name, d]));
+    assert.equal(byName.get('github'), mine, "the name, and so its policy, inputs and attribution, stay the user's");
+    assert.equal(byName.get('db'), copilot, "Copilot Global is the user's too");
+    const moved = byName.get('github (workspace)');
+    assert.equal(moved?.type === 'stdio' && moved.command, 'repo-cmd');
+    assert.equal(moved?.writtenAs, 'github');
+    assert.equal(moved?.source, FILE, 'still attributed to the workspace file');
+    assert.equal(byName.get('db (workspace)')?.writtenAs, 'db');
+    assert.equal(r.servers.length, 4, 'nothing is dropped');
+    assert.ok(
+      r.clashes.some((c) =>
+        c.includes('"github" from /ws/a/.vscode/mcp.json is listed as "github (workspace)": /home/u/.config/Code/User/mcp.json'),
+      ),
+      r.clashes.join('\n'),
+    );
+  });
+
+  void it("compares a workspace name with the user's case-insensitively, as VS Code compares labels", () => {
+    const mine = stdio('github', { kind: 'setting', scope: 'user' }, 'user-cmd');
+    const lookalike = stdio('GitHub', FILE, 'repo-cmd');
+    const r = mergeDefinitions([lookalike], [mine]);
+    assert.deepEqual(r.servers.map((d) => d.name).sort(), ['GitHub (workspace)', 'github']);
+    assert.equal(r.servers.find((d) => d.name === 'GitHub (workspace)')?.writtenAs, 'GitHub');
+  });
+
+  void it("among the user's own definitions the setting comes first, then the profile, then Copilot Global; the later one is ignored, never renamed", () => {
+    const setting = stdio('s', { kind: 'setting', scope: 'user' }, 'from-setting');
+    const profile = stdio('s', { kind: 'userFile', file: '/u/mcp.json', origin: 'profile' }, 'from-profile');
+    const copilot = stdio('s', { kind: 'userFile', file: '/u/.copilot/mcp-config.json', origin: 'copilot' }, 'from-copilot');
+    const r = mergeDefinitions([profile, copilot], [setting]);
+    assert.deepEqual(r.servers, [setting]);
+    assert.equal(r.clashes.length, 2);
+    assert.ok(
+      r.clashes.every((c) => /is ignored: user settings defines the same name/.test(c)),
+      r.clashes.join('\n'),
+    );
+  });
+
   void it('reports nothing without clashes', () => {
     assert.deepEqual(mergeDefinitions([stdio('a', FILE)], [stdio('b', { kind: 'setting', scope: 'user' })]).clashes, []);
   });

@@ -78,6 +78,8 @@ export interface RemoteServerDefinition extends ServerDefinitionBase {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** A client registered with the server's authorization server in advance (its secret is in SecretStorage). */
+  readonly clientId?: string;
 }
 
 /** One configured MCP server, before variable substitution. */

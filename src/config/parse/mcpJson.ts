@@ -245,8 +245,9 @@ function parseServer(
     fail('url', `"url" must be an http:// or https:// URL`, raw, 'url');
   }
   const headers = valueMap('headers');
+  const clientId = optionalString('clientId');
   if (failed || typeof url !== 'string') return undefined;
-  return { name, source, type, url, headers, ...extras };
+  return { name, source, type, url, headers, ...(clientId !== undefined && { clientId }), ...extras };
 }
 
 function parseArgs(
@@ -268,7 +269,7 @@ function parseArgs(
 }
 
 /** Every key of a server entry VS Code defines and this extension acts on. */
-const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'protocolVersion']);
+const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'clientId', 'dev', 'protocolVersion']);
 
 /** `dev`: `watch` (a glob or a list of them) restarts the server; `debug` is VS Code's alone. */
 function parseDev(value: unknown, fail: (key: string, message: string) => void): { watch: string[]; ignored: string[] } {
@@ -372,7 +373,7 @@ export function fingerprint(def: ServerDefinition): string {
           folder,
           protocolVersion: def.protocolVersion,
         }
-      : { type: def.type, url: def.url, headers: def.headers, folder, protocolVersion: def.protocolVersion };
+      : { type: def.type, url: def.url, headers: def.headers, clientId: def.clientId, folder, protocolVersion: def.protocolVersion };
   return canonicalJson(fields);
 }
 
@@ -394,7 +395,10 @@ export function describeSource(source: ServerSource): string {
   return source.kind === 'setting' ? `${source.scope} settings` : source.file;
 }
 
-/** The name a workspace server gets when the user's own server has its name: `name (workspace)`, then `name (workspace 2)`… */
+/**
+ * The name a workspace server gets when the user's own server has its name: `name (workspace)`,
+ * then `name (workspace 2)`… `taken` compares names as {@link sameLabel} does.
+ */
 function workspaceName(name: string, taken: (n: string) => boolean): string {
   for (let i = 1; ; i++) {
     const candidate = i === 1 ? `${name} (workspace)` : `${name} (workspace ${i})`;
@@ -403,50 +407,67 @@ function workspaceName(name: string, taken: (n: string) => boolean): string {
 }
 
 /**
- * Combines definitions from workspace files (in folder order) and settings into one list with
- * unique names. The user's own servers (user settings) keep their names: a workspace server of
- * the same name neither hides one nor takes over its policy, inputs or attribution, all keyed by
- * name; it is listed as `name (workspace)` instead. Among the workspace's definitions, files win
- * over settings, the earlier folder wins among files, and the more specific scope among settings
- * (folder, then workspace), as VS Code does; the loser is left out. Every clash is described in
- * `clashes` so the caller can log it.
+ * The key two names clash under when one is the user's and one the workspace's: VS Code compares
+ * server labels case-insensitively, and `GitHub` beside the user's `github` would read as theirs.
+ */
+function sameLabel(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
+ * Combines every definition into one list with unique names. The user's own servers (the
+ * `mcpElicitation.servers` user setting, the profile's `mcp.json`, Copilot Global, in that order;
+ * among them the first of a name wins) keep their names: a workspace server of the same name
+ * (compared case-insensitively, as VS Code compares labels) neither hides one nor takes over its
+ * policy, inputs or attribution, all keyed by name; it is listed as `name (workspace)` instead.
+ * VS Code would list both under their collections' labels and run the folder's first; here the
+ * user's keeps the bare name and the workspace's carries its source in its name. Among the
+ * workspace's definitions, files win over settings, the earlier folder wins among files, and the
+ * more specific scope among settings (folder, then workspace), as VS Code does; the loser is left
+ * out. Every clash is described in `clashes` so the caller can log it.
  */
 export function mergeDefinitions(
   fileDefs: readonly ServerDefinition[],
   settingDefs: readonly ServerDefinition[],
 ): { servers: ServerDefinition[]; clashes: string[] } {
   const rank = (d: ServerDefinition) => (d.source.kind === 'setting' ? SCOPE_RANK[d.source.scope] : -1);
-  const user = settingDefs.filter((d) => !isWorkspaceDefined(d.source));
+  const mine = (d: ServerDefinition): boolean => !isWorkspaceDefined(d.source);
+  const user = [...settingDefs.filter(mine), ...fileDefs.filter(mine)];
   // Array.prototype.sort is stable, so definitions of equal rank keep their given order.
-  const workspace = [...fileDefs, ...settingDefs.filter((d) => isWorkspaceDefined(d.source)).sort((a, b) => rank(a) - rank(b))];
+  const workspace = [...fileDefs.filter((d) => !mine(d)), ...settingDefs.filter((d) => !mine(d)).sort((a, b) => rank(a) - rank(b))];
   const winners = new Map<string, ServerDefinition>();
+  /** The user's servers by {@link sameLabel}. */
+  const users = new Map<string, ServerDefinition>();
   const clashes: string[] = [];
-  for (const def of user) winners.set(def.name, def);
-  const renamed: ServerDefinition[] = [];
-  const placed = new Set<string>();
-  for (const def of workspace) {
+  const ignored = (def: ServerDefinition, why: string): void => {
+    clashes.push(`Server "${def.name}" from ${describeSource(def.source)} is ignored: ${why}`);
+  };
+  for (const def of user) {
     const winner = winners.get(def.name);
-    if (!winner) {
+    if (winner) ignored(def, `${describeSource(winner.source)} defines the same name`);
+    else {
       winners.set(def.name, def);
-      placed.add(def.name);
-    } else if (placed.has(def.name)) {
-      clashes.push(
-        `Server "${def.name}" from ${describeSource(def.source)} is ignored: ${describeSource(winner.source)} defines the same name`,
-      );
-    } else {
-      // The user's server of this name: the workspace's is renamed once every name written as such is placed.
-      if (!renamed.some((r) => r.name === def.name)) renamed.push(def);
-      else {
-        clashes.push(
-          `Server "${def.name}" from ${describeSource(def.source)} is ignored: another workspace definition of this name comes first`,
-        );
-      }
+      if (!users.has(sameLabel(def.name))) users.set(sameLabel(def.name), def);
     }
   }
-  for (const def of renamed) {
-    const name = workspaceName(def.name, (n) => winners.has(n));
+  const renamed: { def: ServerDefinition; theirs: ServerDefinition }[] = [];
+  for (const def of workspace) {
+    const theirs = users.get(sameLabel(def.name));
+    if (theirs) {
+      // Renamed once every name written as such is placed; the first workspace definition of a name wins.
+      if (!renamed.some((r) => r.def.name === def.name)) renamed.push({ def, theirs });
+      else ignored(def, 'another workspace definition of this name comes first');
+      continue;
+    }
+    const winner = winners.get(def.name);
+    if (winner) ignored(def, `${describeSource(winner.source)} defines the same name`);
+    else winners.set(def.name, def);
+  }
+  const taken = (n: string): boolean => [...winners.keys()].some((k) => sameLabel(k) === sameLabel(n));
+  for (const { def, theirs } of renamed) {
+    const name = workspaceName(def.name, taken);
     clashes.push(
-      `Server "${def.name}" from ${describeSource(def.source)} is listed as "${name}": your user settings define a server of the same name`,
+      `Server "${def.name}" from ${describeSource(def.source)} is listed as "${name}": ${describeSource(theirs.source)}, yours, defines a server of the same name`,
     );
     winners.set(name, { ...def, name, writtenAs: def.name });
   }

@@ -5,6 +5,7 @@
  * fires itself, a sink that records what the broker would hear, and a log kept in an array.
  */
 import {
+  type OAuthClientProvider,
   InMemoryTransport,
   type JSONRPCMessage,
   type MessageExtraInfo,
@@ -22,7 +23,7 @@ import type { ServerState } from '../../../src/servers/serverState';
 import type { PreparedTransport, TransportKind, TransportLog } from '../../../src/servers/transports';
 
 /** How the server of one launch behaves. */
-export type Behaviour = 'serve' | 'http405' | 'http500' | 'exits' | 'silent' | 'badUrl';
+export type Behaviour = 'serve' | 'http401' | 'http405' | 'http500' | 'exits' | 'silent' | 'badUrl';
 
 /** The client end of a launch; `sever()` makes it behave like an HTTP stream that broke. */
 export class LinkTransport implements Transport {
@@ -62,11 +63,13 @@ class FailingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  constructor(private readonly behaviour: 'http405' | 'http500' | 'exits' | 'silent') {}
+  constructor(private readonly behaviour: 'http401' | 'http405' | 'http500' | 'exits' | 'silent') {}
   private closed = false;
   async start(): Promise<void> {}
   send(): Promise<void> {
     // The texts the SDK's Streamable HTTP transport throws.
+    // What the SDK's transport throws for a 401 when it has no OAuth client, or its OAuth client needs the user.
+    if (this.behaviour === 'http401') return Promise.reject(Object.assign(new Error('Unauthorized'), { name: 'UnauthorizedError' }));
     if (this.behaviour === 'http405') return Promise.reject(new Error('Error POSTing to endpoint (HTTP 405): Method Not Allowed'));
     if (this.behaviour === 'http500') return Promise.reject(new Error('Error POSTing to endpoint (HTTP 500): Internal Server Error'));
     // A process that exits at once: its pipe closes before any answer.
@@ -148,8 +151,12 @@ export class FakeLaunches {
     return this;
   }
 
-  readonly create = (def: ServerDefinition, _log: TransportLog, kindOverride?: TransportKind): PreparedTransport => {
+  /** The OAuth client each launch was given (undefined for none). */
+  readonly auth: (OAuthClientProvider | undefined)[] = [];
+
+  readonly create = (def: ServerDefinition, _log: TransportLog, kindOverride?: TransportKind, auth?: OAuthClientProvider): PreparedTransport => {
     const kind = kindOverride ?? def.type;
+    this.auth.push(auth);
     const behaviour = this.plan.shift() ?? 'serve';
     const pid = 1000 + this.launches.length;
     // What `new URL` throws for a malformed url: the transport cannot even be made.

@@ -1,0 +1,96 @@
+/**
+ * Routing as a per-user choice (issue 23, item 3). A routed server stays where it is defined (a
+ * folder's `.vscode/mcp.json` or `.mcp.json`, a `.code-workspace` file, the profile's `mcp.json`):
+ * no file a teammate shares changes. We run it from there, and offer it to VS Code's agent through
+ * the gateway under the very label VS Code lists its own copy by.
+ *
+ * Why the same label: VS Code 1.139's `chat.mcp.collisionBehavior` (default `disable`) groups the
+ * servers of all collections by label, case-insensitively, and runs only the first enabled one in
+ * collection order; enabling one of a group (VS Code's own "Enable" in its server options, stored
+ * per user and per workspace in its `mcp.enablement` state) disables the others for this workspace.
+ * Collections are ordered: `.vscode/mcp.json` 0, `.mcp.json` 1, `.code-workspace` 100, the
+ * profile's `mcp.json` 200, extension providers (our gateway) 300. So our copy starts out as the
+ * disabled twin, and one "Enable" by the user hands the server to us; after that VS Code neither
+ * starts its copy nor lists its tools. Read from 1.139's workbench bundle and verified in the real
+ * host (test/integration/routing.test.ts); these are internals of one VS Code version, not API.
+ *
+ * Routes live in our workspaceState: per user and per workspace, like VS Code's enablement.
+ * Pure, no `vscode` import; routeStore.ts keeps them.
+ */
+import type { ServerSource } from '../config/parse/definitions';
+
+/** One routed server: its key as written, in the file it is written in. */
+export interface Route {
+  readonly name: string;
+  /** The file's path; a `.code-workspace` file for its `settings.mcp`. */
+  readonly file: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What workspaceState holds, checked: anything malformed is dropped rather than trusted. */
+export function parseRoutes(value: unknown): Route[] {
+  if (!Array.isArray(value)) return [];
+  const out: Route[] = [];
+  for (const r of value) {
+    if (isRecord(r) && typeof r['name'] === 'string' && typeof r['file'] === 'string' && r['name'] && r['file']) {
+      if (!out.some((o) => sameRoute(o, r as unknown as Route))) out.push({ name: r['name'], file: r['file'] });
+    }
+  }
+  return out;
+}
+
+function sameRoute(a: Route, b: Route): boolean {
+  return a.name === b.name && a.file === b.file;
+}
+
+export function withRoute(routes: readonly Route[], route: Route): Route[] {
+  return routes.some((r) => sameRoute(r, route)) ? [...routes] : [...routes, { name: route.name, file: route.file }];
+}
+
+export function withoutRoute(routes: readonly Route[], route: Route): Route[] {
+  return routes.filter((r) => !sameRoute(r, route));
+}
+
+/** A definition as the loader lists it: `writtenAs` when it had to rename it. */
+export interface RoutableDef {
+  readonly name: string;
+  readonly writtenAs?: string;
+  readonly source: ServerSource;
+}
+
+/** The key as written in its file: the label VS Code lists the server by. */
+export function writtenName(def: RoutableDef): string {
+  return def.writtenAs ?? def.name;
+}
+
+/** The route that would route `def`; undefined for a source VS Code does not read (our setting). */
+export function routeOf(def: RoutableDef): Route | undefined {
+  return def.source.kind === 'setting' ? undefined : { name: writtenName(def), file: def.source.file };
+}
+
+export function isRouted(routes: readonly Route[], def: RoutableDef): boolean {
+  const route = routeOf(def);
+  return route !== undefined && routes.some((r) => sameRoute(r, route));
+}
+
+/**
+ * The id VS Code 1.139 gives its own copy of a definition (the argument of its
+ * `workbench.mcp.serverOptions`, `startServer` and `stopServer` commands), or undefined where it
+ * is not known (Copilot Global, a folder not open). `folderIndex` is the index of the definition's
+ * folder among the workspace folders.
+ */
+export function vscodeServerId(def: RoutableDef, folderIndex: number | undefined): string | undefined {
+  const name = writtenName(def);
+  const s = def.source;
+  if (s.kind === 'setting') return undefined;
+  if (s.kind === 'userFile') return s.origin === 'profile' ? `mcp.config.usrlocal.${name}` : undefined;
+  if (s.format === 'workspaceSettings') return `mcp.config.workspace.${name}`;
+  if (folderIndex === undefined || folderIndex < 0) return undefined;
+  return s.format === 'portable' ? `workspace-dot-mcp.${folderIndex}.${name}` : `mcp.config.ws${folderIndex}.${name}`;
+}
+
+/** The id VS Code gives a server of an extension's definition provider: the extension id, lowercased, "/", the label. */
+export function providerServerId(extensionId: string, label: string): string {
+  return `${extensionId.toLowerCase()}/${label}`;
+}

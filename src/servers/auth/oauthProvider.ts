@@ -1,0 +1,194 @@
+/**
+ * Our `OAuthClientProvider`: the SDK does the protocol (RFC 9728 and RFC 8414 / OIDC discovery,
+ * registration in the spec's order, PKCE S256, resource indicators, scope selection, step-up,
+ * refresh, RFC 9207 `iss` checks); this object only keeps what it asks us to keep, in the
+ * {@link AuthStore}, and records the authorization URL instead of opening it: the browser step is
+ * the sign-in service's, behind the user's consent (signIn.ts). Loaded with the HTTP transports.
+ */
+import {
+  auth,
+  type AuthResult,
+  type FetchLike,
+  type OAuthClientInformationContext,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type OAuthTokens,
+} from '@modelcontextprotocol/client';
+import { randomBytes } from 'node:crypto';
+import type { AuthStore, StoredTokens } from './authStore';
+
+/** How long before expiry a token is refreshed rather than sent (issue 25, item 4). */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export interface OAuthProviderOptions {
+  /** The configured server's name: what its credentials are remembered under. */
+  readonly server: string;
+  /** The MCP endpoint: the protected resource. */
+  readonly serverUrl: URL;
+  /** The loopback address the browser comes back to (loopbackRedirect.ts). */
+  readonly redirectUrl: string;
+  /** A pre-registered client's id, from the server's configuration (its secret is in SecretStorage). */
+  readonly clientId?: string;
+  readonly store: AuthStore;
+  /** The fetch OAuth requests go through (guarded: authFetchGuard.ts). */
+  readonly fetch: FetchLike;
+  readonly now?: () => number;
+  /** Tokens are secrets: the log redacts every value registered here. */
+  readonly addSecret: (value: string) => void;
+}
+
+/** An authorization request the SDK built and that waits for the user: where to go and its `state`. */
+export interface PendingAuthorization {
+  readonly url: URL;
+  readonly state: string;
+}
+
+export class ServerOAuthProvider implements OAuthClientProvider {
+  private verifier: string | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
+  private resource: string | undefined;
+  private lastState: string | undefined;
+  private refreshing: Promise<void> | undefined;
+  /** Set when the SDK wants the user to authorize; taken by the sign-in service. */
+  pending: PendingAuthorization | undefined;
+
+  constructor(private readonly o: OAuthProviderOptions) {}
+
+  get redirectUrl(): string {
+    return this.o.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'MCP Elicitation Host',
+      redirect_uris: [this.o.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      // RFC 8252: a loopback redirect makes this a native client (the SDK infers the same).
+      application_type: 'native',
+    };
+  }
+
+  state(): string {
+    this.lastState = randomBytes(24).toString('base64url');
+    return this.lastState;
+  }
+
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    if (this.o.clientId) {
+      const secret = await this.o.store.clientSecret(this.o.server);
+      return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}) };
+    }
+    const issuer = ctx?.issuer ?? this.discovery?.authorizationServerMetadata?.issuer;
+    return issuer ? this.o.store.client(issuer, this.o.redirectUrl) : undefined;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
+    // A pre-registered client is configuration, not something to store.
+    if (this.o.clientId || !ctx) return;
+    if ('client_secret' in info && typeof info.client_secret === 'string') this.o.addSecret(info.client_secret);
+    await this.o.store.saveClient(ctx.issuer, this.o.redirectUrl, info);
+  }
+
+  /**
+   * Without `ctx` (the transport's read before each request): this server's current tokens,
+   * refreshed first when they expire within {@link REFRESH_MARGIN_MS}. With `ctx`: the tokens for
+   * that issuer and this resource, so a changed authorization server reads none.
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredTokens | undefined> {
+    const binding = ctx ? this.bindingFor(ctx.issuer) : await this.o.store.binding(this.o.server);
+    if (!binding) return undefined;
+    let tokens = await this.o.store.tokens(binding);
+    if (!ctx && tokens?.refresh_token && tokens.expiresAt !== undefined && tokens.expiresAt - this.now() < REFRESH_MARGIN_MS) {
+      await this.refresh();
+      tokens = await this.o.store.tokens(binding);
+    }
+    if (tokens) this.remember(tokens);
+    return tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens & { issuer?: string }, ctx?: OAuthClientInformationContext): Promise<void> {
+    const issuer = ctx?.issuer ?? tokens.issuer;
+    if (!issuer) return;
+    this.remember(tokens);
+    await this.o.store.saveTokens(this.o.server, this.bindingFor(issuer), tokens);
+  }
+
+  redirectToAuthorization(url: URL): void {
+    // Not opened here: the user is asked first (signIn.ts). The SDK put our state() in the URL.
+    this.pending = { url, state: url.searchParams.get('state') ?? this.lastState ?? '' };
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no sign-in is in progress for this server');
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  saveResourceUrl(url: string): void {
+    this.resource = url;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'all' || scope === 'tokens') await this.o.store.forgetTokens(this.o.server);
+    if ((scope === 'all' || scope === 'client') && !this.o.clientId) {
+      const issuer = this.discovery?.authorizationServerMetadata?.issuer;
+      if (issuer) await this.o.store.forgetClient(issuer, this.o.redirectUrl);
+    }
+    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
+  }
+
+  /** Runs the SDK's flow: refresh, or (no usable token) registration and a new {@link pending} request. */
+  async authorize(options: { scope?: string; resourceMetadataUrl?: URL; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
+    this.pending = undefined;
+    return auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, ...options });
+  }
+
+  /** Redeems the code the browser brought back; the SDK checks `iss` (RFC 9207) and the issuer binding. */
+  async finish(code: string, iss: string | undefined): Promise<void> {
+    const result = await auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, authorizationCode: code, ...(iss !== undefined ? { iss } : {}) });
+    this.verifier = undefined;
+    this.pending = undefined;
+    if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+  }
+
+  /** One refresh at a time; a failed refresh leaves the old token, and the server's 401 starts sign-in. */
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.authorize()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private bindingFor(issuer: string): { issuer: string; resource: string } {
+    return { issuer, resource: this.resource ?? this.o.serverUrl.href };
+  }
+
+  private remember(tokens: OAuthTokens): void {
+    this.o.addSecret(tokens.access_token);
+    if (tokens.refresh_token) this.o.addSecret(tokens.refresh_token);
+    if (tokens.id_token) this.o.addSecret(tokens.id_token);
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Sign-in to remote MCP servers (issue 25): the connection's {@link SignInPort}. The SDK's OAuth
+ * client finds the authorization server and builds the request (oauthProvider.ts); here the user
+ * is asked (the url consent, which names the server and where they sign in, and opens the browser
+ * only on Allow), the browser's way back is awaited (loopbackRedirect.ts) with a time limit, and
+ * the code is redeemed. One sign-in per server at a time: a second one replaces the first. No
+ * `vscode` import: the consent and the notices come in as functions.
+ */
+import type { RemoteServerDefinition } from '../../config/parse/definitions';
+import type { SignInPort } from '../connection';
+import type * as HttpTransports from '../httpTransports';
+import type { ServerOAuthProvider } from './oauthProvider';
+import type { AuthStore } from './authStore';
+import type { LoopbackRedirect } from './loopbackRedirect';
+
+/** How long the browser has to come back: signing in may take a password manager and a second factor. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+/** What the consent step reports: the browser opened (or the user took the link), or not. */
+export type SignInConsentAnswer = 'opened' | 'declined' | 'cancelled';
+
+export interface SignInRequest {
+  /** The configured server asking. */
+  readonly server: string;
+  readonly serverUrl: string;
+  /** The authorization URL the SDK built: exactly what opens. */
+  readonly url: string;
+}
+
+export interface SignInDeps {
+  readonly store: AuthStore;
+  readonly redirect: LoopbackRedirect;
+  /** The lazily loaded HTTP transports, which hold the SDK's OAuth code (transports.ts). */
+  readonly engine: () => typeof HttpTransports;
+  /** Asks the user and, on Allow, opens `request.url` in the browser. */
+  readonly consent: (request: SignInRequest, signal: AbortSignal) => Promise<SignInConsentAnswer>;
+  /** Tells the user a sign-in failed (not when they turned it down themselves). */
+  readonly failed: (server: string, reason: string) => void;
+  readonly log: { info(message: string): void; warn(message: string): void };
+  readonly addSecret: (value: string) => void;
+  /** Read per sign-in; tests shorten it. */
+  readonly timeoutMs?: () => number;
+}
+
+/** A sign-in that ended; `message` says why, for the server's state and the notice. */
+export class SignInFailed extends Error {
+  override readonly name = 'SignInFailed';
+  constructor(
+    message: string,
+    /** The user said no, or closed the dialog: no notice, they know. */
+    readonly byUser = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The reason an error gives, in a sentence (SDK errors carry their OAuth code and description). */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err instanceof SyntaxError || /JSON|Unexpected token/.test(err.message)) {
+    return `the authorization server sent an answer that is not JSON (${err.message})`;
+  }
+  return err.message;
+}
+
+export class SignInService implements SignInPort {
+  private readonly providers = new Map<string, { key: string; provider: ServerOAuthProvider }>();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly deps: SignInDeps) {}
+
+  async providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
+    const redirectUrl = await this.deps.redirect.url();
+    const key = JSON.stringify([def.url, def.clientId, redirectUrl]);
+    const known = this.providers.get(def.name);
+    if (known?.key === key) return known.provider;
+    const provider = this.deps.engine().createOAuthProvider(def, {
+      server: def.name,
+      redirectUrl,
+      store: this.deps.store,
+      addSecret: this.deps.addSecret,
+      ...(def.clientId ? { clientId: def.clientId } : {}),
+    });
+    this.providers.set(def.name, { key, provider });
+    return provider;
+  }
+
+  async signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void> {
+    // A second sign-in for the server replaces the first: its dialog closes, its browser tab is forgotten.
+    this.running.get(def.name)?.abort(new SignInFailed('replaced by a newer sign-in for this server', true));
+    const mine = new AbortController();
+    this.running.set(def.name, mine);
+    const stop = AbortSignal.any([signal, mine.signal]);
+    try {
+      await this.run(def, stop);
+      this.deps.log.info(`[${def.name}] signed in`);
+    } catch (err) {
+      const failure =
+        err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err));
+      this.deps.log.warn(`[${def.name}] sign-in ended: ${failure.message}`);
+      if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, failure.message);
+      throw failure;
+    } finally {
+      if (this.running.get(def.name) === mine) this.running.delete(def.name);
+    }
+  }
+
+  private async run(def: RemoteServerDefinition, stop: AbortSignal): Promise<void> {
+    const provider = await this.providerFor(def);
+    let pending = provider.pending;
+    if (!pending) {
+      // The 401 came without the SDK reaching the authorization step (say, a refresh the server
+      // then refused): ask for a new authorization.
+      if ((await provider.authorize({ forceReauthorization: true })) === 'AUTHORIZED') return;
+      pending = provider.pending;
+    }
+    provider.pending = undefined;
+    if (!pending) throw new SignInFailed('the authorization server gave no address to sign in at');
+    const timeoutMs = this.deps.timeoutMs?.() ?? SIGN_IN_TIMEOUT_MS;
+    const timer = new AbortController();
+    const browser = AbortSignal.any([stop, timer.signal]);
+    // Listening before the browser opens, so a quick redirect is not missed.
+    const back = this.deps.redirect.expect(pending.state, browser);
+    back.catch(() => undefined);
+    const answer = await this.deps.consent({ server: def.name, serverUrl: def.url, url: pending.url.href }, stop);
+    if (stop.aborted) throw stop.reason instanceof Error ? stop.reason : new SignInFailed('sign-in cancelled', true);
+    if (answer !== 'opened') {
+      timer.abort();
+      throw new SignInFailed(answer === 'declined' ? 'sign-in was declined' : 'sign-in was cancelled', true);
+    }
+    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+    const clock = setTimeout(
+      () => timer.abort(new SignInFailed(`the browser did not come back within ${minutes} minute${minutes === 1 ? '' : 's'}`)),
+      timeoutMs,
+    );
+    let params: URLSearchParams;
+    try {
+      params = await back;
+    } finally {
+      clearTimeout(clock);
+    }
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description');
+      throw new SignInFailed(`the authorization server answered "${error}"${description ? `: ${description}` : ''}`);
+    }
+    const code = params.get('code');
+    if (!code) throw new SignInFailed('the browser came back without an authorization code');
+    this.deps.addSecret(code);
+    await provider.finish(code, params.get('iss') ?? undefined);
+  }
+
+  /** Forgets `server`'s tokens; true when there were some. */
+  async signOut(server: string): Promise<boolean> {
+    this.running.get(server)?.abort(new SignInFailed('signed out', true));
+    return this.deps.store.forgetTokens(server);
+  }
+
+  dispose(): void {
+    for (const c of this.running.values()) c.abort(new SignInFailed('the extension is stopping', true));
+    this.running.clear();
+    this.deps.redirect.dispose();
+  }
+}
