@@ -74,7 +74,7 @@ export class TaskEndedError extends MrtrError {
     readonly reason: string,
     readonly code?: number,
   ) {
-    super(server, call, `The task of ${call} on "${server}" ended ${outcome}: ${reason}`);
+    super({ key: 'taskEnded', server, call, outcome, reason });
   }
 }
 
@@ -85,7 +85,7 @@ export class TaskExpiredError extends MrtrError {
     call: string,
     readonly ttlMs: number,
   ) {
-    super(server, call, `The task of ${call} on "${server}" did not finish within its ttl of ${ttlMs} ms; it was cancelled.`);
+    super({ key: 'taskExpired', server, call, ttlMs });
   }
 }
 
