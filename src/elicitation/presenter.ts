@@ -75,6 +75,8 @@ export interface Presenter {
   notifyRateLimited(asker: Asker, count: number, seconds: number): void;
   /** The server withdrew a request whose prompt the user was looking at (it is closed already). */
   notifyServerCancelled(asker: Asker): void;
+  /** The call that raised a request the user was looking at was cancelled (it is closed already). */
+  notifyCallCancelled(asker: Asker): void;
   notifyServerGone(asker: Asker): void;
   notifyUrlCompleted(asker: Asker): void;
 }

@@ -63,6 +63,8 @@ export class HostClient extends Client {
   private raw: Map<string, RawRequestHandler> | undefined;
   /** The level a 2026-07-28 request carries in `_meta` (capabilities/logging.ts); none: the key is left out. */
   logLevel: (() => LoggingLevel | undefined) | undefined;
+  /** Hears the id of every response the server sends (the session's questionLinks.ts). */
+  onResponse: ((id: string | number) => void) | undefined;
 
   constructor(...args: ConstructorParameters<typeof Client>) {
     super(...args);
@@ -164,6 +166,7 @@ export class HostClient extends Client {
 
   /** Every response passes here first: an answer that is both round and result fails its request. */
   protected override _onresponse(response: JSONRPCResponse): void {
+    if (response.id !== undefined) this.onResponse?.(response.id);
     const result = 'result' in response ? response.result : undefined;
     // A task's state (`tasks/get`) may list `inputRequests`: that is the extension's, not a faulty result.
     const fault = isTaskState(result) ? undefined : answerFault(result);

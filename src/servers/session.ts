@@ -20,6 +20,7 @@
 import {
   ProtocolError,
   type ClientCapabilities,
+  type ClientContext,
   type Implementation,
   type JSONRPCMessage,
   type ProgressCallback,
@@ -45,6 +46,7 @@ import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import type { PreparedTransport, TransportKind } from './transports';
+import { QuestionLinks } from './questionLinks';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
 export interface RelayedMessage {
@@ -150,6 +152,8 @@ export class Session {
   /** Disposed with the session: capability state that listens to the host (roots). */
   private readonly owned: { dispose(): void }[] = [];
   private readonly level: SessionLogLevel;
+  /** Which call each pushed question belongs to, so that cancelling the call closes it (questionLinks.ts). */
+  private readonly links = new QuestionLinks();
 
   constructor(
     readonly prepared: PreparedTransport,
@@ -179,7 +183,9 @@ export class Session {
     this.owned.push(this.level);
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
-    this.traceOutgoing();
+    this.client.onResponse = (id) => this.links.answered(id);
+    if (prepared.origins) prepared.origins.onArrived = (question, call) => this.links.arrivedOn(question, call);
+    this.watchOutgoing();
   }
 
   get isDisposed(): boolean {
@@ -248,13 +254,12 @@ export class Session {
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
       answerMaybeAsTask(tasks, 'elicitation/create', request.params, (params, task) =>
-        deps.sink.handle(
-          askerFor(name, client.getServerVersion()),
-          params,
-          task
-            ? { signal: task.signal, requestId: `task ${task.id}` }
-            : {
-                signal: ctx.mcpReq.signal,
+        task
+          ? // A task-borne question outlives the request that created it: its task's signal ends it.
+            deps.sink.handle(askerFor(name, client.getServerVersion()), params, { signal: task.signal, requestId: `task ${task.id}` })
+          : this.asked(ctx, request.method, (signal) =>
+              deps.sink.handle(askerFor(name, client.getServerVersion()), params, {
+                signal,
                 requestId: ctx.mcpReq.id,
                 sendProgress: async (progressToken, progress, message) => {
                   await ctx.mcpReq.notify({
@@ -262,8 +267,8 @@ export class Session {
                     params: { progressToken, progress, ...(message ? { message } : {}) },
                   });
                 },
-              },
-        ),
+              }),
+            ),
       ),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
@@ -283,7 +288,13 @@ export class Session {
     this.owned.push(roots);
     client.setRequestHandler('roots/list', () => roots.list());
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler, tasks);
+    installSampling(
+      client,
+      () => askerFor(name, client.getServerVersion()),
+      deps.sampler,
+      (ctx, ask) => this.asked(ctx, 'sampling/createMessage', ask),
+      tasks,
+    );
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
@@ -298,6 +309,32 @@ export class Session {
       this.notify(n);
       return Promise.resolve();
     };
+  }
+
+  /**
+   * Runs one pushed question with the signal that ends it: the server's cancellation of it, and
+   * the cancellation of the call it belongs to, when that is known (questionLinks.ts).
+   */
+  private async asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const link = this.links.question(ctx.mcpReq.id);
+    const id = JSON.stringify(ctx.mcpReq.id);
+    if (link.call === undefined) {
+      if (link.inFlight > 1) {
+        this.deps.log.debug(
+          `${method} ${id} may belong to any of ${link.inFlight} requests in flight: cancelling one of them leaves it open`,
+        );
+      }
+      return ask(ctx.mcpReq.signal);
+    }
+    const how = link.kind === 'stream' ? 'arrived on its stream' : 'the only request in flight';
+    this.deps.log.debug(
+      `${method} ${id} belongs to our ${this.links.methodOf(link.call) ?? 'request'} ${JSON.stringify(link.call)} (${how})`,
+    );
+    try {
+      return await ask(AbortSignal.any([ctx.mcpReq.signal, link.signal]));
+    } finally {
+      link.dispose();
+    }
   }
 
   /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
@@ -454,15 +491,26 @@ export class Session {
     return err;
   }
 
-  /** Wraps the transport's send so every outgoing message reaches {@link trace}. */
-  private traceOutgoing(): void {
-    if (!this.deps.log.isTracing) return;
+  /**
+   * Wraps the transport's send: every outgoing message reaches {@link trace}, and our requests
+   * and cancellations reach {@link links}, so a call's cancellation closes its questions.
+   */
+  private watchOutgoing(): void {
     const t = this.prepared.transport;
     const send = t.send.bind(t);
     t.send = (msg, opts) => {
-      this.trace('→', msg);
+      if (this.deps.log.isTracing) this.trace('→', msg);
+      this.outgoing(msg);
       return send(msg, opts);
     };
+  }
+
+  private outgoing(msg: JSONRPCMessage): void {
+    const cancelled = this.links.outgoing(msg);
+    if (cancelled && cancelled.closed > 0) {
+      const what = `our ${cancelled.method ?? 'request'} ${JSON.stringify(cancelled.id)}`;
+      this.deps.log.info(`${what} was cancelled: closed ${cancelled.closed} question(s) it raised`);
+    }
   }
 
   /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */

@@ -87,6 +87,7 @@ function historyIcon(h: FinishedElicitation): string {
     case 'disconnect':
       return 'debug-disconnect';
     case 'serverCancel':
+    case 'callCancel':
       return 'discard';
     case 'timeout':
       return 'watch';

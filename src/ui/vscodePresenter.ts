@@ -271,6 +271,10 @@ export class VscodePresenter implements Presenter {
     safe.setStatusBarMessage(safe.l10n.t('$(info) {0} withdrew its question.', displayText(asker.name)), 5000);
   }
 
+  notifyCallCancelled(asker: Asker): void {
+    safe.setStatusBarMessage(safe.l10n.t('$(info) {0}: the call was cancelled; its question was closed.', displayText(asker.name)), 5000);
+  }
+
   notifyServerGone(asker: Asker): void {
     void safe.showWarningMessage(safe.l10n.t('MCP server “{0}” disconnected; its question was closed.', displayText(asker.name)));
   }

@@ -32,7 +32,7 @@ export interface Shown<P, A> {
 
 /** A notification the presenter was asked to show, with the server it names. */
 export interface Notice {
-  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'serverGone' | 'urlCompleted';
+  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'callCancelled' | 'serverGone' | 'urlCompleted';
   readonly server: string;
 }
 
@@ -82,6 +82,10 @@ export class FakePresenter implements Presenter {
 
   notifyServerCancelled(asker: Asker): void {
     this.notices.push({ kind: 'serverCancelled', server: asker.name });
+  }
+
+  notifyCallCancelled(asker: Asker): void {
+    this.notices.push({ kind: 'callCancelled', server: asker.name });
   }
 
   notifyServerGone(asker: Asker): void {
