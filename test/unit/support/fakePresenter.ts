@@ -6,6 +6,7 @@
  */
 import type { Asker } from '../../../src/elicitation/asker';
 import type {
+  SignInAnswer,
   AskAnswer,
   AskPrompt,
   FormAnswer,
@@ -66,6 +67,11 @@ export class FakePresenter implements Presenter {
 
   presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer> {
     return show(this.urls, prompt, signal, undefined, this.answerUrl, { action: 'cancel' });
+  }
+
+  /** The broker never signs in (servers/auth/signIn.ts does, through the real presenter): a sign-in here is a bug. */
+  presentSignIn(): Promise<SignInAnswer> {
+    return Promise.reject(new Error('the broker asked for a sign-in'));
   }
 
   askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer> {
