@@ -73,7 +73,12 @@ export function serverSentence(s: ServerSentence, l10n: Localize): string {
         s.reason,
       );
     case 'taskExpired':
-      return l10n.t('The task of {0} on "{1}" did not finish within its time to live ({2} ms); it was cancelled.', s.call, s.server, s.ttlMs);
+      return l10n.t(
+        'The task of {0} on "{1}" did not finish within its time to live ({2} ms); it was cancelled.',
+        s.call,
+        s.server,
+        s.ttlMs,
+      );
     case 'taskEnded':
       switch (s.outcome) {
         case 'failed':

@@ -21,7 +21,12 @@ import { CLIENT_CAPABILITIES, Session } from '../../src/servers/session';
 import { FakeLaunches, ManualTimers, MemoryLog, RecordingSampler, stdioDef } from './support/fakeLaunches';
 
 /** A run the test settles itself; `signal` is what the task gave it. */
-function deferred(): { run: (s: AbortSignal) => Promise<Result>; resolve: (r: Result) => void; reject: (e: unknown) => void; signal: () => AbortSignal } {
+function deferred(): {
+  run: (s: AbortSignal) => Promise<Result>;
+  resolve: (r: Result) => void;
+  reject: (e: unknown) => void;
+  signal: () => AbortSignal;
+} {
   let resolve: (r: Result) => void = () => undefined;
   let reject: (e: unknown) => void = () => undefined;
   let signal: AbortSignal | undefined;
@@ -214,7 +219,8 @@ void describe('ClientTasks (2025-11-25 tasks, receiver side)', () => {
 
 /** A sink that keeps each question's signal and lets the test answer it. */
 class HeldSink implements ElicitationSink {
-  readonly asked: { params: unknown; extra: HandleExtra; answer: (r: { action: 'accept'; content: Record<string, string> }) => void }[] = [];
+  readonly asked: { params: unknown; extra: HandleExtra; answer: (r: { action: 'accept'; content: Record<string, string> }) => void }[] =
+    [];
   private heard: (() => void)[] = [];
   handle(_asker: unknown, params: unknown, extra: HandleExtra): ReturnType<ElicitationSink['handle']> {
     return new Promise((resolve) => {
@@ -283,7 +289,10 @@ void describe('Session: task-augmented requests from a real SDK server', () => {
     assert.equal(seen[0], 'taskCreated');
     assert.equal(seen.at(-1), 'result');
     assert.ok(seen.includes('status completed'));
-    assert.deepEqual({ ...(final as Record<string, unknown>), _meta: undefined }, { action: 'accept', content: { name: 'Ada' }, _meta: undefined });
+    assert.deepEqual(
+      { ...(final as Record<string, unknown>), _meta: undefined },
+      { action: 'accept', content: { name: 'Ada' }, _meta: undefined },
+    );
     const listed = await server.server.experimental.tasks.listTasks();
     assert.equal(listed.tasks.length, 1);
     assert.equal(listed.tasks[0]?.status, 'completed');

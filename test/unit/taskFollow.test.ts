@@ -16,36 +16,39 @@ function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal } = {})
   const updates: Record<string, unknown>[] = [];
   const cancels: string[] = [];
   const run = (handle: Partial<TaskState>): Promise<unknown> =>
-    followTask({ taskId: 't', status: 'working', ...handle }, {
-      server: 's',
-      label: 'tool',
-      signal: o.signal ?? new AbortController().signal,
-      requests: {
-        get: () => {
-          const next = polls.shift();
-          if (!next) throw new Error('polled past the script');
-          return Promise.resolve({ taskId: 't', ...next });
+    followTask(
+      { taskId: 't', status: 'working', ...handle },
+      {
+        server: 's',
+        label: 'tool',
+        signal: o.signal ?? new AbortController().signal,
+        requests: {
+          get: () => {
+            const next = polls.shift();
+            if (!next) throw new Error('polled past the script');
+            return Promise.resolve({ taskId: 't', ...next });
+          },
+          update: (_id, responses) => {
+            updates.push(responses);
+            return Promise.resolve({});
+          },
+          cancel: (id) => {
+            cancels.push(id);
+            return Promise.resolve({});
+          },
         },
-        update: (_id, responses) => {
-          updates.push(responses);
-          return Promise.resolve({});
+        declared: (m) => m === 'elicitation/create',
+        fulfil: (slot) => {
+          asked.push(slot);
+          return Promise.resolve({ action: 'accept', content: { answer: slot.key } });
         },
-        cancel: (id) => {
-          cancels.push(id);
-          return Promise.resolve({});
+        pause: (ms) => {
+          now += ms;
+          return Promise.resolve();
         },
+        now: () => now,
       },
-      declared: (m) => m === 'elicitation/create',
-      fulfil: (slot) => {
-        asked.push(slot);
-        return Promise.resolve({ action: 'accept', content: { answer: slot.key } });
-      },
-      pause: (ms) => {
-        now += ms;
-        return Promise.resolve();
-      },
-      now: () => now,
-    });
+    );
   return { run, asked, updates, cancels, at: () => now };
 }
 
@@ -80,7 +83,10 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
 
   void it('failed and cancelled tasks end the call with their reason, and are not cancelled again', async () => {
     const failed = scripted([{ status: 'failed', error: { code: -32603, message: 'disk full' } }]);
-    await assert.rejects(failed.run({}), (e: unknown) => e instanceof TaskEndedError && e.outcome === 'failed' && /disk full/.test(e.message));
+    await assert.rejects(
+      failed.run({}),
+      (e: unknown) => e instanceof TaskEndedError && e.outcome === 'failed' && /disk full/.test(e.message),
+    );
     const cancelled = scripted([{ status: 'cancelled', statusMessage: 'shutting down' }]);
     await assert.rejects(cancelled.run({}), (e: unknown) => e instanceof TaskEndedError && e.outcome === 'cancelled');
     assert.deepEqual([...failed.cancels, ...cancelled.cancels], []);

@@ -49,12 +49,19 @@ export function isTaskHandle(v: unknown): v is TaskState & { resultType: 'task' 
 export const TASK_HANDLE_CODE = -32099;
 const CARRIER = 'mcpElicitationHostTaskHandle';
 
-export function taskHandleResponse(id: string | number, handle: Record<string, unknown>): {
+export function taskHandleResponse(
+  id: string | number,
+  handle: Record<string, unknown>,
+): {
   jsonrpc: '2.0';
   id: string | number;
   error: { code: number; message: string; data: Record<string, unknown> };
 } {
-  return { jsonrpc: '2.0', id, error: { code: TASK_HANDLE_CODE, message: 'task handle in transit (never shown)', data: { [CARRIER]: handle } } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: TASK_HANDLE_CODE, message: 'task handle in transit (never shown)', data: { [CARRIER]: handle } },
+  };
 }
 
 /** The handle a leg's error carries (see {@link taskHandleResponse}); undefined for any other error. */
@@ -168,7 +175,13 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
         case 'failed': {
           ended = true;
           const message = typeof state.error?.message === 'string' ? state.error.message : (state.statusMessage ?? 'no reason given');
-          throw new TaskEndedError(o.server, o.label, 'failed', message, typeof state.error?.code === 'number' ? state.error.code : undefined);
+          throw new TaskEndedError(
+            o.server,
+            o.label,
+            'failed',
+            message,
+            typeof state.error?.code === 'number' ? state.error.code : undefined,
+          );
         }
         case 'cancelled':
           ended = true;
@@ -204,7 +217,9 @@ async function answerNew(state: TaskState, o: FollowOptions, answered: Set<strin
   const undeclared = fresh.filter(([, request]) => !o.declared(methodOf(request)));
   const first = undeclared[0];
   if (first) {
-    throw new UndeclaredInputError(o.server, o.label, first[0], methodOf(first[1]), [...new Set(undeclared.map(([, r]) => methodOf(r) ?? '?'))]);
+    throw new UndeclaredInputError(o.server, o.label, first[0], methodOf(first[1]), [
+      ...new Set(undeclared.map(([, r]) => methodOf(r) ?? '?')),
+    ]);
   }
   o.log?.(`[${o.server}] ${o.label}: task ${state.taskId} asks ${fresh.length} input request(s)`);
   const responses: Record<string, unknown> = {};
