@@ -23,6 +23,7 @@ import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { LogLevelSource } from './capabilities/logging';
 import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
+import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
@@ -376,6 +377,15 @@ export class Connection extends Disposable {
   /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */
   async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
     return this.signedIn(() => this.live().sendLeg(method, params, leg, label));
+  }
+
+  /** The tasks extension's requests through the current session, for a call answered with a task (mrtr/taskFollow.ts). */
+  get taskRequests(): TaskRequests {
+    return {
+      get: (taskId, signal) => this.live().taskRequest('tasks/get', { taskId }, signal),
+      update: (taskId, inputResponses, signal) => this.live().taskRequest('tasks/update', { taskId, inputResponses }, signal),
+      cancel: (taskId) => this.live().taskRequest('tasks/cancel', { taskId }, undefined),
+    };
   }
 
   /** Sends one request as given, for the agent gateway's lookups (see {@link Session.relay}). */

@@ -33,6 +33,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
+import { answerMaybeAsTask, ClientTasks, installTasks, TASKS_CAPABILITY } from './capabilities/tasks';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
@@ -41,6 +42,7 @@ import type { ClientExtensions } from './capabilities/agentExtensions';
 import { HostClient } from './hostClient';
 import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import type { PreparedTransport, TransportKind } from './transports';
@@ -111,6 +113,7 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
   roots: { listChanged: true },
   sampling: SAMPLING_CAPABILITY,
+  tasks: TASKS_CAPABILITY,
 } as const satisfies ClientCapabilities;
 
 /**
@@ -241,20 +244,31 @@ export class Session {
     const { client, deps } = this;
     const name = deps.name;
 
+    // tasks (2025-11-25): a pushed elicitation or sample with `task` is answered with a task at
+    // once and asked the same way; the server polls it (capabilities/tasks.ts).
+    const tasks = new ClientTasks({ log: (m) => deps.log.debug(m) });
+    this.owned.push(tasks);
+    installTasks(client, tasks);
+
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      this.asked(ctx, request.method, (signal) =>
-        deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
-          signal,
-          requestId: ctx.mcpReq.id,
-          sendProgress: async (progressToken, progress, message) => {
-            await ctx.mcpReq.notify({
-              method: 'notifications/progress',
-              params: { progressToken, progress, ...(message ? { message } : {}) },
-            });
-          },
-        }),
+      answerMaybeAsTask(tasks, 'elicitation/create', request.params, (params, task) =>
+        task
+          ? // A task-borne question outlives the request that created it: its task's signal ends it.
+            deps.sink.handle(askerFor(name, client.getServerVersion()), params, { signal: task.signal, requestId: `task ${task.id}` })
+          : this.asked(ctx, request.method, (signal) =>
+              deps.sink.handle(askerFor(name, client.getServerVersion()), params, {
+                signal,
+                requestId: ctx.mcpReq.id,
+                sendProgress: async (progressToken, progress, message) => {
+                  await ctx.mcpReq.notify({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, ...(message ? { message } : {}) },
+                  });
+                },
+              }),
+            ),
       ),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
@@ -279,6 +293,7 @@ export class Session {
       () => askerFor(name, client.getServerVersion()),
       deps.sampler,
       (ctx, ask) => this.asked(ctx, 'sampling/createMessage', ask),
+      tasks,
     );
 
     // Server notifications. For a server that announces tool list changes without declaring
@@ -416,7 +431,19 @@ export class Session {
         }
       });
     } catch (err) {
+      // A task handle (tasks extension): the caller follows it (mrtr/taskFollow.ts).
+      const handle = taskHandleOf(err);
+      if (handle) return handle;
       throw this.protocolFailure(err, label);
+    }
+  }
+
+  /** One request of the tasks extension (`tasks/get`, `tasks/update`, `tasks/cancel`), answered quickly. */
+  async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    try {
+      return await this.timed({ signal }, RELAY_TIMEOUT_MS, (o) => this.client.taskRequest(method, params, o));
+    } catch (err) {
+      throw this.protocolFailure(err, method);
     }
   }
 

@@ -106,6 +106,7 @@ export async function callWithInputRounds(
       broker: roundBroker(broker, conn.sampler),
       roots: () => conn.listRoots(),
       send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
+      tasks: conn.taskRequests,
       // The caller's Cancel, or the connection going away (stop, restart, deactivation).
       signal: cancel ? AbortSignal.any([cancel.signal, conn.callSignal]) : conn.callSignal,
       ...(o.log ? { log: o.log } : {}),

@@ -23,7 +23,10 @@ function records(server: string): Record<string, unknown>[] {
 }
 
 /** The levels the 2025 fixture was sent with `logging/setLevel`, in order. */
-const levelsSet = (server: string): unknown[] => records(server).filter((r) => r['kind'] === 'setLevel').map((r) => r['level']);
+const levelsSet = (server: string): unknown[] =>
+  records(server)
+    .filter((r) => r['kind'] === 'setLevel')
+    .map((r) => r['level']);
 
 suite('Log level: a server follows the extension log level, in both eras (issue 24 item 4)', () => {
   const OLD = 'loglevel-2025';
@@ -79,11 +82,15 @@ suite('Log level: a server follows the extension log level, in both eras (issue 
     return last['logLevel'];
   }
 
-  test('warning, then error: the 2025 server gets logging/setLevel and the 2026 server\'s next request carries the level', async function () {
+  test("warning, then error: the 2025 server gets logging/setLevel and the 2026 server's next request carries the level", async function () {
     this.timeout(120_000);
     await setHostLevel('warn', 'warning');
     assert.equal(await modernCallLevel('warn'), 'warning');
-    assert.equal(records(MODERN).filter((r) => r['method'] === 'logging/setLevel').length, 0, 'a 2026-07-28 server gets no logging/setLevel');
+    assert.equal(
+      records(MODERN).filter((r) => r['method'] === 'logging/setLevel').length,
+      0,
+      'a 2026-07-28 server gets no logging/setLevel',
+    );
 
     await setHostLevel('error', 'error');
     assert.equal(await modernCallLevel('error'), 'error');
