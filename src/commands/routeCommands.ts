@@ -202,14 +202,16 @@ async function giveBackFromSetting(deps: RouteDeps, listed: string, ours: OurCon
   const removed = removeFromOurs(ours, name);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!removed || !folder || (entry?.resolved && !canGiveBackFrom(entry.resolved.def.source))) {
-    void safe.showWarningMessage(safe.l10n.t('{0} is neither routed nor in the workspace setting mcpElicitation.servers.', displayText(name)));
+    void safe.showWarningMessage(
+      safe.l10n.t('{0} is neither routed nor in the workspace setting mcpElicitation.servers.', displayText(name)),
+    );
     return false;
   }
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
   const go = vscode.l10n.t('Move to {0}', `${folder.name}/.vscode/mcp.json`);
   const choice = await safe.showWarningMessage(
     safe.l10n.t(
-      '{0} is in this workspace\'s setting mcpElicitation.servers. Giving it back moves it into {1}: if that file is shared, teammates will see the server there, and VS Code runs it for them too.',
+      "{0} is in this workspace's setting mcpElicitation.servers. Giving it back moves it into {1}: if that file is shared, teammates will see the server there, and VS Code runs it for them too.",
       displayText(name),
       displayText(`${folder.name}/.vscode/mcp.json`),
     ),
@@ -217,7 +219,10 @@ async function giveBackFromSetting(deps: RouteDeps, listed: string, ours: OurCon
     go,
   );
   if (choice !== go) return false;
-  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(putIntoMcpJson(await readText(file), name, removed.server, removed.inputs)));
+  await vscode.workspace.fs.writeFile(
+    file,
+    new TextEncoder().encode(putIntoMcpJson(await readText(file), name, removed.server, removed.inputs)),
+  );
   await writeOurs(removed.cfg);
   log.info(`[${name}] moved back to ${file.fsPath}`);
   await manager.reload();

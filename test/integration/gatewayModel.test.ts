@@ -142,7 +142,11 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME), true);
     await waitForRunning(s, NAME);
     assert.equal(readFileSync(mcpJson.path, 'utf8'), text, 'mcp.json unchanged, comment included: a teammate keeps the server');
-    assert.equal((config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME], undefined, 'not copied into a setting');
+    assert.equal(
+      (config().inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {})[NAME],
+      undefined,
+      'not copied into a setting',
+    );
     assert.ok(!s.manager.vscodeOwned().some((d) => d.name === NAME), "no longer listed as VS Code's");
     await waitFor(() => s.gateway.has(NAME), 'offered through the gateway');
     assert.equal(s.gateway.definitions().find((d) => d.name === NAME)?.label, NAME, "under the label of VS Code's copy");

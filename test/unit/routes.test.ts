@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isRouted, parseRoutes, providerServerId, routeOf, vscodeServerId, withoutRoute, withRoute, writtenName } from '../../src/gateway/routes';
+import {
+  isRouted,
+  parseRoutes,
+  providerServerId,
+  routeOf,
+  vscodeServerId,
+  withoutRoute,
+  withRoute,
+  writtenName,
+} from '../../src/gateway/routes';
 import type { ServerSource } from '../../src/config/parse/definitions';
 
 // Routing is a per-user choice kept in our workspaceState: a route names a server as written in
@@ -18,7 +27,10 @@ const setting: ServerSource = { kind: 'setting', scope: 'workspace' };
 describe('routes: what Route records and Give Back removes', () => {
   it('a route is the name as written in its file, for every source VS Code reads; our own setting has none', () => {
     assert.deepEqual(routeOf({ name: 'tickets', source: mcpJson }), { name: 'tickets', file: mcpJson.file });
-    assert.deepEqual(routeOf({ name: 'tickets (workspace)', writtenAs: 'tickets', source: dotMcp }), { name: 'tickets', file: dotMcp.file });
+    assert.deepEqual(routeOf({ name: 'tickets (workspace)', writtenAs: 'tickets', source: dotMcp }), {
+      name: 'tickets',
+      file: dotMcp.file,
+    });
     assert.deepEqual(routeOf({ name: 't', source: wsFile }), { name: 't', file: wsFile.file });
     assert.deepEqual(routeOf({ name: 't', source: profile }), { name: 't', file: profile.file });
     assert.equal(routeOf({ name: 't', source: setting }), undefined);
@@ -57,7 +69,11 @@ describe("routes: VS Code's ids for the two copies", () => {
     assert.equal(vscodeServerId({ name: 'x', source: dotMcp }, 1), 'workspace-dot-mcp.1.x');
     assert.equal(vscodeServerId({ name: 'x', source: wsFile }, undefined), 'mcp.config.workspace.x');
     assert.equal(vscodeServerId({ name: 'x', source: profile }, undefined), 'mcp.config.usrlocal.x');
-    assert.equal(vscodeServerId({ name: 'x (workspace)', writtenAs: 'x', source: mcpJson }, 0), 'mcp.config.ws0.x', 'by the key as written');
+    assert.equal(
+      vscodeServerId({ name: 'x (workspace)', writtenAs: 'x', source: mcpJson }, 0),
+      'mcp.config.ws0.x',
+      'by the key as written',
+    );
   });
 
   it('unknown where VS Code’s id cannot be told: Copilot Global, a folder not open, our setting', () => {
