@@ -21,24 +21,39 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { FormPrompt } from '../../src/elicitation/presenter';
 import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
-import { BY_TAG, CASES, PAYLOADS } from '../fixtures/hostileCases.mjs';
-import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { BY_TAG, CASES, LINKS, PAYLOADS } from '../fixtures/hostileCases.mjs';
+import type { ChildProcess } from 'node:child_process';
+import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 /** Raw bidi controls, C0/C1 controls other than \n and \t, lone surrogates: never in widget text. */
 const UNSAFE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u0000-\u0008\u000B-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /**
- * The longest the extension host's event loop may stall during the battery. What this must catch
- * costs seconds to hours: a runaway regular expression (before the validation budget, one default
- * value hung the host for good) or work quadratic in a 1 MB message. What it must tolerate, on this
- * shared 2-core machine with code-server and Chromium beside it, is ordinary noise: creating a form
- * webview or a major GC after the 1 MB cases was measured at up to ~350 ms (the battery logs its
- * worst stalls and the case on the wire at each). One second separates the two with margin both
- * ways, and is still well under the 5 s after which VS Code reports a host as unresponsive.
+ * The longest the extension host's event loop may stall on one case. What this must catch costs
+ * seconds to hours: a runaway regular expression (before the validation budget, one default value
+ * hung the host for good) or work quadratic in a 1 MB message. What it must tolerate, on this
+ * shared 2-core machine with code-server, Chromium and other test runs beside it, is load: creating
+ * a form webview or a major GC after the 1 MB cases was measured at up to ~350 ms, and a busy
+ * machine has stretched one such pause past a second. So a stall over this limit is blamed on the
+ * case on the wire and that case is run again: a case that stalls the host does so every time,
+ * while noise from the load around it does not repeat (see assertNoStall).
  */
 const MAX_STALL_MS = 1000;
+/** How often a suspect case is run again; it fails only if every run stalls. */
+const STALL_RERUNS = 2;
+/**
+ * VS Code's own link pattern (`LINK_REGEX` of src/vs/base/common/linkedText.ts, the same in the
+ * workbench of the code-server under test; test/unit/linkSafety.test.ts has the provenance). An
+ * InputBox's prompt and validation message and a notification's text are parsed with it, and every
+ * match becomes a link that runs its command or opens its target on click.
+ */
+// eslint-disable-next-line no-useless-escape -- copied verbatim
+const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+const vscodeLinks = (text: string): string[] => [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
 const SERVER = 'hostile';
+/** The same hostile server over Streamable HTTP. */
+const HTTP_SERVER = 'hostile-http';
 
 interface CaseRecord {
   readonly tag: string;
@@ -98,8 +113,8 @@ function widgetTexts(w: vscode.QuickInput | undefined): string[] {
   return [w.title ?? '', box.prompt ?? '', box.placeholder ?? '', ...items];
 }
 
-function runTool(tool: string, args: Record<string, unknown> = {}): Promise<unknown> {
-  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', SERVER, tool, args));
+function runTool(tool: string, args: Record<string, unknown> = {}, server = SERVER): Promise<unknown> {
+  return Promise.resolve(vscode.commands.executeCommand('mcpElicitation.runTool', server, tool, args));
 }
 
 function toolJson<T>(result: unknown): T {
@@ -124,6 +139,9 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
   let openedBefore = 0;
   /** While set, the responder only records: the test answers the prompt itself. */
   let paused = false;
+  /** The HTTP hostile server's process. */
+  const children: ChildProcess[] = [];
+  let stdioEntry: Record<string, unknown> = {};
 
   /** Names the case on the wire at each stall: the last one sent before it. */
   function blame(stalls: readonly { at: number; ms: number }[]): string {
@@ -165,9 +183,9 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
   }
 
   /** Runs the listed cases (all but the disconnect case by default); returns one record per case. */
-  async function battery(ids?: readonly string[]): Promise<CaseRecord[]> {
+  async function battery(ids?: readonly string[], server = SERVER): Promise<CaseRecord[]> {
     const from = existsSync(record) ? statSync(record).size : 0;
-    const summary = toolJson<{ ran: number }>(await runTool('runBattery', ids ? { ids } : {}));
+    const summary = toolJson<{ ran: number }>(await runTool('runBattery', ids ? { ids } : {}, server));
     const cases = readLines(record, from).filter((l) => l['type'] === 'case') as unknown as CaseRecord[];
     assert.equal(cases.length, summary.ran);
     return cases;
@@ -224,10 +242,37 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     return { cases, stallMs: stall.max / 1e6, stalls: sampler.stalls };
   }
 
-  /** Logs the worst event-loop delay of a pass, and fails past MAX_STALL_MS naming the case on the wire at each stall. */
-  function assertNoStall(pass: string, run: { stallMs: number; stalls: readonly { at: number; ms: number }[] }): void {
+  /** The cases on the wire at the stalls over MAX_STALL_MS, each once; `undefined` for one before any case was sent. */
+  function suspects(run: { stallMs: number; stalls: readonly { at: number; ms: number }[] }): (string | undefined)[] {
+    const sends = readLines(record).filter((l) => l['type'] === 'send');
+    let over = run.stalls.filter((st) => st.ms >= MAX_STALL_MS);
+    // The histogram and the sampler measure a little differently: the histogram's worst is the sampler's biggest.
+    if (over.length === 0 && run.stallMs >= MAX_STALL_MS) over = [...run.stalls].sort((a, b) => b.ms - a.ms).slice(0, 1);
+    assert.ok(run.stallMs < MAX_STALL_MS || over.length > 0, `event loop stalled ${Math.round(run.stallMs)} ms, unseen by the sampler`);
+    const tags = over.map((st) => sends.filter((l) => Number(l['at']) <= st.at).at(-1)?.['tag'] as string | undefined);
+    return [...new Set(tags)];
+  }
+
+  /**
+   * Logs the worst event-loop delay of a pass. A stall over MAX_STALL_MS is blamed on the case on
+   * the wire, which is then run again STALL_RERUNS times on its own under the same load: the pass
+   * fails when every rerun stalls too (what a runaway pattern or quadratic work does, each time),
+   * or when a stall cannot be placed on a case. A stall that does not repeat was the machine's.
+   */
+  async function assertNoStall(pass: string, run: { stallMs: number; stalls: readonly { at: number; ms: number }[] }): Promise<void> {
     console.log(`${pass}: max event-loop delay ${Math.round(run.stallMs)} ms; stalls over 100 ms: ${blame(run.stalls) || 'none'}`);
-    assert.ok(run.stallMs < MAX_STALL_MS, `event loop stalled ${Math.round(run.stallMs)} ms: ${blame(run.stalls)}`);
+    const reproduced: string[] = [];
+    for (const tag of suspects(run)) {
+      assert.ok(tag !== undefined, `event loop stalled before any case was sent: ${blame(run.stalls)}`);
+      const again: number[] = [];
+      for (let i = 0; i < STALL_RERUNS; i++) {
+        const rerun = await watchedBattery([tag]);
+        again.push(Math.round(Math.max(rerun.stallMs, ...rerun.stalls.map((st) => st.ms))));
+      }
+      console.log(`${pass}: ${tag} run again alone: max event-loop delay ${again.join(', ')} ms`);
+      if (again.every((ms) => ms >= MAX_STALL_MS)) reproduced.push(`${tag}: ${again.join(', ')} ms`);
+    }
+    assert.deepEqual(reproduced, [], `event loop stalled over ${MAX_STALL_MS} ms on every run of: ${reproduced.join('; ')}`);
   }
 
   function assertWire(cases: readonly CaseRecord[]): void {
@@ -248,9 +293,8 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     // A hundred requests in a few seconds would trip the rate limit: lift it for this suite.
     await setSetting('rateLimit', { requests: 0, perSeconds: 60 });
     await setSetting('presentation', 'quickInput');
-    await setSetting('servers', {
-      [SERVER]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileServer.mjs')], env: { HOSTILE_RECORD: record } },
-    });
+    stdioEntry = { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileServer.mjs')], env: { HOSTILE_RECORD: record } };
+    await setSetting('servers', { [SERVER]: stdioEntry });
     await waitForRunning(s, SERVER);
     await waitFor(() => s.manager.get(SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile tools listed');
     // Observe, without changing, what every widget is handed.
@@ -271,7 +315,8 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     stall.disable();
     s.broker.queue.cancelAll();
     for (const k of keys) await configuration().update(k, saved.get(k), vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => s.manager.get(SERVER) === undefined, 'hostile server removed');
+    await waitFor(() => s.manager.get(SERVER) === undefined && s.manager.get(HTTP_SERVER) === undefined, 'hostile servers removed');
+    for (const c of children) c.kill();
     rmSync(record, { force: true });
   });
 
@@ -279,17 +324,27 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     this.timeout(180_000);
     const ids = CASES.filter((c) => !c.tag.startsWith('url/') && c.raw?.kind !== 'disconnect').map((c) => c.tag);
     assert.ok(ids.length >= 100, `${ids.length} cases`);
+    // The watch can fail: a deliberate block of this event loop longer than the limit is seen.
+    const control = stallSampler();
+    const t0 = performance.now();
+    while (performance.now() - t0 < MAX_STALL_MS + 200) {
+      // Busy on purpose: this is the stall the watch must see.
+    }
+    await waitFor(() => control.stalls.length > 0, 'the sampler sees the deliberate stall');
+    control.stop();
+    assert.ok((control.stalls[0]?.ms ?? 0) >= MAX_STALL_MS, `the sampler measured ${JSON.stringify(control.stalls)}`);
     const run = await watchedBattery(ids);
     assert.equal(run.cases.length, ids.length);
     assertWire(run.cases);
     assert.deepEqual(responderErrors, []);
-    assertNoStall('hostile battery', run);
     // Every case the list says reaches the UI did, and nothing else did.
     const reachesUi = CASES.filter((c) => ids.includes(c.tag) && (c.expect === 'cancel' || c.expect === 'accept')).length;
     const duplicates = 2;
     const flood = (BY_TAG.get('protocol/flood-server-cancel')?.raw as { count: number }).count;
     assert.ok(shown.length >= reachesUi + duplicates && shown.length <= reachesUi + duplicates + flood, `${shown.length} prompts shown`);
     assert.equal(s.broker.queue.list().filter((e) => e.asker.name === SERVER).length, 0, 'nothing from the battery is left pending');
+    // Last: a suspect case run again adds its prompts to `shown`.
+    await assertNoStall('hostile battery', run);
   });
 
   test('what the widgets show is sanitised and bounded; oversize text is cut with a visible marker', () => {
@@ -334,6 +389,62 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     }
   });
 
+  test('links in every text field of a request: VS Code’s own link pattern finds none in any prompt, title, placeholder, item or validation message', () => {
+    // The control: what the server sent holds links the pattern finds (vscode: is not one of
+    // VS Code's link schemes here; the form's warning names it like any other link).
+    for (const link of Object.values(LINKS)) assert.equal(vscodeLinks(link).length, link.includes('](vscode:') ? 0 : 1, link);
+    const linkCases = CASES.filter((c) => c.tag.startsWith('links/')).map((c) => c.tag);
+    assert.ok(linkCases.length >= 13, `${linkCases.length} link cases`);
+    for (const tag of linkCases) {
+      assert.ok(
+        shown.some((x) => x.tag === tag),
+        `${tag} was shown`,
+      );
+    }
+    assert.match(shown.find((x) => x.tag === 'links/pattern-validation')?.validation ?? '', /Fix it.*command:/, 'the pattern is quoted');
+    // Every surface of every case of the battery, not only the link cases.
+    for (const x of shown) {
+      for (const t of [...x.texts, x.validation ?? '']) assert.deepEqual(vscodeLinks(t), [], `${x.tag}: ${t.slice(0, 160)}`);
+    }
+    for (const p of prompts) assert.deepEqual(vscodeLinks(p.message), [], p.message.slice(0, 160));
+  });
+
+  test('over Streamable HTTP too: every form case, the link cases among them, gets one well-formed answer, and no link survives on any widget', async function () {
+    this.timeout(180_000);
+    const repo = process.env['MCP_TEST_REPO_ROOT'] ?? '';
+    // Same record file: the responder and the battery read the cases from it whichever server sent them.
+    const url = await startHttpFixture(path.join(repo, 'test', 'fixtures', 'hostileServer.mjs'), ['--http'], children, {
+      HOSTILE_RECORD: record,
+    });
+    await setSetting('servers', { [SERVER]: stdioEntry, [HTTP_SERVER]: { type: 'http', url } });
+    await waitForRunning(s, HTTP_SERVER);
+    await waitFor(() => s.manager.get(HTTP_SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile HTTP tools listed');
+    // The cases a server builds from params: raw lines and crafted JSON-RPC framing are stdio's.
+    const ids = CASES.filter((c) => c.params !== undefined && c.raw === undefined && !c.tag.startsWith('url/')).map((c) => c.tag);
+    const linkCases = ids.filter((t) => t.startsWith('links/'));
+    assert.ok(ids.length >= 80 && linkCases.length >= 13, `${ids.length} cases, ${linkCases.length} with links`);
+    const before = shown.length;
+    const cases = await battery(ids, HTTP_SERVER);
+    assert.equal(cases.length, ids.length);
+    assertWire(cases);
+    assert.deepEqual(responderErrors, []);
+    const seen = shown.slice(before);
+    for (const tag of linkCases) {
+      assert.ok(
+        seen.some((x) => x.tag === tag),
+        `${tag} was shown over HTTP`,
+      );
+    }
+    assert.match(seen.find((x) => x.tag === 'links/pattern-validation')?.validation ?? '', /Fix it.*command:/, 'the pattern is quoted');
+    for (const x of seen) {
+      for (const t of [...x.texts, x.validation ?? '']) {
+        assert.deepEqual(vscodeLinks(t), [], `${x.tag}: ${t.slice(0, 160)}`);
+        assert.doesNotMatch(t, UNSAFE, `${x.tag}: raw control character`);
+      }
+    }
+    assert.equal(s.broker.queue.list().filter((e) => e.asker.name === HTTP_SERVER).length, 0, 'nothing left pending');
+  });
+
   test('url-mode attacks under the block policy: all declined, nothing opened, shape errors still -32602', async function () {
     this.timeout(60_000);
     await setSetting('serverPolicy', { [SERVER]: 'block' });
@@ -367,7 +478,7 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     assertWire(run.cases);
     assert.equal(shown.slice(before).filter((x) => x.kind === 'webview').length, ids.length);
     assert.deepEqual(s.hooks.cspViolations.slice(violations), []);
-    assertNoStall('webview pass', run);
+    await assertNoStall('webview pass', run);
   });
 
   test('script injection: the form page parses none of it (0 CSP violations, canary never reached) while the same markup raw in a page with the same CSP is caught', async function () {
