@@ -26,7 +26,7 @@ function* sources(dir) {
 
 /**
  * A source file as the extractor reads it. The wording modules take `vscode.l10n` as a parameter
- * named `l10n` (src/ui/wording/localize.ts), so that they run in plain Node; l10n-dev only knows
+ * named `l10n` (src/shared/localize.ts), so that they run in plain Node; l10n-dev only knows
  * `l10n.t` through an import from 'vscode', so such a file is shown the import its parameter
  * stands for. A file calling `safe.l10n.t` is shown it as `vscode.l10n.t`.
  * @param {string} file

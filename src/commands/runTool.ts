@@ -10,6 +10,7 @@ import type { ResultDocuments } from '../ui/resultDocuments';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
+import { serverSentence } from '../servers/sentences';
 
 export interface RunToolDeps {
   readonly manager: ServerManager;
@@ -115,7 +116,7 @@ function serverItem(conn: Connection): ServerItem {
     case 'untrusted':
       return {
         label: conn.name,
-        description: vscode.l10n.t('not started: this workspace is not trusted'),
+        description: serverSentence({ key: 'untrusted' }, vscode.l10n),
         iconPath: new vscode.ThemeIcon('shield'),
         conn,
       };

@@ -6,7 +6,9 @@
  */
 import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
-import { describeSchemaNote, normaliseRequestedSchema } from './form/schema';
+import { normaliseRequestedSchema } from './form/schema';
+import { schemaNoteText } from './form/sentences';
+import { english } from '../shared/localize';
 import { buildReply } from './form/validator';
 import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './safety/text';
 import { analyseUrl } from './safety/urlAnalysis';
@@ -172,7 +174,7 @@ export class ElicitationBroker implements ElicitationSink {
     }
     // Lint for the server's author (enumNames, ignored titles, twin labels) is no risk to the
     // person answering: it goes to the log, not to the prompt.
-    for (const note of normalised.notes) this.deps.log.info(`[${asker.name}] schema note: ${describeSchemaNote(note)}`);
+    for (const note of normalised.notes) this.deps.log.info(`[${asker.name}] schema note: ${schemaNoteText(note, english)}`);
     return { kind: 'form', form: normalised.form };
   }
 

@@ -16,6 +16,7 @@ import {
 import type { RemoteServerDefinition, ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
 import type { SamplingSink } from '../sampling/samplingBroker';
+import { english, type Localize } from '../shared/localize';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { LogLevelSource } from './capabilities/logging';
@@ -25,6 +26,7 @@ import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
+import { serverSentence } from './sentences';
 
 export type { LegOptions, RelayedMessage } from './session';
 
@@ -41,8 +43,8 @@ export interface ConnectionDeps {
   readonly restartDelaysMs?: readonly number[];
   /** How long `initialize` may take (read per attempt; tests shorten it). */
   readonly connectTimeoutMs?: () => number;
-  /** The error text of a call to a server that is not running, in the user's language. */
-  readonly notRunningText?: (name: string) => string;
+  /** The language of the error a call to a server that is not running gets (English when absent). */
+  readonly l10n?: Localize;
   /** Makes the transport of each launch (tests pass one over an in-memory pair). */
   readonly createTransport?: typeof createTransport;
   /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
@@ -376,8 +378,7 @@ export class Connection extends Disposable {
   private live(): Session {
     const session = this.session;
     if (!session || this._state.kind !== 'running') {
-      const text = this.deps.notRunningText?.(this.name) ?? `Server "${this.name}" is not running.`;
-      throw new ProtocolError(-32000, text);
+      throw new ProtocolError(-32000, serverSentence({ key: 'notRunning', server: this.name }, this.deps.l10n ?? english));
     }
     return session;
   }

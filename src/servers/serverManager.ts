@@ -111,7 +111,7 @@ export class ServerManager extends Disposable {
         logLevel: logLevelOf(this.deps.serverLogs.for(name)),
         sampler: this.deps.sampler,
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
-        notRunningText: (n) => vscode.l10n.t('Server "{0}" is not running.', n),
+        l10n: vscode.l10n,
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
         ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
         ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),

@@ -1,5 +1,7 @@
 import type { Implementation } from '@modelcontextprotocol/client';
 import type { TransportKind } from './transports';
+import { english } from '../shared/localize';
+import { serverSentence } from './sentences';
 
 export type ServerState =
   | { readonly kind: 'stopped' }
@@ -26,7 +28,7 @@ export function describeState(s: ServerState): string {
     case 'error':
       return `error: ${s.reason}`;
     case 'untrusted':
-      return 'not started: workspace is not trusted';
+      return serverSentence({ key: 'untrusted' }, english);
   }
 }
 

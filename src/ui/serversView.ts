@@ -12,6 +12,7 @@ import type { AgentReach } from '../gateway/gateway';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
+import { serverSentence } from '../servers/sentences';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -80,7 +81,7 @@ function stateDescription(entry: ServerEntry): string {
     case 'error':
       return vscode.l10n.t('{0} · {1}', transport, s.reason);
     case 'untrusted':
-      return vscode.l10n.t('not started: this workspace is not trusted');
+      return serverSentence({ key: 'untrusted' }, vscode.l10n);
     default:
       return vscode.l10n.t('{0} · stopped', transport);
   }

@@ -8,7 +8,8 @@ import { analyseUrl } from '../../src/elicitation/safety/url';
 import type { FormWarning } from '../../src/elicitation/safety/text';
 import type { SchemaNote } from '../../src/elicitation/form/schemaRules';
 import type { ValidationIssue } from '../../src/elicitation/form/issues';
-import { formWarningText, issueText, schemaNoteText } from '../../src/ui/wording/formText';
+import { formWarningText } from '../../src/ui/wording/formText';
+import { issueText, schemaNoteText } from '../../src/elicitation/form/sentences';
 import { urlReasonText } from '../../src/ui/wording/urlReasons';
 import { bundleLocale } from './support/localize';
 

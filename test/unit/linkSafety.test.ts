@@ -5,7 +5,8 @@ import path from 'node:path';
 import { displayText, firstLine, markdownLiteral, sentence, type DisplayText } from '../../src/elicitation/safety/displayText';
 import { findUrls, formForDisplay, formWarnings, MAX_MESSAGE_CHARS, sanitiseForDisplay } from '../../src/elicitation/safety/text';
 import { validateField } from '../../src/elicitation/form/validator';
-import { formWarningText, issueText } from '../../src/ui/wording/formText';
+import { formWarningText } from '../../src/ui/wording/formText';
+import { issueText } from '../../src/elicitation/form/sentences';
 import { form } from './support/form';
 import { bundleLocale, english } from './support/localize';
 

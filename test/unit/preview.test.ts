@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { checkElicitationPayload, type PreviewProblem } from '../../src/elicitation/form/preview';
-import { formWarningText, schemaNoteText } from '../../src/ui/wording/formText';
+import { formWarningText } from '../../src/ui/wording/formText';
+import { schemaNoteText } from '../../src/elicitation/form/sentences';
 import { urlReasonText } from '../../src/ui/wording/urlReasons';
 import { english } from './support/localize';
 

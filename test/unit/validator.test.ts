@@ -11,7 +11,7 @@ import {
 } from '../../src/elicitation/form/validator';
 import type { AnswerValue, Field } from '../../src/shared/fieldModel';
 import type { ValidationIssue } from '../../src/elicitation/form/issues';
-import { issueText } from '../../src/ui/wording/formText';
+import { issueText } from '../../src/elicitation/form/sentences';
 import { form } from './support/form';
 import { english } from './support/localize';
 

@@ -1,7 +1,7 @@
 /**
  * What is wrong with an answer, as a code with the values needed to word it. The validator and
- * the InputBox parser return these; the UI words them in the user's language
- * (`src/ui/wording/formText.ts`); {@link issueEnglish} words them for server authors.
+ * the InputBox parser return these; `issueText` (./sentences.ts) words them, in the user's
+ * language for the widgets and in English for server authors.
  */
 
 /** The kind of value a field expects, for `type` issues. */
@@ -35,70 +35,3 @@ export type ValidationIssue =
   | { readonly code: 'noSuchOption'; readonly options: readonly string[]; readonly more: boolean; readonly part: string | undefined }
   /** Anything ajv reports that the codes above do not cover, with ajv's own (English) message. */
   | { readonly code: 'other'; readonly detail: string };
-
-/**
- * The issue in English, for server authors: a -32602 reason (a default that breaks its own
- * constraints) and the log. Servers get English whatever the user's language, so this stays
- * here; the widgets word the same issues in the user's language in `src/ui/wording/formText.ts`.
- */
-export function issueEnglish(issue: ValidationIssue): string {
-  switch (issue.code) {
-    case 'required':
-      return 'Required';
-    case 'type':
-      return {
-        text: 'Must be text',
-        number: 'Must be a number',
-        integer: 'Must be a whole number',
-        boolean: 'Must be true or false',
-        option: 'Must be one of the listed options',
-        options: 'Must be a list of options',
-      }[issue.expected];
-    case 'minimum':
-    case 'maximum':
-      return `Must be ${issue.code === 'minimum' ? 'at least' : 'at most'} ${issue.limit}`;
-    case 'minLength':
-    case 'maxLength':
-      return `Must be ${issue.code === 'minLength' ? 'at least' : 'at most'} ${issue.limit} ${issue.limit === 1 ? 'character' : 'characters'}`;
-    case 'minItems':
-    case 'maxItems':
-      return `Pick ${issue.code === 'minItems' ? 'at least' : 'at most'} ${issue.limit}`;
-    case 'format':
-      return FORMAT_ENGLISH[issue.format] ?? 'Has the wrong format';
-    case 'pattern':
-      return issue.pattern === undefined ? 'Does not match the required pattern' : `Must match the pattern ${issue.pattern}`;
-    case 'enum':
-      return 'Must be one of the listed options';
-    case 'notInList':
-      return 'Contains an option that is not in the list';
-    case 'uniqueItems':
-      return 'Each option can be picked only once';
-    case 'tooComplex':
-      return "Could not be checked in time: the server's pattern is too complex";
-    case 'unexpectedFields':
-      return issue.keys.map((k) => `Unexpected field “${k}”`).join('; ');
-    case 'unknownField':
-      return `Unknown field “${issue.key}”`;
-    case 'notANumber':
-      return issue.integer ? 'Must be a whole number, such as 42' : 'Must be a number, such as 42 or 3.5';
-    case 'numberTooLarge':
-      return 'Number is too large';
-    case 'fraction':
-      return 'Must be a whole number, without a fractional part';
-    case 'inexact':
-      return 'Number is too large to be exact';
-    case 'noSuchOption': {
-      const list = issue.options.join(', ') + (issue.more ? ', …' : '');
-      return issue.part === undefined ? `Must be one of: ${list}` : `“${issue.part}” is not one of: ${list}`;
-    }
-    case 'other':
-      return issue.detail;
-  }
-}
-
-const FORMAT_ENGLISH: Readonly<Record<string, string>> = {
-  email: 'Must be a valid email address',
-  uri: 'Must be a valid URI, such as https://example.com/path',
-  date: 'Must be a valid date (YYYY-MM-DD)',
-  'date-time': 'Must be a valid date and time, such as 2024-05-01T12:00:00Z',
-};

@@ -4,10 +4,11 @@
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
 import { isRecord, normaliseProperty, propertyPath, SchemaError, show, type SchemaNote } from './schemaRules';
-import { issueEnglish } from './issues';
+import { issueText } from './sentences';
+import { english } from '../../shared/localize';
 import { validateAnswer } from './validator';
 
-export { describeSchemaNote, type SchemaNote } from './schemaRules';
+export type { SchemaNote } from './schemaRules';
 
 export { MAX_OPTIONS, MAX_PATTERN_CHARS, SUPPORTED_FORMATS } from './schemaRules';
 
@@ -57,7 +58,7 @@ function checkDefaults(form: FormModel): void {
     if (issue !== undefined) {
       throw new SchemaError(
         propertyPath(field.key),
-        `default ${show(field.default)} breaks the field's own constraints (${issueEnglish(issue)})`,
+        `default ${show(field.default)} breaks the field's own constraints (${issueText(issue, english)})`,
       );
     }
   }

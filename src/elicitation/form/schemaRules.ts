@@ -35,18 +35,6 @@ export type SchemaNote =
 
 type Warn = (note: SchemaNote) => void;
 
-/** The note in English, for the log, which server authors read alongside -32602 reasons. */
-export function describeSchemaNote(note: SchemaNote): string {
-  switch (note.code) {
-    case 'enumNamesDeprecated':
-      return `${note.path}: enumNames is deprecated; use oneOf with const and title`;
-    case 'notAString':
-      return `${note.path}: ${note.keyword} is not a string and is ignored`;
-    case 'duplicateLabel':
-      return `${note.path}: several options are labelled ${note.label}`;
-  }
-}
-
 /** A plain JSON object (not null, not an array). */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,17 +1,20 @@
 import type { AnswerFault } from './answerShape';
+import { english } from '../../shared/localize';
+import { serverSentence, type MrtrSentence } from '../sentences';
 
 /**
  * Why a call that speaks 2026-07-28 ended without a result. Each names the server and what the
- * user can act on; `messages.ts` gives the localised text shown in the window.
+ * user can act on. The message is the English of its sentence (../sentences.ts); `messages.ts`
+ * renders the same sentence in the user's language for the window.
  */
 export abstract class MrtrError extends Error {
-  constructor(
-    readonly server: string,
-    readonly call: string,
-    message: string,
-  ) {
-    super(message);
+  readonly server: string;
+  readonly call: string;
+  constructor(readonly sentence: MrtrSentence) {
+    super(serverSentence(sentence, english));
     this.name = new.target.name;
+    this.server = sentence.server;
+    this.call = sentence.call;
   }
 }
 
@@ -22,7 +25,7 @@ export class RoundLimitError extends MrtrError {
     call: string,
     readonly rounds: number,
   ) {
-    super(server, call, `Server "${server}" still asked for input after ${rounds} rounds of ${call}; the call was stopped.`);
+    super({ key: 'roundLimit', server, call, rounds });
   }
 }
 
@@ -36,11 +39,7 @@ export class UndeclaredInputError extends MrtrError {
     /** Every kind the round asked for that we do not declare, the first one included. */
     readonly methods: readonly string[] = [method ?? 'no method'],
   ) {
-    super(
-      server,
-      call,
-      `Server "${server}" asked ${call} for input this client does not offer (${methods.join(', ')}; first key "${key}"); nothing was shown.`,
-    );
+    super({ key: 'undeclaredInput', server, call, methods, firstKey: key });
   }
 }
 
@@ -51,7 +50,7 @@ export class MalformedAnswerError extends MrtrError {
     call: string,
     readonly fault: AnswerFault,
   ) {
-    super(server, call, `Server "${server}" sent an answer to ${call} that cannot be used (${fault}); the call was stopped.`);
+    super({ key: 'malformedAnswer', server, call, fault });
   }
 }
 
@@ -63,11 +62,7 @@ export class MissingCapabilityError extends MrtrError {
     call: string,
     readonly capabilities: readonly string[],
   ) {
-    super(
-      server,
-      call,
-      `Server "${server}" needs a capability this client does not offer for ${call}: ${capabilities.join(', ') || 'unspecified'}.`,
-    );
+    super({ key: 'missingCapability', server, call, capabilities });
   }
 }
 
@@ -79,18 +74,14 @@ export class VersionGoneError extends MrtrError {
     call: string,
     readonly supported: readonly string[],
   ) {
-    super(
-      server,
-      call,
-      `Server "${server}" no longer supports the protocol revision in use (it supports ${supported.join(', ') || 'none it named'}); reconnecting.`,
-    );
+    super({ key: 'versionGone', server, call, supported });
   }
 }
 
 /** The call was cancelled (progress Cancel, the caller's token, deactivation): no retry was sent. */
 export class CallCancelledError extends MrtrError {
   constructor(server: string, call: string) {
-    super(server, call, `${call} on "${server}" was cancelled.`);
+    super({ key: 'callCancelled', server, call });
   }
 }
 
@@ -101,7 +92,7 @@ export class BrowserStepEndedError extends MrtrError {
     call: string,
     readonly outcome: string,
   ) {
-    super(server, call, `The browser step for ${call} on "${server}" ended (${outcome}); the call was stopped.`);
+    super({ key: 'browserStepEnded', server, call, outcome });
   }
 }
 
@@ -113,6 +104,6 @@ export class SampleRefusedError extends MrtrError {
     readonly key: string,
     readonly reason: string,
   ) {
-    super(server, call, `Server "${server}" asked ${call} for a language model reply (${key}), which was not given: ${reason}`);
+    super({ key: 'sampleRefused', server, call, reason });
   }
 }

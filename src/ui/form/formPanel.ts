@@ -12,7 +12,8 @@ import type { FormInit, ToWebview } from '../../shared/webviewMessages';
 import { parseFromWebview } from '../../shared/webviewMessages';
 import { Disposable } from '../../util/disposable';
 import { onAbort, settleOnce } from '../../util/async';
-import { formWarningText, issueTexts } from '../wording/formText';
+import { formWarningText } from '../wording/formText';
+import { issueTexts } from '../../elicitation/form/sentences';
 import { renderFormHtml } from './formHtml';
 import { formStrings } from './formStrings';
 

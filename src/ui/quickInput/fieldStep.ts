@@ -3,7 +3,7 @@ import type { AnswerValue, Field, FormModel } from '../../shared/fieldModel';
 import { parseFieldInput, validateField } from '../../elicitation/form/validator';
 import { MAX_LABEL_CHARS, sanitiseForDisplay } from '../../elicitation/safety/text';
 import type { Asker } from '../../elicitation/asker';
-import { issueText } from '../wording/formText';
+import { issueText } from '../../elicitation/form/sentences';
 import { onAbort, settleOnce } from '../../util/async';
 import {
   declineButton,

@@ -3,7 +3,7 @@
  * in the user's language. The forms themselves are built in sampling/consentForm.ts.
  */
 import type { SamplingWording } from '../../sampling/consentForm';
-import type { Localize } from './localize';
+import type { Localize } from '../../shared/localize';
 
 export function samplingWording(l10n: Localize): SamplingWording {
   return {

@@ -3,7 +3,7 @@
  * and values (`src/elicitation/safety/url.ts`); the words, in the user's language, are chosen here.
  */
 import type { UrlReason } from '../../elicitation/safety/url';
-import type { Localize } from './localize';
+import type { Localize } from '../../shared/localize';
 
 export type UrlReasonArg = UrlReason;
 export type LocalizeArg = Localize;

@@ -1,6 +1,8 @@
 /** Builders for the unit tests: a requested schema, and the form model it normalises to. */
 import assert from 'node:assert/strict';
-import { describeSchemaNote, normaliseRequestedSchema, type SchemaNote } from '../../../src/elicitation/form/schema';
+import { normaliseRequestedSchema, type SchemaNote } from '../../../src/elicitation/form/schema';
+import { schemaNoteText } from '../../../src/elicitation/form/sentences';
+import { english } from '../../../src/shared/localize';
 import type { FormModel } from '../../../src/shared/fieldModel';
 
 /** A requestedSchema with these properties; `required` only when given. */
@@ -15,7 +17,7 @@ export function schemaOf(properties: Record<string, unknown>, required?: unknown
 export function formOf(schema: unknown): { form: FormModel; warnings: string[]; notes: SchemaNote[] } {
   const r = normaliseRequestedSchema(schema);
   if (!r.ok) assert.fail(`expected ok, got: ${r.error}`);
-  return { form: r.form, warnings: r.notes.map(describeSchemaNote), notes: r.notes };
+  return { form: r.form, warnings: r.notes.map((n) => schemaNoteText(n, english)), notes: r.notes };
 }
 
 /** The form model for these properties; fails the test when the schema is rejected. */

@@ -4,13 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Localize } from '../../../src/ui/wording/localize';
+import { english, type Localize } from '../../../src/shared/localize';
 
-function format(message: string, args: readonly (string | number | boolean)[]): string {
-  return message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
-}
-
-export const english: Localize = { t: (message, ...args) => format(message, args) };
+export { english };
 
 /** Translates through `l10n/bundle.l10n.<locale>.json`; throws for a message the bundle lacks. */
 export function bundleLocale(locale: string): Localize {
@@ -20,7 +16,7 @@ export function bundleLocale(locale: string): Localize {
     t: (message, ...args) => {
       const translated = bundle[message];
       if (typeof translated !== 'string' || translated === '') throw new Error(`no ${locale} translation for: ${message}`);
-      return format(translated, args);
+      return english.t(translated, ...args);
     },
   };
 }
