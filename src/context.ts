@@ -30,6 +30,8 @@ import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { RouteStore } from './gateway/routeStore';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
+import { offeredToAgent } from './gateway/ownership';
+import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
 import { Logger } from './util/log';
 import { ServerLogs } from './util/serverLogs';
@@ -39,6 +41,8 @@ import * as safe from './util/safeText';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
 const KEEP_ALIVE_MS = 15_000;
+/** Global state: the client extensions VS Code's agent last declared (servers/capabilities/agentExtensions.ts). */
+const AGENT_EXTENSIONS_KEY = 'agentClientExtensions';
 
 /**
  * What a caller may inject into the services. `activate()` passes nothing, so the extension runs
@@ -193,6 +197,11 @@ export class Services extends Disposable {
         }
       }),
     );
+    const agentExtensions = new AgentExtensions(
+      { get: () => context.globalState.get(AGENT_EXTENSIONS_KEY), set: (v) => context.globalState.update(AGENT_EXTENSIONS_KEY, v) },
+      vscode.version,
+      knownAgentExtensions(vscode.version),
+    );
     const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
     const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
@@ -204,6 +213,9 @@ export class Services extends Disposable {
         sink: options.sink?.(this.broker) ?? this.broker,
         roots: this._register(new WorkspaceRoots(this.settings)),
         sampler: this.sampler,
+        // Servers the agent reaches through the gateway are offered what the agent declares (MCP Apps).
+        extensions: (def) =>
+          agentOn() && (offeredToAgent(def.source, vscode.version) || routed(def)) ? agentExtensions.current : undefined,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
@@ -221,6 +233,7 @@ export class Services extends Disposable {
         self: { name: pkg.name, version: pkg.version },
         agentOn,
         startTimeoutMs: connectTimeoutMs,
+        agentExtensions,
         routed,
       }),
     );

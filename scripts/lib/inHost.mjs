@@ -75,6 +75,8 @@ async function runTrusted({ grep }) {
           MCP_TEST_HTTP_URL: http.url,
           MCP_TEST_SSE_URL: http.sseUrl,
           ...(grep ? { MCP_TEST_GREP: grep } : {}),
+          // Where the agent parity test writes the README's comparison table (it always writes one in the record dir).
+          ...(process.env['MCP_PARITY_TABLE'] ? { MCP_PARITY_TABLE: path.resolve(process.env['MCP_PARITY_TABLE']) } : {}),
         },
       },
     });

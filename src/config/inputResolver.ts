@@ -95,9 +95,18 @@ export class InputResolver {
 async function pickInput(input: InputDefinition, serverName: string): Promise<string | undefined> {
   const options = input.options ?? [];
   const ordered = [...options].sort((a, b) => Number(b.value === input.default) - Number(a.value === input.default));
+  // Labels, description and the server's name come from a config file, maybe the workspace's own.
   const picked = await vscode.window.showQuickPick(
-    ordered.map((o) => ({ label: o.label, ...(o.label === o.value ? {} : { description: o.value }), value: o.value })),
-    { title: vscode.l10n.t('Input for MCP server “{0}”', serverName), placeHolder: input.description || input.id, ignoreFocusOut: true },
+    ordered.map((o) => ({
+      label: displayText(o.label, 200),
+      ...(o.label === o.value ? {} : { description: displayText(o.value, 200) }),
+      value: o.value,
+    })),
+    {
+      title: safe.l10n.t('Input for MCP server “{0}”', displayText(serverName)),
+      placeHolder: displayText(input.description || input.id, 1000),
+      ignoreFocusOut: true,
+    },
   );
   return picked?.value;
 }

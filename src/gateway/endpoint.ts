@@ -43,6 +43,11 @@ export interface EndpointDeps {
   /** How long an `initialize` waits for the upstream server to come up. */
   readonly startTimeoutMs: number;
   readonly onDidChangeSessions: () => void;
+  /**
+   * An agent is connecting: its declared client capabilities, before the upstream server is
+   * started or waited for, so the upstream launch can offer what it offers (gateway.ts).
+   */
+  readonly agentConnecting?: (capabilities: unknown) => Promise<void>;
   readonly timeouts?: EndpointTimeouts;
 }
 
@@ -125,7 +130,7 @@ export class GatewayEndpoint {
       const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
       if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
       if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
-      const session = existing ?? (await this.openSession());
+      const session = existing ?? (await this.openSession(initializeCapabilities(body)));
       await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, res, this.url), { parsedBody: body }), res);
     } catch (err) {
       if (res.headersSent) {
@@ -145,7 +150,8 @@ export class GatewayEndpoint {
     }
   }
 
-  private async openSession(): Promise<Session> {
+  private async openSession(agentCapabilities: unknown): Promise<Session> {
+    await this.deps.agentConnecting?.(agentCapabilities);
     await this.upstreamReady();
     if (this.sessions.size >= MAX_SESSIONS) {
       const [oldest] = this.sessions.values();
@@ -216,9 +222,16 @@ export class GatewayEndpoint {
   }
 }
 
+const isInit = (m: unknown): boolean => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+
 function isInitialize(body: unknown): boolean {
-  const isInit = (m: unknown): boolean => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
+}
+
+/** The client capabilities an `initialize` declares, as sent (unvalidated: the SDK checks the request). */
+function initializeCapabilities(body: unknown): unknown {
+  const init = (Array.isArray(body) ? (body as unknown[]).find(isInit) : body) as { params?: { capabilities?: unknown } } | undefined;
+  return init?.params?.capabilities;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Logger } from '../util/log';
 import { BrokeredUpstream } from './brokeredUpstream';
 import type * as EndpointModule from './endpoint';
 import { offeredToAgent } from './ownership';
+import { sameExtensions, type AgentExtensions } from '../servers/capabilities/agentExtensions';
 import { writtenName } from './routes';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { RELAYED_NOTIFICATIONS } from './upstream';
@@ -42,6 +43,8 @@ export interface GatewayDeps {
   /** Whether VS Code's chat can use MCP servers at all (its AI features are on). */
   readonly agentOn: () => boolean;
   readonly startTimeoutMs: () => number;
+  /** What the agent declares that our client offers upstream on its behalf (MCP Apps). */
+  readonly agentExtensions: AgentExtensions;
   /** Servers the user routed through us from a file VS Code reads (routes.ts). */
   readonly routed: (def: ServerDefinition) => boolean;
 }
@@ -158,6 +161,7 @@ export class Gateway extends Disposable {
           log: this.deps.log,
           startTimeoutMs: this.deps.startTimeoutMs(),
           onDidChangeSessions: () => this._onDidChangeSessions.fire(),
+          agentConnecting: (caps) => this.agentConnecting(name, caps),
         });
         if (this.shutDown) {
           await endpoint.close();
@@ -171,6 +175,22 @@ export class Gateway extends Disposable {
       if (b.conn !== conn) this.bind(b, conn);
     }
     if (changed) this._onDidChangeDefinitions.fire();
+  }
+
+  /**
+   * An agent session is opening: remember what it declares, and restart a running server that
+   * was offered something else, so the server shows the agent what it would show VS Code (its app
+   * tools). Once remembered, later launches offer it from the start and this restarts nothing.
+   */
+  private async agentConnecting(name: string, capabilities: unknown): Promise<void> {
+    this.deps.agentExtensions.learn(capabilities);
+    const conn = this.deps.manager.get(name);
+    const wanted = this.deps.agentExtensions.current;
+    if (!conn?.isRunning || sameExtensions(conn.offeredExtensions, wanted)) return;
+    this.deps.log.info(
+      `[${name}] restarting: VS Code's agent declares client extensions [${Object.keys(wanted ?? {}).join(', ')}], the server was offered [${Object.keys(conn.offeredExtensions ?? {}).join(', ')}]`,
+    );
+    await this.deps.manager.restart(name);
   }
 
   /** The server's connection of the moment (it changes on restarts and edits), seen through the broker. */

@@ -1,6 +1,6 @@
 import { Server, type Implementation } from '@modelcontextprotocol/server';
 import type { RelayedMessage } from '../servers/connection';
-import { RELAYED_REQUESTS, relayedCapabilities, type GatewayUpstream } from './upstream';
+import { RELAYED_REQUESTS, relayedCapabilities, relayedServerInfo, type GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
 
 type ProgressToken = string | number;
@@ -30,12 +30,11 @@ export function splitProgressToken(params: Record<string, unknown> | undefined):
 export function createRelayServer(name: string, upstream: () => GatewayUpstream | undefined, self: Implementation): Server {
   const current = upstream();
   const capabilities = relayedCapabilities(current?.serverCapabilities);
-  const info = current?.serverInfo;
   const instructions = current?.instructions;
-  const server = new Server(
-    { name: info?.name ?? name, version: info?.version ?? self.version, ...(info?.title ? { title: info.title } : {}) },
-    { capabilities, ...(instructions ? { instructions } : {}) },
-  );
+  const server = new Server(relayedServerInfo(current?.serverInfo, name, self.version), {
+    capabilities,
+    ...(instructions ? { instructions } : {}),
+  });
   for (const [capability, methods] of Object.entries(RELAYED_REQUESTS) as [keyof typeof RELAYED_REQUESTS, readonly RelayedMethod[]][]) {
     if (!capabilities[capability]) continue;
     for (const method of methods) {

@@ -56,8 +56,17 @@ export const RELAYED_NOTIFICATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Server extensions the gateway cannot pass on: the 2026-07-28 tasks extension would have VS Code
+ * send task-augmented calls and `tasks/*` requests, which the gateway does not relay.
+ */
+export const UNRELAYED_SERVER_EXTENSIONS: ReadonlySet<string> = new Set(['io.modelcontextprotocol/tasks']);
+
+/**
  * The capabilities the gateway declares to VS Code: the upstream server's, limited to what it
  * relays. Elicitation is a client capability and stays with our broker; tasks are not relayed.
+ * `experimental` and `extensions` are passed on as the server declared them (minus
+ * {@link UNRELAYED_SERVER_EXTENSIONS}): what they enable is requests the gateway relays, or
+ * nothing VS Code acts on.
  */
 export function relayedCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
   const out: ServerCapabilities = {};
@@ -66,5 +75,25 @@ export function relayedCapabilities(upstream: ServerCapabilities | undefined): S
   if (upstream?.resources) out.resources = { listChanged: true, ...(upstream.resources.subscribe ? { subscribe: true } : {}) };
   if (upstream?.completions) out.completions = {};
   if (upstream?.logging) out.logging = {};
+  if (upstream?.experimental && Object.keys(upstream.experimental).length) out.experimental = upstream.experimental;
+  const extensions = Object.entries(upstream?.extensions ?? {}).filter(([id]) => !UNRELAYED_SERVER_EXTENSIONS.has(id));
+  if (extensions.length) out.extensions = Object.fromEntries(extensions);
   return out;
+}
+
+/**
+ * The serverInfo the gateway gives VS Code: the upstream server's, all of it (VS Code shows its
+ * title, description, icons and website), with our name and version only while it is not known.
+ */
+export function relayedServerInfo(upstream: Implementation | undefined, name: string, fallbackVersion: string): Implementation {
+  if (!upstream) return { name, version: fallbackVersion };
+  const { name: upName, version, title, description, websiteUrl, icons } = upstream;
+  return {
+    name: upName || name,
+    version: version || fallbackVersion,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(websiteUrl ? { websiteUrl } : {}),
+    ...(icons?.length ? { icons } : {}),
+  };
 }

@@ -19,6 +19,7 @@ import type { SamplingSink } from '../sampling/samplingBroker';
 import { english, type Localize } from '../shared/localize';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
+import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { LogLevelSource } from './capabilities/logging';
 import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
@@ -55,6 +56,8 @@ export interface ConnectionDeps {
   readonly logLevel?: LogLevelSource;
   /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
   readonly legClock?: LegClock;
+  /** Client extensions to declare on VS Code's agent's behalf, read at each launch (capabilities/agentExtensions.ts). */
+  readonly extensions?: () => ClientExtensions | undefined;
   /** Signs the user in to a remote server that answers 401 (servers/auth/); absent: such a server fails. */
   readonly signIn?: SignInPort;
 }
@@ -142,6 +145,10 @@ export class Connection extends Disposable {
   }
   get instructions(): string | undefined {
     return this.isRunning ? this.session?.instructions : undefined;
+  }
+  /** The client extensions the running launch declared; undefined when it declared none or is not running. */
+  get offeredExtensions(): ClientExtensions | undefined {
+    return this.isRunning ? this.session?.offeredExtensions : undefined;
   }
   get pid(): number | undefined {
     return this._state.kind === 'running' ? this._state.pid : this.session?.pid;
@@ -272,6 +279,7 @@ export class Connection extends Disposable {
       protocolVersion: this.definition.protocolVersion,
       roots: this.deps.roots,
       logLevel: this.deps.logLevel,
+      extensions: this.deps.extensions?.(),
       ...(this.deps.legClock ? { legClock: this.deps.legClock } : {}),
     });
     // The session disposes its emitters with itself, so these listeners go with it.

@@ -10,6 +10,7 @@ import { Emitter, type EventDisposable } from '../util/emitter';
 import type { Logger } from '../util/log';
 import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
 import type { RootsSource } from './capabilities/roots';
+import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { ServerLogs } from '../util/serverLogs';
 import { Connection } from './connection';
 import type { LegClock } from './legDeadline';
@@ -50,6 +51,8 @@ export class ServerManager extends Disposable {
       /** The folders each server may see as roots. */
       roots: RootsSource;
       sampler: SamplingSink;
+      /** Client extensions a server's launch declares on VS Code's agent's behalf (capabilities/agentExtensions.ts). */
+      extensions?: (def: ServerDefinition) => ClientExtensions | undefined;
       autoStart: () => boolean;
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
@@ -110,6 +113,7 @@ export class ServerManager extends Disposable {
         roots: this.deps.roots,
         logLevel: logLevelOf(this.deps.serverLogs.for(name)),
         sampler: this.deps.sampler,
+        extensions: () => this.deps.extensions?.(resolved.def),
         onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
         l10n: vscode.l10n,
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),

@@ -36,6 +36,7 @@ import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
 import { NO_ROOTS, SessionRoots, type RootsSource } from './capabilities/roots';
+import type { ClientExtensions } from './capabilities/agentExtensions';
 import { HostClient } from './hostClient';
 import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
@@ -82,6 +83,11 @@ export interface SessionDeps {
   readonly logLevel?: LogLevelSource | undefined;
   /** Times each leg, and stops while a question the server raised is open (default: real timers, no questions). */
   readonly legClock?: LegClock;
+  /**
+   * Client extensions declared on behalf of VS Code's agent for this launch, such as MCP Apps
+   * (capabilities/agentExtensions.ts); none when absent.
+   */
+  readonly extensions?: ClientExtensions | undefined;
 }
 
 /**
@@ -147,7 +153,7 @@ export class Session {
     private readonly deps: SessionDeps,
   ) {
     this.client = new HostClient(deps.clientInfo, {
-      capabilities: CLIENT_CAPABILITIES,
+      capabilities: deps.extensions ? { ...CLIENT_CAPABILITIES, extensions: { ...deps.extensions } } : CLIENT_CAPABILITIES,
       versionNegotiation: negotiationFor(deps.protocolVersion, prepared.kind),
       // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
       inputRequired: { autoFulfill: false },
@@ -197,6 +203,10 @@ export class Session {
   }
   get instructions(): string | undefined {
     return this.client.getInstructions();
+  }
+  /** The client extensions this launch declared (see {@link SessionDeps.extensions}). */
+  get offeredExtensions(): ClientExtensions | undefined {
+    return this.deps.extensions;
   }
   get protocolVersion(): string | undefined {
     return this.client.getNegotiatedProtocolVersion();

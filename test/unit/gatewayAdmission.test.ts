@@ -79,11 +79,12 @@ void describe('who runs which server', () => {
     assert.equal(vscodeReads({ kind: 'userFile', origin: 'copilot' }, '1.139.9-insider'), false);
   });
 
-  void it('the gateway declares what upstream declared, without elicitation or tasks', () => {
+  void it('the gateway declares what upstream declared, without elicitation or tasks; experimental passed on', () => {
     assert.deepEqual(relayedCapabilities(undefined), {});
     assert.deepEqual(relayedCapabilities({ tools: {}, logging: {}, tasks: { list: {} }, experimental: { x: {} } }), {
       tools: { listChanged: true },
       logging: {},
+      experimental: { x: {} },
     });
     assert.deepEqual(relayedCapabilities({ prompts: {}, resources: { subscribe: true }, completions: {} }), {
       prompts: { listChanged: true },
