@@ -33,6 +33,12 @@ import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gatewa
 import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
+import { AuthStore } from './servers/auth/authStore';
+import { LoopbackRedirect } from './servers/auth/loopbackRedirect';
+import { SIGN_IN_TIMEOUT_MS, SignInService } from './servers/auth/signIn';
+import { httpTransports } from './servers/transports';
+import { isLoopback } from './servers/loopbackFetch';
+import { askerFor } from './elicitation/asker';
 import { Logger } from './util/log';
 import { ServerLogs } from './util/serverLogs';
 import { displayText } from './elicitation/safety/displayText';
@@ -66,6 +72,8 @@ export interface ServicesOptions {
    * a question the server raised is open; a test advances simulated time through it.
    */
   readonly legTimer?: SetTimer;
+  /** How long the browser has to come back from a sign-in, ms, read per sign-in; `undefined`: the extension's own. */
+  readonly signInTimeoutMs?: () => number | undefined;
   /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
@@ -75,8 +83,8 @@ export interface ServicesOptions {
 
 /** Observations with no user-visible effect: what the extension did, as it did it. */
 export interface ServicesObservers {
-  /** A prompt was put on screen (`kind`: the widget), right after its show(). */
-  promptShown?(kind: string, id: string, widget?: vscode.QuickInput): void;
+  /** A prompt was put on screen (`kind`: the widget), right after its show(); a picker with its rows. */
+  promptShown?(kind: string, id: string, widget?: vscode.QuickInput, items?: readonly vscode.QuickPickItem[]): void;
   /** A form webview reported a Content Security Policy violation. */
   cspViolation?(server: string, directive: string): void;
   /** A URL went to the browser, after the user's consent. */
@@ -120,6 +128,9 @@ export class Services extends Disposable {
   /** Servers this user routed through us in this workspace, where VS Code would run them (gateway/routes.ts). */
   readonly routes: RouteStore;
   readonly serversView: ServersView;
+  /** Sign-in to remote servers (issue 25): credentials in SecretStorage, the flow behind the url consent. */
+  readonly authStore: AuthStore;
+  readonly signIn: SignInService;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
   private readonly urls = new Map<string, string>();
@@ -205,6 +216,31 @@ export class Services extends Disposable {
     const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
     const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
+    const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
+    let signIns = 0;
+    this.signIn = this._register(
+      new SignInService({
+        store: authStore,
+        redirect: new LoopbackRedirect(),
+        engine: httpTransports,
+        consent: (req, signal) =>
+          presenter.presentSignIn(
+            {
+              id: `signIn-${++signIns}`,
+              asker: askerFor(req.server, this.manager.get(req.server)?.serverInfo),
+              url: req.url,
+              // An MCP server on this machine may have its authorization server here too (a local setup).
+              analysis: analyseUrl(req.url, { allowHttpLoopback: this.settings.allowHttpLoopback || isLoopback(new URL(req.serverUrl)) }),
+            },
+            signal,
+          ),
+        failed: (server, reason) =>
+          void safe.showErrorMessage(safe.l10n.t('Sign-in to “{0}” failed: {1}', displayText(server), displayText(reason))),
+        log: this.log,
+        addSecret: (value) => this.log.addSecret(value),
+        timeoutMs: () => options.signInTimeoutMs?.() ?? SIGN_IN_TIMEOUT_MS,
+      }),
+    );
     this.manager = this._register(
       new ServerManager(this.loader, {
         log: this.log,
@@ -221,6 +257,7 @@ export class Services extends Disposable {
         connectTimeoutMs,
         // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
+        signIn: this.signIn,
       }),
     );
     this._register(routes.onDidChange(() => void this.manager.reload()));
@@ -246,7 +283,7 @@ export class Services extends Disposable {
     );
     this.commandContext = this._register(new CommandContext(this.manager, routed));
     const serversView = (this.serversView = this._register(
-      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, routed),
+      new ServersView(this.manager, (s) => this.gatekeeper.policyFor(s), this.gateway, this.signIn, routed),
     ));
     this._register(vscode.window.createTreeView('mcpElicitation.servers', { treeDataProvider: serversView, showCollapseAll: true }));
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));

@@ -11,6 +11,7 @@ import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
 import type * as RouteCommands from './routeCommands';
 import * as safe from '../util/safeText';
+import { displayText } from '../elicitation/safety/displayText';
 
 type Handler = (s: Services, ...args: unknown[]) => unknown;
 
@@ -48,6 +49,19 @@ function serverName(arg: unknown): string | undefined {
   return undefined;
 }
 
+/** Asks which signed-in server to sign out of; says so when there is none. */
+async function pickSignedIn(s: Services): Promise<string | undefined> {
+  const names = s.manager
+    .list()
+    .map((e) => e.name)
+    .filter((n) => s.signIn.stateOf(n) === 'signedIn');
+  if (names.length === 0) {
+    void safe.showInformationMessage(safe.l10n.t('No server is signed in.'));
+    return undefined;
+  }
+  return vscode.window.showQuickPick(names, { placeHolder: vscode.l10n.t('Sign out of which MCP server?') });
+}
+
 function pendingFrom(arg: unknown): PendingView | undefined {
   if (typeof arg === 'object' && arg !== null && (arg as PendingNode).kind === 'entry') {
     return (arg as Extract<PendingNode, { kind: 'entry' }>).entry;
@@ -72,7 +86,8 @@ const COMMANDS: Record<string, Handler> = {
         log: s.log,
         results: s.results,
         collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t),
-        onDidShowPicker: (kind) => s.observers.promptShown?.(`runTool.${kind}`, 'runTool'),
+        route: async (name) => (await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', name)) === true,
+        onDidShowPicker: (kind, items) => s.observers.promptShown?.(`runTool.${kind}`, 'runTool', undefined, items),
         whileOnScreen: (shown) => s.presenter.whileOnScreen(shown),
       },
       server,
@@ -88,6 +103,21 @@ const COMMANDS: Record<string, Handler> = {
   'mcpElicitation.restartServer': async (s, arg) => {
     const conn = await serverFrom(s, arg);
     if (conn) await s.manager.restart(conn.name);
+  },
+  // Sign-in happens when a server answers 401 (servers/auth/signIn.ts): starting it again asks.
+  'mcpElicitation.signIn': async (s, arg) => {
+    const conn = await serverFrom(s, arg);
+    if (conn) await s.manager.restart(conn.name);
+  },
+  'mcpElicitation.signOut': async (s, arg) => {
+    const name = serverName(arg) ?? (await pickSignedIn(s));
+    if (!name) return;
+    // Stopped first, so no request goes out between forgetting the token and the next sign-in.
+    await s.manager.get(name)?.stop();
+    const forgot = await s.signIn.signOut(name);
+    void safe.showInformationMessage(
+      forgot ? safe.l10n.t('Signed out of “{0}”.', displayText(name)) : safe.l10n.t('“{0}” had no sign-in to forget.', displayText(name)),
+    );
   },
   'mcpElicitation.startAll': (s) => s.manager.startAll(),
   'mcpElicitation.stopAll': (s) => s.manager.stopAll(),

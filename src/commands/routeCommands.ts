@@ -63,6 +63,11 @@ export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boo
   await manager.reload();
   let name = nameFrom(arg);
   if (!name) {
+    if (!manager.vscodeOwned().some((d) => routeOf(d) !== undefined)) {
+      // Reached from the walkthrough or a welcome view with nothing to route: say so, not an empty list.
+      void safe.showInformationMessage(safe.l10n.t('VS Code runs no MCP server here, so there is nothing to route.'));
+      return false;
+    }
     const picked = await vscode.window.showQuickPick(
       manager.vscodeOwned().map((d) => ({ label: d.name, description: shownFile(d) })),
       { placeHolder: vscode.l10n.t('Server VS Code runs, to route through MCP Elicitation Host') },

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { ServerManager } from '../servers/serverManager';
+import type { ServerEntry, ServerManager } from '../servers/serverManager';
 import type { ElicitationBroker } from '../elicitation/broker';
 import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers/toolRunner';
 import type { Connection } from '../servers/connection';
@@ -11,6 +11,12 @@ import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 import { serverSentence } from '../servers/sentences';
+import type { ServerDefinition } from '../config/parse/definitions';
+import { routeOf } from '../gateway/routes';
+import { whereDefinedText } from '../ui/wording/serverSource';
+
+/** The walkthrough, for `workbench.action.openWalkthrough` (publisher.name#id). */
+const WALKTHROUGH = 'mcp-elicitation.mcp-elicitation-host#mcpElicitation.getStarted';
 
 export interface RunToolDeps {
   readonly manager: ServerManager;
@@ -19,8 +25,13 @@ export interface RunToolDeps {
   readonly results: ResultDocuments;
   /** Collects arguments for a tool's inputSchema through the elicitation renderer (or JSON fallback). */
   readonly collectArgs: (conn: Connection, tool: Tool) => Promise<Record<string, unknown> | undefined>;
-  /** Each picker as it opens (in-host tests observe when). */
-  readonly onDidShowPicker?: (kind: 'server' | 'tool') => void;
+  /**
+   * "Route Through MCP Elicitation Host" for a server VS Code runs (the Route command); true once
+   * the server is ours.
+   */
+  readonly route: (name: string) => Promise<boolean>;
+  /** Each picker as it opens, with its rows, and `noServer` when there was nothing to list (in-host tests observe these). */
+  readonly onDidShowPicker?: (kind: 'server' | 'tool' | 'noServer', items?: readonly vscode.QuickPickItem[]) => void;
   /** Marks a picker as on screen until it closes, so a result arriving meanwhile opens behind it. */
   readonly whileOnScreen?: <T>(shown: Thenable<T>) => Promise<T>;
 }
@@ -94,12 +105,17 @@ export async function runTool(
   }
 }
 
+/** What a row of the server picker stands for: a server of ours, or one VS Code runs. */
+type ServerPick = { readonly kind: 'ours'; readonly conn: Connection } | { readonly kind: 'vscode'; readonly def: ServerDefinition };
+
 interface ServerItem extends vscode.QuickPickItem {
-  readonly conn: Connection;
+  /** Absent on the separator. */
+  readonly pick?: ServerPick;
 }
 
 function serverItem(conn: Connection): ServerItem {
   const s = conn.state;
+  const pick = { kind: 'ours', conn } as const;
   switch (s.kind) {
     case 'running':
       return conn.ready
@@ -108,17 +124,17 @@ function serverItem(conn: Connection): ServerItem {
             description: s.serverInfo?.name ?? '',
             detail: vscode.l10n.t('{0} tools', conn.tools.length),
             iconPath: new vscode.ThemeIcon('pass-filled'),
-            conn,
+            pick,
           }
-        : { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), conn };
+        : { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
     case 'starting':
-      return { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), conn };
+      return { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
     case 'untrusted':
       return {
         label: conn.name,
         description: serverSentence({ key: 'untrusted' }, vscode.l10n),
         iconPath: new vscode.ThemeIcon('shield'),
-        conn,
+        pick,
       };
     case 'error':
     case 'stopped':
@@ -127,23 +143,48 @@ function serverItem(conn: Connection): ServerItem {
         description: vscode.l10n.t('stopped: pick to start it'),
         ...(s.kind === 'error' ? { detail: s.reason } : {}),
         iconPath: new vscode.ThemeIcon('debug-start'),
-        conn,
+        pick,
       };
   }
 }
 
 /**
+ * A server VS Code runs for its chat: we do not run it, so it has no tools here until it is routed.
+ * Picking it routes it, then goes on to its tools ("Route and Run").
+ */
+function vscodeServerItem(def: ServerDefinition): ServerItem {
+  const where = whereDefinedText(def.source, vscode.l10n);
+  const pick = { kind: 'vscode', def } as const;
+  return {
+    label: def.name,
+    description: vscode.l10n.t('run by VS Code · {0}', where),
+    detail: vscode.l10n.t('Route and Run: route it through MCP Elicitation Host, so its questions come here, then pick a tool'),
+    iconPath: new vscode.ThemeIcon('arrow-swap'),
+    pick,
+  };
+}
+
+/**
  * Every configured server, not only running ones: right after the window opens most are still
- * starting. A starting server is waited for; a stopped one is started first.
+ * starting. A starting server is waited for; a stopped one is started first. Servers VS Code runs
+ * are listed too, each with Route and Run.
  */
 async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
-  const conns = deps.manager.list().flatMap((e) => (e.connection ? [e.connection] : []));
-  if (conns.length === 0) {
-    void safe.showInformationMessage(safe.l10n.t('No MCP server is configured. Add one to .vscode/mcp.json.'));
+  const entries = deps.manager.list();
+  const conns = entries.flatMap((e) => (e.connection ? [e.connection] : []));
+  const theirs = deps.manager.vscodeOwned();
+  if (conns.length === 0 && theirs.length === 0) {
+    deps.onDidShowPicker?.('noServer');
+    void tellNoServer(entries);
     return undefined;
   }
-  const only = conns.length === 1 ? conns[0] : undefined;
-  const conn = only && (only.state.kind === 'running' || only.state.kind === 'starting') ? only : await showServerPicker(deps, conns);
+  const only = theirs.length === 0 && conns.length === 1 ? conns[0] : undefined;
+  const picked: ServerPick | undefined =
+    only && (only.state.kind === 'running' || only.state.kind === 'starting')
+      ? { kind: 'ours', conn: only }
+      : await showServerPicker(deps, conns, theirs);
+  if (!picked) return undefined;
+  const conn = picked.kind === 'ours' ? picked.conn : await routeForRun(deps, picked.def);
   if (!conn) return undefined;
   if (conn.ready) return conn;
   if (conn.state.kind === 'untrusted') {
@@ -169,19 +210,73 @@ async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
 }
 
 /**
+ * Nothing to list. "No MCP server is configured" only when that is so in every source; a server
+ * whose definition is broken is configured, and the Servers view says what is wrong with it.
+ */
+async function tellNoServer(entries: readonly ServerEntry[]): Promise<void> {
+  const broken = entries.filter((e) => e.configError);
+  if (broken.length > 0) {
+    const show = vscode.l10n.t('Show Servers');
+    const choice = await safe.showWarningMessage(
+      safe.l10n.t(
+        'No MCP server can run: the definition of {0} has errors. The Servers view says which.',
+        displayText(broken.map((e) => e.name).join(', ')),
+      ),
+      show,
+    );
+    if (choice === show) await vscode.commands.executeCommand('mcpElicitation.servers.focus');
+    return;
+  }
+  const start = vscode.l10n.t('Get Started');
+  const settings = vscode.l10n.t('Open Settings');
+  const choice = await safe.showInformationMessage(
+    safe.l10n.t(
+      'No MCP server is configured: none in .vscode/mcp.json, .mcp.json, your user mcp.json, a .code-workspace file or the mcpElicitation.servers setting.',
+    ),
+    start,
+    settings,
+  );
+  if (choice === start) await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+  if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpElicitation.servers');
+}
+
+/**
+ * Route and Run's first half: the Route command routes the server here (it re-reads the definition
+ * and asks what it must), and we run its tool once our copy is up.
+ */
+async function routeForRun(deps: RunToolDeps, def: ServerDefinition): Promise<Connection | undefined> {
+  // Every server VS Code runs can be routed (gateway/routes.ts); a setting's never reaches here.
+  if (!routeOf(def)) return undefined;
+  if (!(await deps.route(def.name))) return undefined;
+  const conn = deps.manager.get(def.name) ?? (def.writtenAs ? deps.manager.get(def.writtenAs) : undefined);
+  if (!conn) deps.log.warn(`[${def.name}] routed, but no server of that name is configured here`);
+  return conn;
+}
+
+/**
  * The server picker. showQuickPick rather than createQuickPick: the workbench closes it on Enter
  * at once, so typing that follows goes to the next step, not into a picker still closing.
  */
-function showServerPicker(deps: RunToolDeps, conns: readonly Connection[]): Promise<Connection | undefined> {
+function showServerPicker(
+  deps: RunToolDeps,
+  conns: readonly Connection[],
+  theirs: readonly ServerDefinition[],
+): Promise<ServerPick | undefined> {
+  const items: ServerItem[] = [
+    ...conns.map(serverItem),
+    ...(theirs.length ? [{ label: vscode.l10n.t('Run by VS Code'), kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...[...theirs].sort((a, b) => a.name.localeCompare(b.name)).map(vscodeServerItem),
+  ];
   const picked = tracked(
     deps,
-    vscode.window.showQuickPick(conns.map(serverItem), {
+    vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Run Tool: pick a server'),
       placeHolder: vscode.l10n.t('MCP server'),
+      matchOnDescription: true,
     }),
   );
-  deps.onDidShowPicker?.('server');
-  return picked.then((item) => item?.conn);
+  deps.onDidShowPicker?.('server', items);
+  return picked.then((item) => item?.pick);
 }
 
 interface ToolItem extends vscode.QuickPickItem {

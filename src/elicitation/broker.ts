@@ -18,6 +18,7 @@ import type { Asker } from './asker';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
 import type { BrowserStep, CallRound, DecidedBy, ElicitationAction } from './outcome';
+import { abortedBy } from './callCancel';
 
 export interface HandleExtra {
   readonly signal: AbortSignal;
@@ -313,6 +314,7 @@ export class ElicitationBroker implements ElicitationSink {
     const cancelled = this.cancelledOutcome(ticket, extra);
     if (!cancelled) return undefined;
     if (shown && ticket.decidedBy === 'serverCancel') this.deps.presenter.notifyServerCancelled(req.asker);
+    if (shown && ticket.decidedBy === 'callCancel') this.deps.presenter.notifyCallCancelled(req.asker);
     this.finish(req, cancelled, ticket.decidedBy ?? 'user');
     return { action: cancelled };
   }
@@ -366,7 +368,7 @@ export class ElicitationBroker implements ElicitationSink {
   /** When the server or the user (from the pending list) settled this request from outside. */
   private cancelledOutcome(ticket: Ticket, extra: HandleExtra): 'cancel' | 'decline' | undefined {
     if (extra.signal.aborted) {
-      ticket.decidedBy ??= 'serverCancel';
+      ticket.decidedBy ??= abortedBy(extra.signal);
       return 'cancel';
     }
     // The queue aborted the ticket (settled from the list, or the server disconnected, which

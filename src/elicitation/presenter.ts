@@ -30,6 +30,20 @@ export interface UrlPrompt {
   readonly analysis: UrlAnalysis;
 }
 
+/**
+ * Sign-in to a remote server (issue 25): the url consent, for the authorization URL the SDK built.
+ * `asker` is the server that answered 401; the URL leads to its authorization server.
+ */
+export interface SignInPrompt {
+  readonly id: string;
+  readonly asker: Asker;
+  readonly url: string;
+  readonly analysis: UrlAnalysis;
+}
+
+/** `opened`: the browser has the sign-in page (after Allow); otherwise nothing opened. */
+export type SignInAnswer = 'opened' | 'declined' | 'cancelled';
+
 export type FormAnswer =
   { readonly action: 'accept'; readonly content: AnswerContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
 
@@ -68,6 +82,8 @@ export interface Presenter {
   presentForm(prompt: FormPrompt, signal: AbortSignal, control?: PromptControl): Promise<FormAnswer>;
   /** Shows the url consent dialog; opens the browser only on the user's click. */
   presentUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer>;
+  /** Asks before sign-in: names the server and where it leads; opens the browser only on Allow. */
+  presentSignIn(prompt: SignInPrompt, signal: AbortSignal): Promise<SignInAnswer>;
   /** `ask` policy: a non-modal notification before anything takes focus. */
   askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer>;
   /** `block` policy: at most one notice per server per session (the presenter tracks that). */
@@ -75,6 +91,8 @@ export interface Presenter {
   notifyRateLimited(asker: Asker, count: number, seconds: number): void;
   /** The server withdrew a request whose prompt the user was looking at (it is closed already). */
   notifyServerCancelled(asker: Asker): void;
+  /** The call that raised a request the user was looking at was cancelled (it is closed already). */
+  notifyCallCancelled(asker: Asker): void;
   notifyServerGone(asker: Asker): void;
   notifyUrlCompleted(asker: Asker): void;
 }

@@ -15,6 +15,7 @@ import type { Presenter } from '../elicitation/presenter';
 import type { Asker } from '../elicitation/asker';
 import type { ElicitationQueue, Ticket } from '../elicitation/queue/elicitationQueue';
 import type { DecidedBy, ElicitationAction } from '../elicitation/outcome';
+import { abortedBy } from '../elicitation/callCancel';
 import { MAX_MESSAGE_CHARS, sanitiseForDisplay, type DisplayText } from '../elicitation/safety/text';
 import { chooseModel, type ModelInfo } from './modelChoice';
 import { checkSamplingRequest, textOf, type SamplingRequest } from './samplingRequest';
@@ -229,9 +230,11 @@ export class SamplingBroker implements SamplingSink {
   /** The server cancelled, or the user settled it from the pending list, meanwhile. */
   private throwIfSettled(p: Pending, ticket: Ticket, shown: boolean, model: string): void {
     if (p.extra.signal.aborted) {
-      ticket.decidedBy ??= 'serverCancel';
-      if (shown) this.deps.presenter.notifyServerCancelled(p.asker);
-      throw this.refused(p, 'serverCancel', 'cancelled by the server', 'cancel', model);
+      const by = abortedBy(p.extra.signal);
+      ticket.decidedBy ??= by;
+      if (shown && by === 'callCancel') this.deps.presenter.notifyCallCancelled(p.asker);
+      else if (shown) this.deps.presenter.notifyServerCancelled(p.asker);
+      throw this.refused(p, by, by === 'callCancel' ? 'its call was cancelled' : 'cancelled by the server', 'cancel', model);
     }
     if (ticket.controller.signal.aborted) {
       throw this.refused(p, ticket.decidedBy ?? 'user', 'declined by the user', ticket.external ?? 'cancel', model);

@@ -17,14 +17,25 @@
  */
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { replyToMalformed, type MalformedReply } from './answeringReadBuffer';
+import { QUESTION_METHODS, type RequestId, type StreamOrigins } from './questionLinks';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => void): Fetch {
+/** A question the server sent on an event stream: its id and method. */
+type OnQuestion = (question: { readonly id: RequestId; readonly method: string }) => void;
+
+/**
+ * The fetch the HTTP transports use. With `origins`, each question (questionLinks.ts) that arrives
+ * on the event stream of a POST carrying one of our requests is reported with that request's id:
+ * the server SDK sends a request made while handling ours on our request's own stream.
+ */
+export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => void, origins?: StreamOrigins): Fetch {
   return async (input, init) => {
     const res = await inner(input, init);
     if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
-    const body = res.body.pipeThrough(answeringEvents(answer));
+    const callId = origins ? requestIdOf(init?.body) : undefined;
+    const onQuestion: OnQuestion | undefined = callId === undefined ? undefined : (q) => origins?.onArrived?.(q.id, callId);
+    const body = res.body.pipeThrough(answeringEvents(answer, onQuestion));
     const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     // The transports read these to tell a redirect from the endpoint they asked for.
     Object.defineProperty(out, 'url', { value: res.url });
@@ -38,7 +49,7 @@ export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => 
  * from bytes to bytes, decoding and encoding inside: every stage piped onto a stream costs event
  * loop turns per chunk, and this one sits on every HTTP call's response.
  */
-export function answeringEvents(answer: (reply: MalformedReply) => void): TransformStream<Uint8Array, Uint8Array> {
+export function answeringEvents(answer: (reply: MalformedReply) => void, onQuestion?: OnQuestion): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buf = '';
@@ -53,7 +64,7 @@ export function answeringEvents(answer: (reply: MalformedReply) => void): Transf
       buf = buf.slice(m.index + m[0].length);
       lines.push(line);
       if (line === '') {
-        controller.enqueue(encoder.encode(checked(lines, answer)));
+        controller.enqueue(encoder.encode(checked(lines, answer, onQuestion)));
         lines = [];
       }
     }
@@ -72,7 +83,7 @@ export function answeringEvents(answer: (reply: MalformedReply) => void): Transf
 }
 
 /** The event as it came (re-joined with '\n'), or only its non-data fields when we answered it. */
-function checked(lines: readonly string[], answer: (reply: MalformedReply) => void): string {
+function checked(lines: readonly string[], answer: (reply: MalformedReply) => void, onQuestion?: OnQuestion): string {
   const whole = lines.join('\n') + '\n';
   const field = (name: string): string[] =>
     lines.filter((l) => l === name || l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
@@ -85,7 +96,13 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
   } catch {
     return whole;
   }
-  if (JSONRPCMessageSchema.safeParse(raw).success) return whole;
+  if (JSONRPCMessageSchema.safeParse(raw).success) {
+    const { id, method } = raw as { id?: unknown; method?: unknown };
+    if (onQuestion && (typeof id === 'string' || typeof id === 'number') && typeof method === 'string' && QUESTION_METHODS.has(method)) {
+      onQuestion({ id, method });
+    }
+    return whole;
+  }
   const reply = replyToMalformed(raw);
   if (!reply) return whole;
   answer(reply);
@@ -96,4 +113,18 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
       .concat('')
       .join('\n') + '\n'
   );
+}
+
+/** The id of the one JSON-RPC request a POST body carries; undefined for anything else. */
+function requestIdOf(body: unknown): RequestId | undefined {
+  if (typeof body !== 'string') return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
 }

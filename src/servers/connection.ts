@@ -23,6 +23,7 @@ import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { LogLevelSource } from './capabilities/logging';
 import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
+import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
 import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
@@ -375,12 +376,38 @@ export class Connection extends Disposable {
 
   /** Sends one leg of a call through the current session (see {@link Session.sendLeg}). */
   async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
-    return this.live().sendLeg(method, params, leg, label);
+    return this.signedIn(() => this.live().sendLeg(method, params, leg, label));
+  }
+
+  /** The tasks extension's requests through the current session, for a call answered with a task (mrtr/taskFollow.ts). */
+  get taskRequests(): TaskRequests {
+    return {
+      get: (taskId, signal) => this.live().taskRequest('tasks/get', { taskId }, signal),
+      update: (taskId, inputResponses, signal) => this.live().taskRequest('tasks/update', { taskId, inputResponses }, signal),
+      cancel: (taskId) => this.live().taskRequest('tasks/cancel', { taskId }, undefined),
+    };
   }
 
   /** Sends one request as given, for the agent gateway's lookups (see {@link Session.relay}). */
   async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
-    return this.live().relay(request, leg);
+    return this.signedIn(() => this.live().relay(request, leg));
+  }
+
+  /**
+   * A request the server refused mid-session for want of sign-in: its token was revoked and could
+   * not be refreshed, or the call needs a scope the token lacks (step-up, 403 insufficient_scope).
+   * The SDK built the authorization request; the user is asked, and the request is sent once more.
+   */
+  private async signedIn<T>(send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (err) {
+      const def = this.definition;
+      if (def.type === 'stdio' || !this.deps.signIn || !isAuthChallenge(err)) throw err;
+      this.deps.log.info(`a request needs sign-in (${errorText(err)})`);
+      await this.deps.signIn.signIn(def, this.calls.signal);
+      return send();
+    }
   }
 
   private live(): Session {

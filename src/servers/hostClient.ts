@@ -1,5 +1,6 @@
 import {
   Client,
+  CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
   type CallToolRequestOptions,
@@ -7,13 +8,27 @@ import {
   type ClientContext,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type RequestOptions,
   type Result,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import { answerFault, faultResponse } from './mrtr/answerShape';
+import { TASK_EXTENSION_METHODS, TASKS_EXTENSION, isTaskHandle, isTaskState, taskHandleResponse } from './mrtr/taskFollow';
 import type { InputRequired } from './mrtr/inputRounds';
 
 export type RawRequestHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
+
+/** Any JSON object: the tasks extension's results are read by mrtr/taskFollow.ts, which checks them itself. */
+const ANY_OBJECT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcp-elicitation-host',
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as Record<string, unknown> }
+        : { issues: [{ message: 'not an object' }] },
+  },
+};
 
 /** Marks a `tools/call` leg whose `input_required` round {@link HostClient.callTool} hands back itself. */
 const HAND_BACK_ROUND = Symbol('handBackRound');
@@ -48,12 +63,46 @@ export class HostClient extends Client {
   private raw: Map<string, RawRequestHandler> | undefined;
   /** The level a 2026-07-28 request carries in `_meta` (capabilities/logging.ts); none: the key is left out. */
   logLevel: (() => LoggingLevel | undefined) | undefined;
+  /** Hears the id of every response the server sends (the session's questionLinks.ts). */
+  onResponse: ((id: string | number) => void) | undefined;
 
-  /** 2026-07-28: every request's `_meta` envelope also carries our log level (SEP-2575). */
+  constructor(...args: ConstructorParameters<typeof Client>) {
+    super(...args);
+    // SDK behaviour worked around here (@modelcontextprotocol/client 2.4.0): its outbound era gate
+    // (the private `Protocol._assertOutboundRequestInEra`) stops `tasks/get` and `tasks/cancel` on a
+    // 2026-07-28 connection as "2025-11-25 methods", although the tasks extension (SEP-2663) defines
+    // them again there; its inbound gate already lets them through (`isExtensionReusedRequestMethod`).
+    // The upstream fix belongs in `_assertOutboundRequestInEra` (packages/core): exempt those names
+    // as the inbound gate does. Until then the extension's methods pass on a modern connection only.
+    const self = this as unknown as { _assertOutboundRequestInEra(codec: unknown, method: string): void };
+    const gate = self._assertOutboundRequestInEra.bind(this);
+    self._assertOutboundRequestInEra = (codec, method) => {
+      if (TASK_EXTENSION_METHODS.has(method) && this.getProtocolEra() === 'modern') return;
+      gate(codec, method);
+    };
+  }
+
+  /**
+   * 2026-07-28: every request's `_meta` envelope also carries our log level (SEP-2575), and its
+   * client capabilities declare the tasks extension (mrtr/taskFollow.ts) instead of the 2025
+   * `tasks` capability, which that revision removed.
+   */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
-    const level = envelope ? this.logLevel?.() : undefined;
-    return envelope && level ? { ...envelope, [LOG_LEVEL_META_KEY]: level } : envelope;
+    if (!envelope) return envelope;
+    const level = this.logLevel?.();
+    const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
+    const out: Record<string, unknown> = { ...envelope, ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}) };
+    if (typeof declared === 'object' && declared !== null) {
+      const { tasks: _tasks, ...caps } = declared as Record<string, unknown> & { extensions?: Record<string, unknown> };
+      out[CLIENT_CAPABILITIES_META_KEY] = { ...caps, extensions: { ...caps.extensions, [TASKS_EXTENSION]: {} } };
+    }
+    return out;
+  }
+
+  /** One request of the tasks extension (`tasks/get`, `tasks/update`, `tasks/cancel`) on a 2026-07-28 connection. */
+  taskRequest(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this._requestWithSchema({ method, params }, ANY_OBJECT, options);
   }
 
   setElicitationHandler(handler: RawRequestHandler): void {
@@ -117,7 +166,15 @@ export class HostClient extends Client {
 
   /** Every response passes here first: an answer that is both round and result fails its request. */
   protected override _onresponse(response: JSONRPCResponse): void {
-    const fault = 'result' in response ? answerFault(response.result) : undefined;
-    super._onresponse(fault && response.id !== undefined ? faultResponse(response.id, fault) : response);
+    if (response.id !== undefined) this.onResponse?.(response.id);
+    const result = 'result' in response ? response.result : undefined;
+    // A task's state (`tasks/get`) may list `inputRequests`: that is the extension's, not a faulty result.
+    const fault = isTaskState(result) ? undefined : answerFault(result);
+    if (fault && response.id !== undefined) return super._onresponse(faultResponse(response.id, fault));
+    // A task handle (tasks extension) is no result kind the SDK knows: it travels as an error to sendLeg.
+    if (this.getProtocolEra() === 'modern' && isTaskHandle(result) && response.id !== undefined) {
+      return super._onresponse(taskHandleResponse(response.id, result));
+    }
+    super._onresponse(response);
   }
 }

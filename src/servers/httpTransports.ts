@@ -9,31 +9,51 @@ import { answeringFetch } from './answeringFetch';
 import { guardAuthFetch } from './auth/authFetchGuard';
 import { ServerOAuthProvider, type OAuthProviderOptions } from './auth/oauthProvider';
 import { loopbackFetch, type Fetch } from './loopbackFetch';
+import type { StreamOrigins } from './questionLinks';
 
 export { ServerOAuthProvider } from './auth/oauthProvider';
 
-/** The fetch of `def`'s transport: OAuth requests checked (auth/authFetchGuard.ts), the rest as before. */
-function serverFetch(def: RemoteServerDefinition, onAnswer: (reply: Parameters<Parameters<typeof answeringFetch>[1]>[0]) => void): Fetch {
+/**
+ * The fetch of `def`'s transport: OAuth requests checked (auth/authFetchGuard.ts), the rest as
+ * before. `origins` hears which of our requests' event streams a question arrived on.
+ */
+function serverFetch(
+  def: RemoteServerDefinition,
+  onAnswer: (reply: Parameters<Parameters<typeof answeringFetch>[1]>[0]) => void,
+  origins: StreamOrigins,
+): Fetch {
   // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts); a
   // server on this machine is reached through node:http, a cheaper round trip (see loopbackFetch.ts).
-  return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch), onAnswer));
+  return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch), onAnswer, origins));
 }
 
 /** An OAuth client for `def`, whose requests go through the same checks as its transport's. */
-export function createOAuthProvider(def: RemoteServerDefinition, options: Omit<OAuthProviderOptions, 'fetch' | 'serverUrl'>): ServerOAuthProvider {
-  return new ServerOAuthProvider({ ...options, serverUrl: new URL(def.url), fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)) });
+export function createOAuthProvider(
+  def: RemoteServerDefinition,
+  options: Omit<OAuthProviderOptions, 'fetch' | 'serverUrl'>,
+): ServerOAuthProvider {
+  return new ServerOAuthProvider({
+    ...options,
+    serverUrl: new URL(def.url),
+    fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)),
+  });
 }
 
-/** An HTTP transport for `def`: the legacy SSE one when `kind` is `sse`, Streamable HTTP otherwise. */
+/**
+ * An HTTP transport for `def`: the legacy SSE one when `kind` is `sse`, Streamable HTTP otherwise.
+ * `origins` reports which of our requests' streams a question arrived on (questionLinks.ts;
+ * Streamable HTTP only: the legacy transport has one stream for everything).
+ */
 export function createHttpTransport(
   def: RemoteServerDefinition,
   kind: string,
   authProvider?: OAuthClientProvider,
-): { transport: Transport; kind: 'http' | 'sse' } {
+): { transport: Transport; kind: 'http' | 'sse'; origins?: StreamOrigins } {
   const url = new URL(def.url);
   const requestInit: RequestInit = { headers: { ...def.headers } };
   let answerVia: Transport | undefined;
-  const checkedFetch = serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined));
+  const origins: StreamOrigins = { onArrived: undefined };
+  const checkedFetch = serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined), origins);
   const auth = authProvider ? { authProvider } : {};
   if (kind === 'sse') {
     answerVia = new SSEClientTransport(url, {
@@ -49,5 +69,5 @@ export function createHttpTransport(
     return { transport: answerVia, kind: 'sse' };
   }
   answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch, ...auth });
-  return { transport: answerVia, kind: 'http' };
+  return { transport: answerVia, kind: 'http', origins };
 }

@@ -24,6 +24,8 @@ export type MrtrSentence = { readonly server: string; readonly call: string } & 
   | { readonly key: 'callCancelled' }
   | { readonly key: 'browserStepEnded'; readonly outcome: string }
   | { readonly key: 'sampleRefused'; readonly reason: string }
+  | { readonly key: 'taskExpired'; readonly ttlMs: number }
+  | { readonly key: 'taskEnded'; readonly outcome: 'failed' | 'cancelled' | 'malformed'; readonly reason: string }
 );
 
 /** Every sentence of the table: a call's end, a call to a server that is not running, a server held back. */
@@ -70,6 +72,27 @@ export function serverSentence(s: ServerSentence, l10n: Localize): string {
         s.call,
         s.reason,
       );
+    case 'taskExpired':
+      return l10n.t(
+        'The task of {0} on "{1}" did not finish within its time to live ({2} ms); it was cancelled.',
+        s.call,
+        s.server,
+        s.ttlMs,
+      );
+    case 'taskEnded':
+      switch (s.outcome) {
+        case 'failed':
+          return l10n.t('The task of {0} on "{1}" failed: {2}', s.call, s.server, s.reason);
+        case 'cancelled':
+          return l10n.t('The task of {0} on "{1}" was cancelled by the server: {2}', s.call, s.server, s.reason);
+        case 'malformed':
+          return l10n.t(
+            'Server "{0}" answered the task of {1} with something that cannot be used ({2}); the call was stopped.',
+            s.server,
+            s.call,
+            s.reason,
+          );
+      }
   }
 }
 

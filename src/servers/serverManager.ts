@@ -12,7 +12,7 @@ import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
 import type { RootsSource } from './capabilities/roots';
 import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { ServerLogs } from '../util/serverLogs';
-import { Connection } from './connection';
+import { Connection, type SignInPort } from './connection';
 import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
@@ -57,6 +57,8 @@ export class ServerManager extends Disposable {
       restartDelaysMs?: readonly number[];
       connectTimeoutMs?: () => number;
       legClock?: LegClock;
+      /** Signs the user in to remote servers that answer 401 (servers/auth/signIn.ts). */
+      signIn?: SignInPort;
     },
   ) {
     super();
@@ -107,6 +109,7 @@ export class ServerManager extends Disposable {
         continue;
       }
       const conn = new Connection(resolved.def, {
+        ...(this.deps.signIn ? { signIn: this.deps.signIn } : {}),
         log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,

@@ -20,6 +20,7 @@
 import {
   ProtocolError,
   type ClientCapabilities,
+  type ClientContext,
   type Implementation,
   type JSONRPCMessage,
   type ProgressCallback,
@@ -32,6 +33,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
+import { answerMaybeAsTask, ClientTasks, installTasks, TASKS_CAPABILITY } from './capabilities/tasks';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
@@ -40,9 +42,11 @@ import type { ClientExtensions } from './capabilities/agentExtensions';
 import { HostClient } from './hostClient';
 import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
+import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import type { PreparedTransport, TransportKind } from './transports';
+import { QuestionLinks } from './questionLinks';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
 export interface RelayedMessage {
@@ -109,6 +113,7 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
   roots: { listChanged: true },
   sampling: SAMPLING_CAPABILITY,
+  tasks: TASKS_CAPABILITY,
 } as const satisfies ClientCapabilities;
 
 /**
@@ -147,6 +152,8 @@ export class Session {
   /** Disposed with the session: capability state that listens to the host (roots). */
   private readonly owned: { dispose(): void }[] = [];
   private readonly level: SessionLogLevel;
+  /** Which call each pushed question belongs to, so that cancelling the call closes it (questionLinks.ts). */
+  private readonly links = new QuestionLinks();
 
   constructor(
     readonly prepared: PreparedTransport,
@@ -176,7 +183,9 @@ export class Session {
     this.owned.push(this.level);
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
-    this.traceOutgoing();
+    this.client.onResponse = (id) => this.links.answered(id);
+    if (prepared.origins) prepared.origins.onArrived = (question, call) => this.links.arrivedOn(question, call);
+    this.watchOutgoing();
   }
 
   get isDisposed(): boolean {
@@ -235,19 +244,32 @@ export class Session {
     const { client, deps } = this;
     const name = deps.name;
 
+    // tasks (2025-11-25): a pushed elicitation or sample with `task` is answered with a task at
+    // once and asked the same way; the server polls it (capabilities/tasks.ts).
+    const tasks = new ClientTasks({ log: (m) => deps.log.debug(m) });
+    this.owned.push(tasks);
+    installTasks(client, tasks);
+
     // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
     // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
     client.setElicitationHandler((request, ctx) =>
-      deps.sink.handle(askerFor(name, client.getServerVersion()), request.params, {
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        sendProgress: async (progressToken, progress, message) => {
-          await ctx.mcpReq.notify({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(message ? { message } : {}) },
-          });
-        },
-      }),
+      answerMaybeAsTask(tasks, 'elicitation/create', request.params, (params, task) =>
+        task
+          ? // A task-borne question outlives the request that created it: its task's signal ends it.
+            deps.sink.handle(askerFor(name, client.getServerVersion()), params, { signal: task.signal, requestId: `task ${task.id}` })
+          : this.asked(ctx, request.method, (signal) =>
+              deps.sink.handle(askerFor(name, client.getServerVersion()), params, {
+                signal,
+                requestId: ctx.mcpReq.id,
+                sendProgress: async (progressToken, progress, message) => {
+                  await ctx.mcpReq.notify({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress, ...(message ? { message } : {}) },
+                  });
+                },
+              }),
+            ),
+      ),
     );
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
@@ -266,7 +288,13 @@ export class Session {
     this.owned.push(roots);
     client.setRequestHandler('roots/list', () => roots.list());
     // sampling: capabilities/sampling.ts.
-    installSampling(client, () => askerFor(name, client.getServerVersion()), deps.sampler);
+    installSampling(
+      client,
+      () => askerFor(name, client.getServerVersion()),
+      deps.sampler,
+      (ctx, ask) => this.asked(ctx, 'sampling/createMessage', ask),
+      tasks,
+    );
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
@@ -281,6 +309,32 @@ export class Session {
       this.notify(n);
       return Promise.resolve();
     };
+  }
+
+  /**
+   * Runs one pushed question with the signal that ends it: the server's cancellation of it, and
+   * the cancellation of the call it belongs to, when that is known (questionLinks.ts).
+   */
+  private async asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const link = this.links.question(ctx.mcpReq.id);
+    const id = JSON.stringify(ctx.mcpReq.id);
+    if (link.call === undefined) {
+      if (link.inFlight > 1) {
+        this.deps.log.debug(
+          `${method} ${id} may belong to any of ${link.inFlight} requests in flight: cancelling one of them leaves it open`,
+        );
+      }
+      return ask(ctx.mcpReq.signal);
+    }
+    const how = link.kind === 'stream' ? 'arrived on its stream' : 'the only request in flight';
+    this.deps.log.debug(
+      `${method} ${id} belongs to our ${this.links.methodOf(link.call) ?? 'request'} ${JSON.stringify(link.call)} (${how})`,
+    );
+    try {
+      return await ask(AbortSignal.any([ctx.mcpReq.signal, link.signal]));
+    } finally {
+      link.dispose();
+    }
   }
 
   /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
@@ -377,7 +431,19 @@ export class Session {
         }
       });
     } catch (err) {
+      // A task handle (tasks extension): the caller follows it (mrtr/taskFollow.ts).
+      const handle = taskHandleOf(err);
+      if (handle) return handle;
       throw this.protocolFailure(err, label);
+    }
+  }
+
+  /** One request of the tasks extension (`tasks/get`, `tasks/update`, `tasks/cancel`), answered quickly. */
+  async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    try {
+      return await this.timed({ signal }, RELAY_TIMEOUT_MS, (o) => this.client.taskRequest(method, params, o));
+    } catch (err) {
+      throw this.protocolFailure(err, method);
     }
   }
 
@@ -425,15 +491,26 @@ export class Session {
     return err;
   }
 
-  /** Wraps the transport's send so every outgoing message reaches {@link trace}. */
-  private traceOutgoing(): void {
-    if (!this.deps.log.isTracing) return;
+  /**
+   * Wraps the transport's send: every outgoing message reaches {@link trace}, and our requests
+   * and cancellations reach {@link links}, so a call's cancellation closes its questions.
+   */
+  private watchOutgoing(): void {
     const t = this.prepared.transport;
     const send = t.send.bind(t);
     t.send = (msg, opts) => {
-      this.trace('→', msg);
+      if (this.deps.log.isTracing) this.trace('→', msg);
+      this.outgoing(msg);
       return send(msg, opts);
     };
+  }
+
+  private outgoing(msg: JSONRPCMessage): void {
+    const cancelled = this.links.outgoing(msg);
+    if (cancelled && cancelled.closed > 0) {
+      const what = `our ${cancelled.method ?? 'request'} ${JSON.stringify(cancelled.id)}`;
+      this.deps.log.info(`${what} was cancelled: closed ${cancelled.closed} question(s) it raised`);
+    }
   }
 
   /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */

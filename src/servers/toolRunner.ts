@@ -11,6 +11,7 @@ import type { Connection } from './connection';
 import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
 import { localised } from './mrtr/messages';
 import { raceAbort } from '../util/async';
+import { callScoped } from '../elicitation/callCancel';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
 const DRAFT_ELICITATION_REQUIRED = -32604;
@@ -95,19 +96,26 @@ export async function callWithInputRounds(
   label: string,
   o: ToolCallOptions,
 ): Promise<unknown> {
-  return sendWithInputRounds(params, {
-    method,
-    label,
-    asker: () => askerFor(conn.name, conn.state.kind === 'running' ? conn.state.serverInfo : undefined),
-    broker: roundBroker(broker, conn.sampler),
-    roots: () => conn.listRoots(),
-    send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
-    // The caller's Cancel, or the connection going away (stop, restart, deactivation).
-    signal: o.signal ? AbortSignal.any([o.signal, conn.callSignal]) : conn.callSignal,
-    ...(o.log ? { log: o.log } : {}),
-  }).catch((err: unknown) => {
+  // The caller's Cancel closes the call's questions as the call's (callCancel.ts), not the server's.
+  const cancel = o.signal ? callScoped(o.signal, label) : undefined;
+  try {
+    return await sendWithInputRounds(params, {
+      method,
+      label,
+      asker: () => askerFor(conn.name, conn.state.kind === 'running' ? conn.state.serverInfo : undefined),
+      broker: roundBroker(broker, conn.sampler),
+      roots: () => conn.listRoots(),
+      send: (leg, s) => conn.sendLeg(method, leg, { signal: s, onprogress: o.onprogress }, label),
+      tasks: conn.taskRequests,
+      // The caller's Cancel, or the connection going away (stop, restart, deactivation).
+      signal: cancel ? AbortSignal.any([cancel.signal, conn.callSignal]) : conn.callSignal,
+      ...(o.log ? { log: o.log } : {}),
+    });
+  } catch (err: unknown) {
     throw localised(err);
-  });
+  } finally {
+    cancel?.dispose();
+  }
 }
 
 function callOnce(conn: Connection, broker: ElicitationBroker, call: ToolCall, o: ToolCallOptions): Promise<CallToolResult> {

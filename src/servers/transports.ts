@@ -5,6 +5,7 @@ import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 import type * as HttpTransports from './httpTransports';
 import { stdioLaunch } from './launch';
+import type { StreamOrigins } from './questionLinks';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -26,6 +27,8 @@ export interface PreparedTransport {
   readonly kind: TransportKind;
   /** For stdio: the child's pid once started (read after connect). */
   pid(): number | undefined;
+  /** Streamable HTTP: which of our requests' streams a question arrived on (questionLinks.ts). */
+  readonly origins?: StreamOrigins;
 }
 
 /** Where a transport reports a stdio server's stderr lines and its own problems. */

@@ -4,6 +4,7 @@ import type { ServerDefinition } from '../config/parse/definitions';
 import { routeOf } from '../gateway/routes';
 import type { ServerManager } from '../servers/serverManager';
 import { Disposable } from '../util/disposable';
+import { currentMcpJsonOwner, onDidChangeAgentSettings } from '../gateway/agentSettings';
 
 /**
  * The context keys that show a command only where it can act; package.json's `when` clauses read
@@ -13,8 +14,17 @@ import { Disposable } from '../util/disposable';
 export const CONTEXT_KEYS = {
   /** Servers of ours exist: Start/Stop/Restart (All). */
   hasServers: 'mcpElicitation.hasServers',
-  /** Run Tool has a server to call. */
+  /** Run Tool has a server to call: one of ours, or one VS Code runs that Route and Run can move here. */
   canRunTool: 'mcpElicitation.canRunTool',
+  /** VS Code runs servers that this workspace or the user defined (the Servers view lists them as "run by VS Code"). */
+  vscodeRunsServers: 'mcpElicitation.vscodeRunsServers',
+  /**
+   * Who runs the servers of the files VS Code reads (`.vscode/mcp.json`, `.mcp.json`, …):
+   * `vscode` while its AI features are on and `mcpElicitation.workspaceMcpJson` leaves them to it,
+   * else `extension`. The welcome content and the walkthrough say where a new server should go
+   * from this; a string, so that nothing shows before the extension has set it.
+   */
+  mcpJsonRunBy: 'mcpElicitation.mcpJsonRunBy',
   /** A server VS Code runs can be routed through us (gateway/routes.ts). */
   canRoute: 'mcpElicitation.canRoute',
   /** A routed server, or one of our workspace setting (an older Route's), can go back to VS Code. */
@@ -25,7 +35,7 @@ type Key = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 
 /** Keeps the keys in step with the servers; sets a key only when its value changes. */
 export class CommandContext extends Disposable {
-  private readonly values = new Map<Key, boolean>();
+  private readonly values = new Map<Key, boolean | string>();
 
   constructor(
     private readonly manager: ServerManager,
@@ -34,6 +44,7 @@ export class CommandContext extends Disposable {
     super();
     this._register(manager.onDidChange(() => this.update()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.update()));
+    this._register(onDidChangeAgentSettings(() => this.update()));
     this.update();
   }
 
@@ -42,12 +53,12 @@ export class CommandContext extends Disposable {
     const hasServers = entries.some((e) => e.connection !== undefined);
     const localFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
     this.set(CONTEXT_KEYS.hasServers, hasServers);
-    // Run Tool calls our servers; VS Code's are Route's (the welcome content offers that step).
-    this.set(CONTEXT_KEYS.canRunTool, hasServers);
-    this.set(
-      CONTEXT_KEYS.canRoute,
-      this.manager.vscodeOwned().some((d) => routeOf(d) !== undefined),
-    );
+    const canRoute = this.manager.vscodeOwned().some((d) => routeOf(d) !== undefined);
+    this.set(CONTEXT_KEYS.canRoute, canRoute);
+    // Run Tool calls our servers, and routes one of VS Code's first ("Route and Run").
+    this.set(CONTEXT_KEYS.canRunTool, hasServers || canRoute);
+    this.set(CONTEXT_KEYS.vscodeRunsServers, this.manager.vscodeOwned().length > 0);
+    this.set(CONTEXT_KEYS.mcpJsonRunBy, currentMcpJsonOwner() === 'vscode' ? 'vscode' : 'extension');
     this.set(
       CONTEXT_KEYS.canGiveBack,
       entries.some(
@@ -57,11 +68,11 @@ export class CommandContext extends Disposable {
   }
 
   /** The value last given to VS Code for `key`. */
-  get(key: Key): boolean | undefined {
+  get(key: Key): boolean | string | undefined {
     return this.values.get(key);
   }
 
-  private set(key: Key, value: boolean): void {
+  private set(key: Key, value: boolean | string): void {
     if (this.values.get(key) === value) return;
     this.values.set(key, value);
     void vscode.commands.executeCommand('setContext', key, value);

@@ -87,6 +87,7 @@ function historyIcon(h: FinishedElicitation): string {
     case 'disconnect':
       return 'debug-disconnect';
     case 'serverCancel':
+    case 'callCancel':
       return 'discard';
     case 'timeout':
       return 'watch';
@@ -109,7 +110,12 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
   }
 
   getChildren(node?: PendingNode): PendingNode[] {
-    if (!node) return [...this.queue.list().map((entry) => ({ kind: 'entry' as const, entry })), { kind: 'historyRoot' }];
+    if (!node) {
+      const entries = this.queue.list().map((entry) => ({ kind: 'entry' as const, entry }));
+      // Nothing waiting and nothing answered yet: an empty tree, so the view's welcome content shows.
+      if (entries.length === 0 && this.queue.history.size === 0) return [];
+      return [...entries, { kind: 'historyRoot' }];
+    }
     if (node.kind === 'historyRoot') return historyNodes(this.queue.history.list().reverse());
     if (node.kind === 'call') return node.items.map((item) => ({ kind: 'history', item }));
     return [];

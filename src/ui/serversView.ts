@@ -27,6 +27,25 @@ export interface AgentReachSource {
   readonly onDidChangeDefinitions: vscode.Event<void>;
 }
 
+/** Per server, whether it is signed in (servers/auth/signIn.ts); undefined for one that never asked. */
+export interface SignInStateSource {
+  stateOf(server: string): 'signedIn' | 'signedOut' | 'signingIn' | undefined;
+  readonly onDidChange: (listener: (server: string) => void) => { dispose(): void };
+}
+
+function signInDescription(state: ReturnType<SignInStateSource['stateOf']>): string | undefined {
+  switch (state) {
+    case 'signedIn':
+      return vscode.l10n.t('signed in');
+    case 'signedOut':
+      return vscode.l10n.t('not signed in');
+    case 'signingIn':
+      return vscode.l10n.t('signing in…');
+    default:
+      return undefined;
+  }
+}
+
 function reachDescription(reach: AgentReach): string | undefined {
   if (reach.kind !== 'offered') return undefined;
   return reach.sessions > 0 ? vscode.l10n.t('agent connected') : vscode.l10n.t('offered to the agent');
@@ -96,10 +115,12 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     private readonly manager: ServerManager,
     private readonly policyFor: (server: string) => ServerPolicy,
     private readonly agent: AgentReachSource,
+    private readonly signIn: SignInStateSource,
     /** Servers the user routed through us (gateway/routes.ts). */
     private readonly routed: (def: ServerDefinition) => boolean = () => false,
   ) {
     super();
+    this._register(signIn.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
     this._register(manager.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
     this._register(agent.onDidChangeSessions(() => this._onDidChangeTreeData.fire(undefined)));
     this._register(agent.onDidChangeDefinitions(() => this._onDidChangeTreeData.fire(undefined)));
@@ -163,10 +184,11 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const reach = this.agent.reach(entry.name);
     // A narrow sidebar cuts the description's end. A running server's transport and version can
     // go (the tooltip has them) before the agent's reach; an error or a stop cannot.
+    const signIn = this.signIn.stateOf(entry.name);
     const parts =
       state?.kind === 'running' && !entry.configError
-        ? [reachDescription(reach), stateDescription(entry)]
-        : [stateDescription(entry), reachDescription(reach)];
+        ? [signInDescription(signIn), reachDescription(reach), stateDescription(entry)]
+        : [signInDescription(signIn), stateDescription(entry), reachDescription(reach)];
     item.description = parts.filter(Boolean).join(' · ');
     const policy = this.policyFor(entry.name);
     const routed = entry.resolved !== undefined && this.routed(entry.resolved.def);
@@ -188,7 +210,9 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));
     // `.ours` marks what "Give Back to VS Code" acts on: a routed server, or one of our workspace setting.
     const ours = routed ? '.ours.routed' : entry.resolved && canGiveBackFrom(entry.resolved.def.source) ? '.ours' : '';
-    item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}`;
+    // `.auth-…`: a server that uses sign-in offers Sign In or Sign Out.
+    const auth = signIn === 'signedIn' ? '.auth-signedIn' : signIn === 'signedOut' ? '.auth-signedOut' : '';
+    item.contextValue = `mcpServer.${state?.kind ?? 'broken'}.policy-${policy}${ours}${auth}`;
     return item;
   }
 }

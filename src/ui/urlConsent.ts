@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { UrlAnswer, UrlPrompt } from '../elicitation/presenter';
+import type { SignInAnswer, SignInPrompt, UrlAnswer, UrlPrompt } from '../elicitation/presenter';
 import { sanitiseForDisplay } from '../elicitation/safety/text';
 import type * as UrlReasons from './wording/urlReasons';
 import { positionText } from './quickInput/quickInputParts';
@@ -15,7 +15,7 @@ export interface UrlConsentHooks {
   readonly answered?: boolean;
 }
 
-function who(prompt: UrlPrompt): string {
+function who(prompt: UrlPrompt | SignInPrompt): string {
   const named =
     prompt.asker.info && prompt.asker.info !== prompt.asker.name ? `${prompt.asker.name} (${prompt.asker.info})` : prompt.asker.name;
   const pos = positionText(prompt.asker);
@@ -27,7 +27,7 @@ function who(prompt: UrlPrompt): string {
  * in it. A modal cannot change font weight, so the site goes in the (bold) title and the full host
  * on the first line below it; bracket characters for emphasis render as boxes without CJK fonts.
  */
-function site(prompt: UrlPrompt): string {
+function site(prompt: UrlPrompt | SignInPrompt): string {
   const d = prompt.analysis.display;
   const s = d?.registrableDomain || d?.hostPunycode;
   if (s) return s;
@@ -35,7 +35,7 @@ function site(prompt: UrlPrompt): string {
   return d?.scheme ? `${d.scheme}:` : prompt.url.length > 60 ? `${prompt.url.slice(0, 59)}…` : prompt.url;
 }
 
-function hostLine(prompt: UrlPrompt): string[] {
+function hostLine(prompt: UrlPrompt | SignInPrompt): string[] {
   const d = prompt.analysis.display;
   if (!d?.hostUnicode) return [];
   const host =
@@ -127,6 +127,55 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
     default:
       return { action: 'cancel' };
   }
+}
+
+/**
+ * The consent before sign-in (issue 25): the url consent's dialog for the authorization URL the
+ * SDK built. It names the MCP server that asked and the site and host where the user signs in,
+ * with every warning of the url analysis; nothing opens before "Sign In in Browser". A blocked
+ * address is shown, never opened.
+ */
+export async function showSignInConsent(
+  prompt: SignInPrompt,
+  signal: AbortSignal,
+  hooks: Pick<UrlConsentHooks, 'openExternal'>,
+): Promise<SignInAnswer> {
+  const a = prompt.analysis;
+  const warnings = a.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r, vscode.l10n)}`);
+  const detail = [
+    ...hostLine(prompt),
+    vscode.l10n.t(
+      'MCP server “{0}” requires you to sign in. You sign in on the page above; the browser then returns to VS Code.',
+      displayText(who(prompt)),
+    ),
+    '',
+    vscode.l10n.t('Full address:'),
+    a.verdict === 'block' ? sanitiseForDisplay(prompt.url, 2100).text : prompt.url,
+    ...(warnings.length ? ['', ...warnings] : []),
+    ...(a.verdict === 'block'
+      ? []
+      : ['', vscode.l10n.t("After “Sign In in Browser”, VS Code's own link protection may ask once more before the page opens.")]),
+  ].join('\n');
+  if (a.verdict === 'block') {
+    const ok: vscode.MessageItem = { title: vscode.l10n.t('OK'), isCloseAffordance: true };
+    void safe.showErrorMessage(
+      safe.l10n.t('Blocked the sign-in page of “{0}” on {1}', displayText(prompt.asker.name), displayText(site(prompt))),
+      { modal: true, detail },
+      ok,
+    );
+    return 'declined';
+  }
+  const open = vscode.l10n.t('Sign In in Browser');
+  const cancel = vscode.l10n.t('Cancel');
+  const title = safe.l10n.t('Sign in to “{0}” on {1}?', displayText(prompt.asker.name), displayText(site(prompt)));
+  const show = a.verdict === 'warn' ? safe.showWarningMessage : safe.showInformationMessage;
+  // As for url mode: with warnings the safe answer is the default, and signing in takes a click.
+  const buttons = a.verdict === 'warn' ? [cancel, open] : [open, cancel];
+  const choice = await modalUnlessWithdrawn(show(title, { modal: true, detail }, ...buttons), signal);
+  if (signal.aborted) return 'cancelled';
+  if (choice === cancel) return 'declined';
+  if (choice !== open) return 'cancelled';
+  return (await hooks.openExternal(exactTarget(prompt.url))) ? 'opened' : 'cancelled';
 }
 
 /** Copy URL: the user takes the link; only "I will open it" makes it an `accept`. */

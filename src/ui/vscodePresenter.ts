@@ -8,6 +8,8 @@ import type {
   PromptControl,
   UrlAnswer,
   UrlPrompt,
+  SignInAnswer,
+  SignInPrompt,
 } from '../elicitation/presenter';
 import type { Asker } from '../elicitation/asker';
 import { defaultValues } from '../elicitation/form/validator';
@@ -17,7 +19,7 @@ import { onAbort, settleOnce } from '../util/async';
 import { showFormPanel } from './form/formPanel';
 import { showQuickForm } from './quickInput/quickForm';
 import { positionText } from './quickInput/quickInputParts';
-import { showUrlConsent } from './urlConsent';
+import { showSignInConsent, showUrlConsent } from './urlConsent';
 import type { PolicyActions } from './policyActions';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import { displayText, firstLine, withSuffix } from '../elicitation/safety/displayText';
@@ -136,6 +138,13 @@ export class VscodePresenter implements Presenter {
         openExternal: this.deps.openExternal,
         onBlockServer: () => void this.deps.policy.blockServer(prompt.asker.name),
       });
+    });
+  }
+
+  presentSignIn(prompt: SignInPrompt, signal: AbortSignal): Promise<SignInAnswer> {
+    return this.onScreenUntilSettled(Symbol(prompt.id), async () => {
+      this.deps.onDidShowPrompt('consent', prompt.id);
+      return showSignInConsent(prompt, signal, { openExternal: this.deps.openExternal });
     });
   }
 
@@ -269,6 +278,10 @@ export class VscodePresenter implements Presenter {
 
   notifyServerCancelled(asker: Asker): void {
     safe.setStatusBarMessage(safe.l10n.t('$(info) {0} withdrew its question.', displayText(asker.name)), 5000);
+  }
+
+  notifyCallCancelled(asker: Asker): void {
+    safe.setStatusBarMessage(safe.l10n.t('$(info) {0}: the call was cancelled; its question was closed.', displayText(asker.name)), 5000);
   }
 
   notifyServerGone(asker: Asker): void {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hostPaths, repoRoot } from '../../scripts/hostPaths.mjs';
 import { openWorkbench, pickItem, quickInput, runCommand, waitForServers, type Workbench } from './workbench';
+import { checkVsixReadme } from '../../scripts/lib/vsixReadme.mjs';
 
 /** Tests the package as shipped: `npm run package`, then `code-server --install-extension`. */
 describe('VSIX: install the packaged extension into code-server', () => {
@@ -67,6 +68,12 @@ describe('VSIX: install the packaged extension into code-server', () => {
     for (const f of loaded) assert.ok(files.includes(f), `${f} is loaded by dist/extension.js or a file it loads, and must ship`);
     for (const f of files) assert.ok(!/^(src|test|scripts|node_modules|webview|out|\.vscode-test)\//.test(f), `${f} must not ship`);
     assert.ok(statSync(vsix).size < 5 * 1024 * 1024, 'VSIX under 5 MB');
+  });
+
+  it('shows its pictures: every image the packaged README references is inside the VSIX (or an https URL)', () => {
+    const { images, problems } = checkVsixReadme(vsix);
+    assert.ok(images.length >= 10, `the packaged README shows its pictures (found ${images.length})`);
+    assert.deepEqual(problems, []);
   });
 
   it('activates from the installed VSIX and answers an elicitation end to end', async () => {

@@ -18,6 +18,8 @@ export interface ShownPrompt {
   readonly at: number;
   /** The quick input, for a quick-input prompt: tests type into it and accept it. */
   readonly widget: vscode.QuickInput | undefined;
+  /** The rows of a Run Tool picker, as shown. */
+  readonly items?: readonly vscode.QuickPickItem[] | undefined;
 }
 
 /** In-host tests exercise crash give-up without waiting the real 31 s of backoff. */
@@ -43,6 +45,8 @@ export class TestHooks {
   keepAliveMs: number | undefined = undefined;
   /** How long a server may take to answer `initialize`, ms; `undefined`: the extension's own. */
   connectTimeoutMs: number | undefined = undefined;
+  /** How long the browser has to come back from a sign-in, ms; `undefined`: the extension's own. */
+  signInTimeoutMs: number | undefined = undefined;
   /**
    * Simulated time for the timeouts of requests to servers: in the test build they fire only when
    * a test advances this clock (no in-host test waits a real 15 minutes for one).
@@ -61,9 +65,11 @@ export class TestHooks {
       sink: (real) => this.sink.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
+      signInTimeoutMs: () => this.signInTimeoutMs,
       legTimer: this.legClock.setTimer,
       observers: {
-        promptShown: (kind, id, widget) => this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget }),
+        promptShown: (kind, id, widget, items) =>
+          this._onDidShowPrompt.fire({ kind, id, at: performance.timeOrigin + performance.now(), widget, items }),
         cspViolation: (server, directive) => this.cspViolations.push({ server, directive }),
         openedExternal: (url) => this.opened.push(url),
         logLine: (channel, level, text) => {

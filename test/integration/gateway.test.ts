@@ -182,9 +182,19 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     cts.cancel();
     await call;
     await waitFor(() => s.broker.queue.size === 0, 'our prompt closed');
-    assert.equal(s.broker.queue.history.list().at(-1)?.decidedBy, 'serverCancel');
+    // Our side closes it as the call's (questionLinks.ts) unless the server's own withdrawal is
+    // heard first; this fixture withdraws too, so either is right.
+    assert.ok(['callCancel', 'serverCancel'].includes(s.broker.queue.history.list().at(-1)?.decidedBy ?? ''));
+    // The server either withdrew its question first (it records `cancelled`) or got our one
+    // `cancel` answer first: both travel right after the call's cancellation, and the SDK server
+    // handles a response before a notification that came in the same read.
     await waitFor(
-      () => records(GW).some((r) => r['tag'] === 'gw-cancel' && r['kind'] === 'cancelled'),
+      () =>
+        records(GW).some(
+          (r) =>
+            r['tag'] === 'gw-cancel' &&
+            (r['kind'] === 'cancelled' || (r['kind'] === 'result' && (r['response'] as { action?: unknown })?.action === 'cancel')),
+        ),
       'the upstream tool call saw the cancellation',
     );
   });

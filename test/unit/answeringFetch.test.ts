@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { answeringEvents } from '../../src/servers/answeringFetch';
+import { answeringEvents, answeringFetch } from '../../src/servers/answeringFetch';
 import type { MalformedReply } from '../../src/servers/answeringReadBuffer';
 import { HostClient } from '../../src/servers/hostClient';
 import { createTransport } from '../../src/servers/transports';
@@ -141,5 +141,65 @@ void describe('over Streamable HTTP, against a server that pushes malformed requ
     } finally {
       await client.close();
     }
+  });
+});
+
+void describe('answeringFetch: which of our requests a question came in answer to (issue 24 item 6)', () => {
+  const event = (message: object): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  const streamOf = (events: string[]): Response =>
+    new Response(events.join(''), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+
+  void it('a question on the event stream of our POSTed request is reported with that request’s id; other messages are not', async () => {
+    const arrived: [unknown, unknown][] = [];
+    const origins = { onArrived: (q: string | number, call: string | number) => void arrived.push([q, call]) };
+    const events = [
+      event({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'elicitation/create',
+        params: { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+      }),
+      event({ jsonrpc: '2.0', id: 1, method: 'roots/list' }),
+      event({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }),
+      event({ jsonrpc: '2.0', id: 2, method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }),
+    ];
+    const fetchWith = answeringFetch(
+      () => Promise.resolve(streamOf(events)),
+      () => undefined,
+      origins,
+    );
+    const res = await fetchWith('http://127.0.0.1/mcp', {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 't' } }),
+    });
+    await res.text();
+    assert.deepEqual(arrived, [
+      [0, 5],
+      [2, 5],
+    ]);
+  });
+
+  void it('a stream that answers no request of ours (the standalone GET, a notification POST) names no call', async () => {
+    const arrived: unknown[] = [];
+    const origins = { onArrived: (q: string | number) => void arrived.push(q) };
+    const ask = event({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'elicitation/create',
+      params: { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+    });
+    const fetchWith = answeringFetch(
+      () => Promise.resolve(streamOf([ask])),
+      () => undefined,
+      origins,
+    );
+    await (await fetchWith('http://127.0.0.1/mcp', { method: 'GET' })).text();
+    await (
+      await fetchWith('http://127.0.0.1/mcp', {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
+    assert.deepEqual(arrived, []);
   });
 });

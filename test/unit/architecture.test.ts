@@ -249,6 +249,8 @@ void describe('architecture', () => {
       if (f === 'src/elicitation/asker.ts') return 1;
       if (f.startsWith('src/elicitation/form/')) return 2;
       if (f === 'src/elicitation/outcome.ts') return 2;
+      // Who ended a question (its call's cancellation or the server): vocabulary next to outcome.ts.
+      if (f === 'src/elicitation/callCancel.ts') return 2;
       if (f.startsWith('src/elicitation/queue/') || f.startsWith('src/elicitation/policy/')) return 3;
       if (f.startsWith('src/elicitation/')) return 4;
       return undefined;

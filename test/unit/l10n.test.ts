@@ -11,6 +11,7 @@ import type { ValidationIssue } from '../../src/elicitation/form/issues';
 import { formWarningText } from '../../src/ui/wording/formText';
 import { issueText, schemaNoteText } from '../../src/elicitation/form/sentences';
 import { urlReasonText } from '../../src/ui/wording/urlReasons';
+import { whereDefinedText } from '../../src/ui/wording/serverSource';
 import { bundleLocale } from './support/localize';
 
 describe('localization bundles', () => {
@@ -38,6 +39,26 @@ describe('localization bundles', () => {
 // must find its German text (the bundle locale throws on a message it lacks).
 describe('wording in German', () => {
   const de = bundleLocale('de');
+
+  it('names every place a server is defined, as the file a user would open', () => {
+    const en = { t: (m: string) => m };
+    const folder = '/w/app';
+    assert.equal(whereDefinedText({ kind: 'workspaceFile', file: `${folder}/.vscode/mcp.json`, folder }, en), '.vscode/mcp.json');
+    assert.equal(whereDefinedText({ kind: 'workspaceFile', file: `${folder}/.mcp.json`, folder, format: 'portable' }, en), '.mcp.json');
+    assert.equal(
+      whereDefinedText({ kind: 'workspaceFile', file: 'C:\\w\\team.code-workspace', folder, format: 'workspaceSettings' }, en),
+      'team.code-workspace',
+    );
+    assert.equal(
+      whereDefinedText({ kind: 'userFile', file: '/h/.config/Code/User/mcp.json', origin: 'profile' }, de),
+      'Benutzerdatei mcp.json',
+    );
+    assert.equal(
+      whereDefinedText({ kind: 'userFile', file: '/h/.copilot/mcp-config.json', origin: 'copilot' }, de),
+      'Copilot-Datei mcp-config.json',
+    );
+    assert.equal(whereDefinedText({ kind: 'setting', scope: 'workspace' }, de), 'Einstellung mcpElicitation.servers');
+  });
 
   it('words every url finding', () => {
     const urls = [

@@ -172,6 +172,26 @@ const SERVER_SENTENCES: Record<ServerSentence['key'], ReadonlyArray<readonly [Se
       'Server "os" asked ask for a language model reply, which was not given (No language model is available in VS Code); the call was stopped.',
     ],
   ],
+  taskExpired: [
+    [
+      { key: 'taskExpired', server: 'tasks', call: 'never', ttlMs: 1500 },
+      'The task of never on "tasks" did not finish within its time to live (1500 ms); it was cancelled.',
+    ],
+  ],
+  taskEnded: [
+    [
+      { key: 'taskEnded', server: 'tasks', call: 'fails', outcome: 'failed', reason: 'disk full' },
+      'The task of fails on "tasks" failed: disk full',
+    ],
+    [
+      { key: 'taskEnded', server: 'tasks', call: 'x', outcome: 'cancelled', reason: 'bye' },
+      'The task of x on "tasks" was cancelled by the server: bye',
+    ],
+    [
+      { key: 'taskEnded', server: 'tasks', call: 'x', outcome: 'malformed', reason: 'odd' },
+      'Server "tasks" answered the task of x with something that cannot be used (odd); the call was stopped.',
+    ],
+  ],
 };
 
 /** A localizer that marks what it rendered, so a test sees the window's text came through it. */
@@ -199,9 +219,7 @@ function connectionDeps(): ConnectionDeps {
   };
 }
 
-const extracted = Object.keys(
-  JSON.parse(readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>,
-);
+const extracted = Object.keys(JSON.parse(readFileSync(path.join(repoRoot, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>);
 
 void describe('sentences written once: English for servers, the injected language for the window', () => {
   void it('every validation message renders in English exactly as -32602 reasons and the log said it', () => {
@@ -227,10 +245,14 @@ void describe('sentences written once: English for servers, the injected languag
     });
     const requestedSchema = { type: 'object', properties: { name: { type: 'string', minLength: 3, default: 'ab' } } };
     await assert.rejects(
-      broker.handle(askerFor('s', { name: 's', version: '1.0.0' }), { message: 'Name?', requestedSchema }, {
-        signal: new AbortController().signal,
-        requestId: 1,
-      }),
+      broker.handle(
+        askerFor('s', { name: 's', version: '1.0.0' }),
+        { message: 'Name?', requestedSchema },
+        {
+          signal: new AbortController().signal,
+          requestId: 1,
+        },
+      ),
       (e: unknown) => {
         assert.equal((e as { code?: unknown }).code, -32602);
         assert.equal(
@@ -255,7 +277,11 @@ void describe('sentences written once: English for servers, the injected languag
       new MalformedAnswerError('raw', 'outEmptyRound', 'emptyRound'),
       new SampleRefusedError('os', 'ask', 'llm', 'No language model is available in VS Code'),
     ];
-    const said = new Map(Object.values(SERVER_SENTENCES).flat().map(([s, text]) => [JSON.stringify(s), text]));
+    const said = new Map(
+      Object.values(SERVER_SENTENCES)
+        .flat()
+        .map(([s, text]) => [JSON.stringify(s), text]),
+    );
     for (const err of errors) {
       assert.equal(err.message, said.get(JSON.stringify(err.sentence)), err.name);
       assert.equal(err.message, serverSentence(err.sentence, english));

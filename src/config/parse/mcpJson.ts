@@ -269,7 +269,19 @@ function parseArgs(
 }
 
 /** Every key of a server entry VS Code defines and this extension acts on. */
-const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'clientId', 'dev', 'protocolVersion']);
+const KNOWN_SERVER_KEYS = new Set([
+  'type',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'clientId',
+  'dev',
+  'protocolVersion',
+]);
 
 /** `dev`: `watch` (a glob or a list of them) restarts the server; `debug` is VS Code's alone. */
 function parseDev(value: unknown, fail: (key: string, message: string) => void): { watch: string[]; ignored: string[] } {

@@ -6,6 +6,7 @@
  */
 import { PendingQueue, History, type PendingEntry } from './pendingQueue';
 import type { CallRound, DecidedBy, FinishedElicitation, RequestMode } from '../outcome';
+import { abortedBy } from '../callCancel';
 import { Emitter, type Event } from '../../util/emitter';
 import { onAbort } from '../../util/async';
 import type { Asker } from '../asker';
@@ -97,7 +98,7 @@ export class ElicitationQueue {
     // API caller may pass one signal to many requests. The listener goes when the request is over
     // (`release`), so a late abort neither leaks listeners nor touches a finished ticket.
     const stopListening = onAbort(e.signal, () => {
-      ticket.decidedBy ??= 'serverCancel';
+      ticket.decidedBy ??= abortedBy(e.signal);
       this.abortTicket(ticket, 'cancel');
     });
     this.pending.enqueue({

@@ -38,13 +38,14 @@ export function authUrlProblem(target: URL, server: URL): string | undefined {
   return undefined;
 }
 
-
 /** Reads `res`'s body up to `max` bytes; a larger one is refused, not cut. */
 async function capped(res: Response, url: URL, max: number): Promise<Response> {
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > max) {
     await res.body?.cancel().catch(() => undefined);
-    throw new AuthRequestRefused(`${url.origin}${url.pathname} answered with ${declared} bytes, more than the ${max} an OAuth document may have`);
+    throw new AuthRequestRefused(
+      `${url.origin}${url.pathname} declares ${declared} bytes, more than the ${max} bytes an OAuth document may have`,
+    );
   }
   if (!res.body) return res;
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();

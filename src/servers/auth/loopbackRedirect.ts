@@ -85,7 +85,13 @@ export class LoopbackRedirect {
       return page(res, 400, 'This sign-in response does not belong to a sign-in VS Code started. Nothing was signed in.');
     }
     waiter.resolve(url.searchParams);
-    page(res, 200, url.searchParams.has('error') ? 'Sign-in did not complete. You can close this page.' : 'Signed in. You can close this page and return to VS Code.');
+    page(
+      res,
+      200,
+      url.searchParams.has('error')
+        ? 'Sign-in did not complete. You can close this page.'
+        : 'Signed in. You can close this page and return to VS Code.',
+    );
   }
 
   dispose(): void {

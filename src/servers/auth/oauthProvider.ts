@@ -161,7 +161,12 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   /** Redeems the code the browser brought back; the SDK checks `iss` (RFC 9207) and the issuer binding. */
   async finish(code: string, iss: string | undefined): Promise<void> {
-    const result = await auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, authorizationCode: code, ...(iss !== undefined ? { iss } : {}) });
+    const result = await auth(this, {
+      serverUrl: this.o.serverUrl,
+      fetchFn: this.o.fetch,
+      authorizationCode: code,
+      ...(iss !== undefined ? { iss } : {}),
+    });
     this.verifier = undefined;
     this.pending = undefined;
     if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');

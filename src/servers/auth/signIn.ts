@@ -12,6 +12,7 @@ import type * as HttpTransports from '../httpTransports';
 import type { ServerOAuthProvider } from './oauthProvider';
 import type { AuthStore } from './authStore';
 import type { LoopbackRedirect } from './loopbackRedirect';
+import { Emitter, type Event } from '../../util/emitter';
 
 /** How long the browser has to come back: signing in may take a password manager and a second factor. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -63,17 +64,50 @@ function reasonOf(err: unknown): string {
   return err.message;
 }
 
+/** A duration in words: `5 minutes`, `1 second`. */
+function spell(ms: number): string {
+  const [n, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.max(1, Math.round(ms / 1000)), 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 export class SignInService implements SignInPort {
   private readonly providers = new Map<string, { key: string; provider: ServerOAuthProvider }>();
   private readonly running = new Map<string, AbortController>();
+  /** Servers known to use sign-in (they asked for it, or have tokens): signed in or not. */
+  private readonly known = new Map<string, boolean>();
+  private readonly _onDidChange = new Emitter<string>();
+  /** A server's sign-in state changed (its name). */
+  readonly onDidChange: Event<string> = this._onDidChange.event;
+  private readonly storeSub: { dispose(): void };
 
-  constructor(private readonly deps: SignInDeps) {}
+  constructor(private readonly deps: SignInDeps) {
+    this.storeSub = deps.store.onDidChange((server) => void this.recheck(server));
+  }
+
+  /**
+   * Whether `server` is signed in: `signedIn`, `signedOut` (it asked for sign-in, or the user
+   * signed out), `signingIn`, or undefined for a server not known to use sign-in.
+   */
+  stateOf(server: string): 'signedIn' | 'signedOut' | 'signingIn' | undefined {
+    if (this.running.has(server)) return 'signingIn';
+    const known = this.known.get(server);
+    return known === undefined ? undefined : known ? 'signedIn' : 'signedOut';
+  }
+
+  private async recheck(server: string): Promise<void> {
+    const now = await this.deps.store.isSignedIn(server);
+    if (now === false && !this.known.has(server)) return;
+    if (this.known.get(server) === now) return;
+    this.known.set(server, now);
+    this._onDidChange.fire(server);
+  }
 
   async providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
     const redirectUrl = await this.deps.redirect.url();
     const key = JSON.stringify([def.url, def.clientId, redirectUrl]);
     const known = this.providers.get(def.name);
     if (known?.key === key) return known.provider;
+    if (!this.known.has(def.name)) void this.recheck(def.name);
     const provider = this.deps.engine().createOAuthProvider(def, {
       server: def.name,
       redirectUrl,
@@ -90,6 +124,8 @@ export class SignInService implements SignInPort {
     this.running.get(def.name)?.abort(new SignInFailed('replaced by a newer sign-in for this server', true));
     const mine = new AbortController();
     this.running.set(def.name, mine);
+    if (!this.known.has(def.name)) this.known.set(def.name, false);
+    this._onDidChange.fire(def.name);
     const stop = AbortSignal.any([signal, mine.signal]);
     try {
       await this.run(def, stop);
@@ -102,6 +138,7 @@ export class SignInService implements SignInPort {
       throw failure;
     } finally {
       if (this.running.get(def.name) === mine) this.running.delete(def.name);
+      this._onDidChange.fire(def.name);
     }
   }
 
@@ -128,11 +165,7 @@ export class SignInService implements SignInPort {
       timer.abort();
       throw new SignInFailed(answer === 'declined' ? 'sign-in was declined' : 'sign-in was cancelled', true);
     }
-    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
-    const clock = setTimeout(
-      () => timer.abort(new SignInFailed(`the browser did not come back within ${minutes} minute${minutes === 1 ? '' : 's'}`)),
-      timeoutMs,
-    );
+    const clock = setTimeout(() => timer.abort(new SignInFailed(`the browser did not come back within ${spell(timeoutMs)}`)), timeoutMs);
     let params: URLSearchParams;
     try {
       params = await back;
@@ -157,6 +190,8 @@ export class SignInService implements SignInPort {
   }
 
   dispose(): void {
+    this.storeSub.dispose();
+    this._onDidChange.dispose();
     for (const c of this.running.values()) c.abort(new SignInFailed('the extension is stopping', true));
     this.running.clear();
     this.deps.redirect.dispose();

@@ -10,6 +10,7 @@ import type { Asker } from '../../elicitation/asker';
 import type { CompletionOutcome } from '../../elicitation/queue/elicitationQueue';
 import { pause, raceAbort } from '../../util/async';
 import { faultOf } from './answerShape';
+import { followTask, isTaskHandle, TaskEndedError, type TaskRequests } from './taskFollow';
 import {
   BrowserStepEndedError,
   CallCancelledError,
@@ -60,6 +61,11 @@ export interface RoundsOptions {
   readonly log?: (m: string) => void;
   /** Pause before a retry that carries no answers, so a server that only sends state cannot spin us. */
   readonly stateOnlyPauseMs?: number;
+  /**
+   * The tasks extension's requests on this call's connection: a `tools/call` answered with a task
+   * handle is followed to its end (taskFollow.ts). Absent: a task handle fails the call.
+   */
+  readonly tasks?: TaskRequests;
 }
 
 export const MAX_ROUNDS = 10;
@@ -100,11 +106,29 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
   const steps = new Map<string, OpenStep>();
   const callId = `${server}#${++callCount}`;
   // An answer that mixes round and result fails its leg (hostClient.ts); the error names the call.
-  const send = (leg: Readonly<Record<string, unknown>>): Promise<unknown> =>
+  const sendOnly = (leg: Readonly<Record<string, unknown>>): Promise<unknown> =>
     o.send(leg, signal).catch((err: unknown) => {
       const fault = faultOf(err);
       throw fault ? new MalformedAnswerError(server, o.label, fault) : err;
     });
+  // A task handle (tasks extension) is followed to the task's end: its result is the leg's answer.
+  const send = async (leg: Readonly<Record<string, unknown>>): Promise<unknown> => {
+    const answer = await sendOnly(leg);
+    if (!isTaskHandle(answer)) return answer;
+    if (!o.tasks || o.method !== 'tools/call') {
+      throw new TaskEndedError(server, o.label, 'malformed', `${o.method} answered with a task handle, which only tools/call may get`);
+    }
+    return followTask(answer, {
+      server,
+      label: o.label,
+      requests: o.tasks,
+      signal,
+      declared: (method) => method !== undefined && declared(o, method),
+      fulfil: (slot, request) => fulfilOne(o, { ...slot, callId }, request, steps, signal),
+      pause,
+      ...(o.log ? { log: o.log } : {}),
+    });
+  };
   try {
     let answer = await send(params);
     for (let round = 1; isInputRequired(answer); round++) {
@@ -125,17 +149,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       );
       const responses: Record<string, ElicitResult | CreateMessageResult | ListRootsResult> = {};
       for (const [i, [key, request]] of requests.entries()) {
-        const { method, params: rawParams } = request as { method: string; params?: unknown };
-        // Roots are answered from the workspace, without asking: VS Code's client does the same.
-        if (method === ROOTS && o.roots) {
-          responses[key] = o.roots();
-          continue;
-        }
-        const slot = { callId, key, round, index: i + 1, total: requests.length };
-        responses[key] =
-          method === 'sampling/createMessage'
-            ? await sampleOne(o, slot, rawParams, signal)
-            : await answerOne(o, slot, rawParams, steps, signal);
+        responses[key] = await fulfilOne(o, { callId, key, round, index: i + 1, total: requests.length }, request, steps, signal);
         if (signal.aborted) throw new CallCancelledError(server, o.label);
       }
       if (requests.length === 0) await pause(o.stateOnlyPauseMs ?? STATE_ONLY_PAUSE_MS, signal);
@@ -149,6 +163,20 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
   } finally {
     for (const step of steps.values()) o.broker.endBrowserStep(server, step.id);
   }
+}
+
+/** One input request, of a round or of a task: answered through the broker (roots from the workspace). */
+async function fulfilOne(
+  o: RoundsOptions,
+  slot: Slot,
+  request: unknown,
+  steps: Map<string, OpenStep>,
+  signal: AbortSignal,
+): Promise<ElicitResult | CreateMessageResult | ListRootsResult> {
+  const { method, params: rawParams } = request as { method: string; params?: unknown };
+  // Roots are answered from the workspace, without asking: VS Code's client does the same.
+  if (method === ROOTS && o.roots) return o.roots();
+  return method === 'sampling/createMessage' ? sampleOne(o, slot, rawParams, signal) : answerOne(o, slot, rawParams, steps, signal);
 }
 
 interface Slot {

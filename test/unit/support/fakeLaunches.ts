@@ -154,7 +154,12 @@ export class FakeLaunches {
   /** The OAuth client each launch was given (undefined for none). */
   readonly auth: (OAuthClientProvider | undefined)[] = [];
 
-  readonly create = (def: ServerDefinition, _log: TransportLog, kindOverride?: TransportKind, auth?: OAuthClientProvider): PreparedTransport => {
+  readonly create = (
+    def: ServerDefinition,
+    _log: TransportLog,
+    kindOverride?: TransportKind,
+    auth?: OAuthClientProvider,
+  ): PreparedTransport => {
     const kind = kindOverride ?? def.type;
     this.auth.push(auth);
     const behaviour = this.plan.shift() ?? 'serve';

@@ -6,6 +6,7 @@
  */
 import type { Asker } from '../../../src/elicitation/asker';
 import type {
+  SignInAnswer,
   AskAnswer,
   AskPrompt,
   FormAnswer,
@@ -32,7 +33,7 @@ export interface Shown<P, A> {
 
 /** A notification the presenter was asked to show, with the server it names. */
 export interface Notice {
-  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'serverGone' | 'urlCompleted';
+  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'callCancelled' | 'serverGone' | 'urlCompleted';
   readonly server: string;
 }
 
@@ -68,6 +69,11 @@ export class FakePresenter implements Presenter {
     return show(this.urls, prompt, signal, undefined, this.answerUrl, { action: 'cancel' });
   }
 
+  /** The broker never signs in (servers/auth/signIn.ts does, through the real presenter): a sign-in here is a bug. */
+  presentSignIn(): Promise<SignInAnswer> {
+    return Promise.reject(new Error('the broker asked for a sign-in'));
+  }
+
   askPermission(prompt: AskPrompt, signal: AbortSignal): Promise<AskAnswer> {
     return show(this.asks, prompt, signal, undefined, this.answerAsk, 'dismissed');
   }
@@ -82,6 +88,10 @@ export class FakePresenter implements Presenter {
 
   notifyServerCancelled(asker: Asker): void {
     this.notices.push({ kind: 'serverCancelled', server: asker.name });
+  }
+
+  notifyCallCancelled(asker: Asker): void {
+    this.notices.push({ kind: 'callCancelled', server: asker.name });
   }
 
   notifyServerGone(asker: Asker): void {

@@ -1,0 +1,128 @@
+// Issue 25: sign-in to a protected remote MCP server in the real host. test/fixtures/oauthServer.mjs
+// is an SDK MCP server behind the SDK's bearer gate with its own authorization server. The consent
+// is a modal dialog that code in the host cannot click, so the presenter's sign-in step answers for
+// the user and, as the browser, follows the authorization URL with an HTTP client; the connection,
+// the SDK's OAuth client, the loopback redirect, SecretStorage, the commands and the view are real.
+import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SignInPrompt } from '../../src/elicitation/presenter';
+import type { TestServices } from '../host/testServices';
+import { services, startHttpFixture, waitFor } from './helpers';
+
+const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
+const NAME = 'protected-http';
+
+interface Stats {
+  registrations: unknown[];
+  authorizations: Record<string, string>[];
+  codeGrants: number;
+  refreshGrants: number;
+}
+
+async function whoami(): Promise<string> {
+  const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', NAME, 'whoami', {});
+  return r.content[0]?.text ?? '';
+}
+
+suite('Sign-in: a protected remote server, through the url consent (issue 25)', () => {
+  let s: TestServices;
+  let savedServers: unknown;
+  let base = '';
+  const children: ChildProcess[] = [];
+  const shown: SignInPrompt[] = [];
+  /** What the user does with the consent: allow and let the "browser" follow the URL, or decline. */
+  let user: 'allow' | 'decline' = 'allow';
+  let answering: vscode.Disposable | undefined;
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+  /** Sign-in takes a few round trips more than a start: generous under load. */
+  const running = (): Promise<void> => waitFor(() => s.manager.get(NAME)?.state.kind === 'running', `${NAME} running`, 60_000);
+  const stats = async (): Promise<Stats> => (await (await fetch(`${base}/fixture/stats`)).json()) as Stats;
+  const row = (): vscode.TreeItem => {
+    const entry = s.manager.list().find((e) => e.name === NAME);
+    assert.ok(entry, `${NAME} is listed`);
+    return s.serversView.getTreeItem({ kind: 'server', entry });
+  };
+
+  suiteSetup(async function () {
+    this.timeout(90_000);
+    s = await services();
+    savedServers = config().inspect('servers')?.workspaceValue;
+    const url = await startHttpFixture(fixture('oauthServer.mjs'), ['0', NAME], children);
+    base = new URL(url).origin;
+    answering = s.hooks.presenter.intercept('presentSignIn', () => (prompt) => {
+      shown.push(prompt);
+      if (user === 'decline') return Promise.resolve('declined');
+      // The browser: goes to the authorization server, which approves at once and redirects back.
+      void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
+      return Promise.resolve('opened');
+    });
+    await config().update(
+      'servers',
+      { ...(savedServers as Record<string, unknown> | undefined), [NAME]: { type: 'http', url } },
+      vscode.ConfigurationTarget.Workspace,
+    );
+  });
+
+  suiteTeardown(async () => {
+    answering?.dispose();
+    await s.signIn.signOut(NAME);
+    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
+    for (const c of children) c.kill();
+  });
+
+  test('401 → consent naming the server and the host → browser → redirect → tool call; then refresh; then Sign Out', async function () {
+    this.timeout(120_000);
+    await running();
+    assert.equal(shown.length, 1, 'asked once');
+    const prompt = shown[0];
+    assert.equal(prompt?.asker.name, NAME);
+    assert.equal(prompt?.analysis.display?.hostUnicode, '127.0.0.1', 'the consent names the authorization server host');
+    assert.ok(prompt?.url.startsWith(`${base}/as/authorize?`), prompt?.url);
+    assert.equal((await stats()).codeGrants, 1);
+    assert.match(await whoami(), /^client \S+ scopes mcp:read$/);
+
+    // The Servers view says so and offers Sign Out.
+    await waitFor(() => String(row().description).includes(vscode.l10n.t('signed in')), 'the row says signed in');
+    assert.match(String(row().contextValue), /\.auth-signedIn/);
+
+    // SecretStorage holds the token; no log line does (Trace included).
+    const tokens = await s.authStore.tokensOf(NAME);
+    assert.ok(tokens?.access_token);
+    const leaked = s.hooks.logLines.filter(
+      (l) => l.text.includes(tokens.access_token) || (tokens.refresh_token && l.text.includes(tokens.refresh_token)),
+    );
+    assert.deepEqual(leaked, []);
+
+    // The server stops taking the access token: refreshed without the user.
+    await fetch(`${base}/fixture/expire`, { method: 'POST' });
+    assert.match(await whoami(), /^client /);
+    assert.equal((await stats()).refreshGrants, 1);
+    assert.equal(shown.length, 1, 'a refresh asks nobody');
+
+    // Sign Out forgets the tokens and stops the server; the row offers Sign In.
+    await vscode.commands.executeCommand('mcpElicitation.signOut', NAME);
+    assert.equal(await s.authStore.tokensOf(NAME), undefined);
+    await waitFor(() => s.manager.get(NAME)?.state.kind === 'stopped', 'stopped after sign-out');
+    await waitFor(() => /\.auth-signedOut/.test(String(row().contextValue)), 'the row offers Sign In');
+
+    // Sign In after a decline: declined, nothing opened, the server stays stopped with the reason.
+    user = 'decline';
+    const authorizations = (await stats()).authorizations.length;
+    await vscode.commands.executeCommand('mcpElicitation.signIn', NAME);
+    await waitFor(() => s.manager.get(NAME)?.state.kind === 'error', 'error after the decline');
+    const st = s.manager.get(NAME)?.state;
+    assert.ok(st?.kind === 'error' && st.gaveUp && /declined/.test(st.reason), JSON.stringify(st));
+    assert.equal((await stats()).authorizations.length, authorizations, 'nothing opened without consent');
+    assert.equal(shown.length, 2);
+
+    // Sign In again, allowed: running, and the registered client is reused.
+    user = 'allow';
+    await vscode.commands.executeCommand('mcpElicitation.signIn', NAME);
+    await running();
+    assert.equal(shown.length, 3);
+    assert.equal((await stats()).registrations.length, 1);
+    assert.match(await whoami(), /^client /);
+  });
+});

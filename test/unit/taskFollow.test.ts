@@ -1,0 +1,116 @@
+/**
+ * Following a task of the 2026-07-28 tasks extension (mrtr/taskFollow.ts) in plain Node: a
+ * scripted server answers each tasks/get from a list, the clock is the test's, and pauses pass
+ * simulated time at once.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CallCancelledError, UndeclaredInputError } from '../../src/servers/mrtr/errors';
+import { followTask, TaskEndedError, TaskExpiredError, type TaskSlot, type TaskState } from '../../src/servers/mrtr/taskFollow';
+
+const form = (message: string): unknown => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object' } } });
+
+function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal } = {}) {
+  let now = 1_000_000;
+  const asked: TaskSlot[] = [];
+  const updates: Record<string, unknown>[] = [];
+  const cancels: string[] = [];
+  const run = (handle: Partial<TaskState>): Promise<unknown> =>
+    followTask(
+      { taskId: 't', status: 'working', ...handle },
+      {
+        server: 's',
+        label: 'tool',
+        signal: o.signal ?? new AbortController().signal,
+        requests: {
+          get: () => {
+            const next = polls.shift();
+            if (!next) throw new Error('polled past the script');
+            return Promise.resolve({ taskId: 't', ...next });
+          },
+          update: (_id, responses) => {
+            updates.push(responses);
+            return Promise.resolve({});
+          },
+          cancel: (id) => {
+            cancels.push(id);
+            return Promise.resolve({});
+          },
+        },
+        declared: (m) => m === 'elicitation/create',
+        fulfil: (slot) => {
+          asked.push(slot);
+          return Promise.resolve({ action: 'accept', content: { answer: slot.key } });
+        },
+        pause: (ms) => {
+          now += ms;
+          return Promise.resolve();
+        },
+        now: () => now,
+      },
+    );
+  return { run, asked, updates, cancels, at: () => now };
+}
+
+void describe('followTask (tasks extension, 2026-07-28)', () => {
+  void it('asks each key once though later polls list it again, sends only the keys just answered, and ends with the result', async () => {
+    const t = scripted([
+      { status: 'input_required', inputRequests: { name: form('name?') } },
+      { status: 'input_required', inputRequests: { name: form('name?'), city: form('city?') } },
+      { status: 'input_required', inputRequests: { city: form('city?') } },
+      { status: 'working' },
+      { status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    const result = await t.run({ ttlMs: 60_000, pollIntervalMs: 10 });
+    assert.deepEqual(result, { content: [{ type: 'text', text: 'done' }] });
+    assert.deepEqual(
+      t.asked.map((a) => a.key),
+      ['name', 'city'],
+    );
+    assert.deepEqual(
+      t.updates.map((u) => Object.keys(u)),
+      [['name'], ['city']],
+    );
+    assert.deepEqual(t.cancels, []);
+  });
+
+  void it('a task that is still working at its ttl is cancelled and the call fails with the ttl', async () => {
+    const t = scripted(Array.from({ length: 100 }, () => ({ status: 'working' })));
+    await assert.rejects(t.run({ ttlMs: 1_500, pollIntervalMs: 200 }), (e: unknown) => e instanceof TaskExpiredError && e.ttlMs === 1_500);
+    assert.deepEqual(t.cancels, ['t']);
+    assert.ok(t.at() - 1_000_000 <= 1_500, 'no poll after the ttl');
+  });
+
+  void it('failed and cancelled tasks end the call with their reason, and are not cancelled again', async () => {
+    const failed = scripted([{ status: 'failed', error: { code: -32603, message: 'disk full' } }]);
+    await assert.rejects(
+      failed.run({}),
+      (e: unknown) => e instanceof TaskEndedError && e.outcome === 'failed' && /disk full/.test(e.message),
+    );
+    const cancelled = scripted([{ status: 'cancelled', statusMessage: 'shutting down' }]);
+    await assert.rejects(cancelled.run({}), (e: unknown) => e instanceof TaskEndedError && e.outcome === 'cancelled');
+    assert.deepEqual([...failed.cancels, ...cancelled.cancels], []);
+  });
+
+  void it('an input request of a kind we do not offer ends the call before anything is shown; the task is cancelled', async () => {
+    const t = scripted([{ status: 'input_required', inputRequests: { a: { method: 'roots/list' } } }]);
+    await assert.rejects(t.run({}), UndeclaredInputError);
+    assert.deepEqual(t.asked, []);
+    assert.deepEqual(t.cancels, ['t']);
+  });
+
+  void it('the caller’s Cancel stops following and cancels the task', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const t = scripted([{ status: 'working' }], { signal: ac.signal });
+    await assert.rejects(t.run({}), CallCancelledError);
+    assert.deepEqual(t.cancels, ['t']);
+  });
+
+  void it('a tasks/get answer about another task, or with an unknown status, is refused as malformed', async () => {
+    const other = scripted([{ taskId: 'u', status: 'working' }]);
+    await assert.rejects(other.run({}), (e: unknown) => e instanceof TaskEndedError && e.outcome === 'malformed');
+    const odd = scripted([{ status: 'sleeping' }]);
+    await assert.rejects(odd.run({}), /unknown task status "sleeping"/);
+  });
+});
