@@ -11,6 +11,8 @@
 //      server VS Code runs itself, a copy VS Code calls over HTTP directly, a copy offered
 //      through our gateway, and the gateway in front of that same HTTP process), and an upstream
 //      tools/list_changed → vscode.lm.tools; in a code-server of its own with VS Code's chat on
+//   6. reading and resolving configuration for 1, 50 and 500 servers over 4 folders and every
+//      source, in plain Node (bench/config/configLoad.ts: the loader's pure pipeline)
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results), naming the step and
 // the cause; a missed target is a result, printed ✗ (or ? when undecided), and does not fail the
@@ -21,7 +23,7 @@
 // Knobs (environment): MCP_BENCH_SAMPLES (20 per round), MCP_BENCH_ROUNDS (3), MCP_BENCH_WARMUP (3),
 // MCP_BENCH_STARTS (9), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
 // MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE,
-// MCP_BENCH_ONLY=activation|latency|gateway (that step alone, for diagnosis: its rows printed, its
+// MCP_BENCH_ONLY=activation|latency|gateway|config (that step alone, for diagnosis: its rows printed, its
 // figures into test-results/bench-<step>-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,7 +52,7 @@ import {
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
-import { activationFigure, gatewayFigures, latencyFigures } from './lib/figures.mjs';
+import { activationFigure, configLoadFigures, gatewayFigures, latencyFigures } from './lib/figures.mjs';
 import { RUN_ENV, RUN_ID, findLeftovers, killLeftoversSync, killPid } from './lib/leftovers.mjs';
 
 /** @typedef {import('./host/index').PostedResults} PostedResults */
@@ -82,8 +84,8 @@ const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
-if (ONLY !== undefined && !['activation', 'latency', 'gateway'].includes(ONLY)) {
-  process.stderr.write(`[bench] MCP_BENCH_ONLY must be activation, latency or gateway, not ${JSON.stringify(ONLY)}\n`);
+if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config'].includes(ONLY)) {
+  process.stderr.write(`[bench] MCP_BENCH_ONLY must be activation, latency, gateway or config, not ${JSON.stringify(ONLY)}\n`);
   process.exit(2);
 }
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
@@ -635,6 +637,29 @@ async function latencyRounds(browser, extensionDir, extensionsDir) {
 }
 
 /**
+ * Step 6: bench/config/configLoad.ts, bundled with the sources it measures, run in this process.
+ * @returns {Promise<{ servers: number, medianMs: number, runsMs: number[] }[]>}
+ */
+async function configLoadRun() {
+  const out = path.join(tempDir('mcp-eh-bench-config-build-'), 'configLoad.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'bench', 'config', 'configLoad.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // jsonc-parser's UMD `main` requires its parts dynamically: its ESM build, as scripts/build.mjs takes it.
+    mainFields: ['module', 'main'],
+    outfile: out,
+    logLevel: 'silent',
+  });
+  /** @type {unknown} */
+  const imported = await import(out);
+  const mod = /** @type {typeof import('./config/configLoad')} */ (imported);
+  return mod.measureConfigLoad([1, 50, 500]);
+}
+
+/**
  * MCP_BENCH_ONLY=<step>: one step alone, for diagnosis; its rows are printed and its figures go to
  * test-results/bench-<step>-results.json; bench/results.json is left alone.
  * @param {string} only
@@ -642,6 +667,18 @@ async function latencyRounds(browser, extensionDir, extensionsDir) {
  * @param {string} extensionsDir
  */
 async function oneStep(only, extensionDir, extensionsDir) {
+  if (only === 'config') {
+    const figs = await step('configuration load', () => configLoadRun());
+    const f = configLoadFigures(figs);
+    const out = path.join(repoRoot, 'test-results', 'bench-config-results.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(
+      out,
+      JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), config: figs, growth: f.growth, table: f.rows }, null, 2),
+    );
+    process.stdout.write(`\n${markdownTable(f.rows)}\n\nconfig step only; figures in ${path.relative(repoRoot, out)}.\n`);
+    return;
+  }
   const browser = await step('browser launch', () => launchBrowser());
   /** @type {import('./lib/stats.mjs').Row[]} */
   let rows;
@@ -679,6 +716,8 @@ async function oneStep(only, extensionDir, extensionsDir) {
 }
 
 async function main() {
+  // Plain Node: no host, no build of the extension needed.
+  if (ONLY === 'config') return oneStep(ONLY, '', '');
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
   await step('provisioning check', () => runNode([path.join(repoRoot, 'scripts', 'provision.mjs')]));
@@ -834,6 +873,9 @@ async function main() {
   });
   const gateway = gatewayFigures(gatewayResult);
   rows.push(...gateway.rows);
+  const configFigs = await step('configuration load', () => configLoadRun());
+  const configLoad = configLoadFigures(configFigs);
+  rows.push(...configLoad.rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -878,6 +920,7 @@ async function main() {
       listChanged: gatewayResult.listChanged,
       probe: gatewayResult.probe,
     },
+    configLoad: { loads: configFigs, growth: configLoad.growth },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -225,3 +225,43 @@ export function gatewayFigures(g) {
     },
   };
 }
+
+/** Reading and resolving 500 servers may take this long, at the median. */
+export const CONFIG_LOAD_TARGET_MS = 50;
+/** Linear growth: the cost per server at 500 servers is at most this many times the cost at 50. */
+export const CONFIG_LOAD_LINEARITY = 2;
+
+/**
+ * The configuration rows (bench/config/configLoad.ts): one per server count with its median and
+ * 95 % interval, the 500-server one judged against the target, and the growth from 50 to 500
+ * servers judged as linear when the cost per server grew at most {@link CONFIG_LOAD_LINEARITY}×.
+ * @param {{ servers: number, runsMs: number[] }[]} figs
+ */
+export function configLoadFigures(figs) {
+  /** @type {Row[]} */
+  const rows = [];
+  const medianOf = (/** @type {number} */ n) => median(figs.find((f) => f.servers === n)?.runsMs ?? []);
+  for (const f of figs) {
+    const s = summarise(f.runsMs);
+    const interval = s.n
+      ? bootstrapInterval([{ ms: f.runsMs }], (rs) => median(rs.flatMap((r) => r.ms)))
+      : { low: NaN, high: NaN, level: 0.95 };
+    const judged = f.servers === 500;
+    rows.push({
+      measure: `Configuration: read and resolve ${f.servers} server${f.servers === 1 ? '' : 's'} (4 folders, every source; plain Node, ${s.n} loads)`,
+      result: `median **${fmt(s.median, 2)} ms**, 95 % interval ${fmtInterval(interval, 2)} ms; min ${fmt(s.min, 2)} ms`,
+      target: judged ? `< ${CONFIG_LOAD_TARGET_MS} ms` : '–',
+      ...(judged ? { ok: verdictAtMost(interval, CONFIG_LOAD_TARGET_MS, true) } : {}),
+    });
+  }
+  const per50 = medianOf(50) / 50;
+  const per500 = medianOf(500) / 500;
+  const growth = per500 / per50;
+  rows.push({
+    measure: 'Configuration: cost per server at 500 servers ÷ at 50 (linear growth ≈ 1)',
+    result: `${fmt(growth, 2)} (${fmt(per50 * 1000, 1)} → ${fmt(per500 * 1000, 1)} µs per server)`,
+    target: `≤ ${CONFIG_LOAD_LINEARITY}`,
+    ok: Number.isFinite(growth) && growth <= CONFIG_LOAD_LINEARITY,
+  });
+  return { rows, growth };
+}
