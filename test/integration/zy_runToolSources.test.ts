@@ -1,6 +1,11 @@
 // Run Tool with servers in any source, with VS Code's AI features on and off: a server VS Code
 // runs is listed with Route and Run (which routes it here, then runs the tool), and "No MCP
 // server is configured" is said only when no source defines one.
+//
+// Why `zy_`: the files run in name order, and this suite turns VS Code's AI features off and on
+// again. That activates VS Code's built-in chat extension, which registers a language model
+// (`copilotcli`, "Auto") that nothing can unregister, so the Sampling suite, which needs a host
+// with no model but the test's own, must run first. Only zz_deactivate comes after it.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
