@@ -22,6 +22,12 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
   }
 }
 
+/** Sets `mcpElicitation.serverPolicy` in the workspace and waits until the gatekeeper enforces it. */
+export async function setPolicy(s: TestServices, value: Record<string, string>): Promise<void> {
+  await vscode.workspace.getConfiguration('mcpElicitation').update('serverPolicy', value, vscode.ConfigurationTarget.Workspace);
+  await waitFor(() => Object.entries(value).every(([k, v]) => s.gatekeeper.explicitPolicy(k) === v), 'policy in force');
+}
+
 export async function waitForRunning(s: TestServices, name: string): Promise<void> {
   await waitFor(() => s.manager.get(name)?.state.kind === 'running', `server ${name} running`);
 }

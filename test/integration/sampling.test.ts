@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
-import { services, waitFor, waitForRunning } from './helpers';
+import { services, waitFor, waitForRunning, setPolicy } from './helpers';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
@@ -70,11 +70,6 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     await waitFor(() => s.broker.queue.size === 0, 'queue drained');
   });
 
-  async function policy(value: Record<string, string>): Promise<void> {
-    await config().update('serverPolicy', value, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => Object.entries(value).every(([k, v]) => s.gatekeeper.explicitPolicy(k) === v), 'policy in force');
-  }
-
   /** Answers the forms in the user's place, in order; records what each showed. */
   function answering(...answers: ((p: FormPrompt) => FormAnswer)[]): { prompts: FormPrompt[]; done: vscode.Disposable } {
     const prompts: FormPrompt[] = [];
@@ -99,7 +94,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
   });
 
   test('a server set to allow reaches the model with no prompt; its hint picks the model', async () => {
-    await policy({ fixture: 'allow' });
+    await setPolicy(s, { fixture: 'allow' });
     await received();
     const r = await sample({ ...hi('Hello model'), modelPreferences: { hints: [{ name: 'mini' }] } });
     assert.deepEqual(r, {
@@ -116,7 +111,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
   });
 
   test('otherwise a consent: it names the server, shows the model and the messages; the edited request reaches the model and the reviewed reply goes back; the model is remembered', async () => {
-    await policy({});
+    await setPolicy(s, {});
     await received();
     const { prompts, done } = answering(
       (p) => ({
@@ -167,7 +162,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
   });
 
   test('block: -1, nothing shown, nothing reaches the model', async () => {
-    await policy({ fixture: 'block' });
+    await setPolicy(s, { fixture: 'block' });
     await received();
     const r = (await sample(hi('blocked?'))) as { error?: { code: number; message: string } };
     assert.equal(r.error?.code, -1);
@@ -176,7 +171,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
   });
 
   test('2026-07-28: a round that asks for a form and a sample gets both, the sample through the consent and the model', async () => {
-    await policy({});
+    await setPolicy(s, {});
     await received();
     const { prompts, done } = answering(
       () => ({ action: 'accept', content: { name: 'Ann' } }),
@@ -200,7 +195,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
 
   test('bad input: -32602 with the reason, nothing shown, nothing sent', async function () {
     this.timeout(120_000);
-    await policy({ fixture: 'allow' });
+    await setPolicy(s, { fixture: 'allow' });
     await received();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...hi('x'), maxTokens: -1 }, /maxTokens: must be a positive integer/],

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
-import { services, waitFor, waitForRunning } from './helpers';
+import { services, waitFor, waitForRunning, setPolicy } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 
@@ -75,11 +75,6 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
     await waitFor(() => s.broker.queue.size === 0, 'queue drained');
   });
 
-  async function policy(value: Record<string, string>): Promise<void> {
-    await config().update('serverPolicy', value, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => Object.entries(value).every(([k, v]) => s.gatekeeper.explicitPolicy(k) === v), 'policy in force');
-  }
-
   /** Answers the forms in the user's place, in order; records each prompt and how many requests were pending then. */
   function answering(...answers: ((p: FormPrompt) => FormAnswer)[]): { prompts: FormPrompt[]; pending: number[]; done: vscode.Disposable } {
     const prompts: FormPrompt[] = [];
@@ -122,7 +117,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
 
   test('task-augmented elicitation/create over stdio and HTTP: the form shows, is pending, and its answer reaches the server through tasks/get and tasks/result; history and audit record it', async function () {
     this.timeout(120_000);
-    await policy({});
+    await setPolicy(s, {});
     for (const server of ['fixture', 'fixture-http']) {
       const message = `Task form from ${server}`;
       const { prompts, pending, done } = answering(() => ({ action: 'accept', content: { name: 'Ada' } }));
@@ -150,7 +145,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
   });
 
   test('policy applies to a task like any other: blocked, the task completes with decline and nothing is shown', async () => {
-    await policy({ fixture: 'block' });
+    await setPolicy(s, { fixture: 'block' });
     const r = await task('fixture', { op: 'run', params: nameForm('Blocked task'), ttl: 60_000 });
     assert.deepEqual(r.result && r.result['action'], 'decline');
     assert.deepEqual(shown, []);
@@ -162,7 +157,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
     await vscode.commands.executeCommand('mcpTest.samplingModel.register');
     const models = await vscode.lm.selectChatModels({ vendor: 'mcp-test-sampling' });
     assert.equal(models.length, 2);
-    await policy({});
+    await setPolicy(s, {});
     const { prompts, done } = answering(
       () => ({ action: 'accept', content: { model: 'sampling-mini', message1: 'Task hello' } }),
       (p) => ({ action: 'accept', content: { reply: String(p.form.fields[0]?.default) } }),
@@ -185,7 +180,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
 
   test('tasks/list shows the task and tasks/cancel closes its open form; the history says the server cancelled', async function () {
     this.timeout(60_000);
-    await policy({});
+    await setPolicy(s, {});
     const { opened, closed, done } = holding();
     try {
       const created = await task('fixture-http', { op: 'create', params: nameForm('Cancel me'), ttl: 120_000 });
@@ -212,7 +207,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
 
   test('a task nobody answers ends at its ttl: the form closes by itself and the server reads why from tasks/get and tasks/result', async function () {
     this.timeout(60_000);
-    await policy({});
+    await setPolicy(s, {});
     const { opened, closed, done } = holding();
     try {
       const created = await task('fixture', { op: 'create', params: nameForm('Nobody answers'), ttl: 1_500 });
@@ -232,7 +227,7 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
   });
 
   test('bad input: tasks/get, tasks/result and tasks/cancel for an unknown id, a bad cursor and a malformed task request are -32602 with the reason; nothing is shown; the server still works', async () => {
-    await policy({});
+    await setPolicy(s, {});
     for (const op of ['get', 'result', 'cancel']) {
       const r = await task('fixture', { op, taskId: 'no-such-task' });
       assert.equal(r.error?.code, -32602, op);
