@@ -296,7 +296,9 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
     const note = await notification(page, 'Answered from memory: inject asked “Restart the build agents now?”');
     await screenshot(page, 'remember-note-dark');
-    await note.getByRole('button', { name: 'Undo' }).click();
+    // By keyboard: the hover of the bell just clicked can lie over the button.
+    await note.getByRole('button', { name: 'Undo' }).focus();
+    await page.keyboard.press('Enter');
     await notification(page, 'Forgotten. The answer already sent stays sent; inject will ask you next time.');
     await hideNotifications(page);
 

@@ -57,12 +57,12 @@ export function rememberRows(): { readonly label: string; readonly description: 
   return [
     {
       label: vscode.l10n.t('$(history) Accept and remember for this session'),
-      description: vscode.l10n.t('the same question is answered the same way until VS Code closes'),
+      description: vscode.l10n.t('until VS Code closes'),
       remember: 'session',
     },
     {
       label: vscode.l10n.t('$(pinned) Accept and remember in this workspace'),
-      description: vscode.l10n.t('kept for this workspace; forget it in Remembered Answers'),
+      description: vscode.l10n.t('until you forget it'),
       remember: 'workspace',
     },
   ];
