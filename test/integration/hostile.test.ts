@@ -23,6 +23,7 @@ import type { FormPrompt } from '../../src/elicitation/presenter';
 import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
 import { BY_TAG, CASES, LINKS, PAYLOADS } from '../fixtures/hostileCases.mjs';
 import type { ChildProcess } from 'node:child_process';
+import { vscodeLinks } from '../unit/support/linkPatterns';
 import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 /** Raw bidi controls, C0/C1 controls other than \n and \t, lone surrogates: never in widget text. */
@@ -42,15 +43,6 @@ const UNSAFE =
 const MAX_STALL_MS = 1000;
 /** How often a suspect case is run again; it fails only if every run stalls. */
 const STALL_RERUNS = 2;
-/**
- * VS Code's own link pattern (`LINK_REGEX` of src/vs/base/common/linkedText.ts, the same in the
- * workbench of the code-server under test; test/unit/linkSafety.test.ts has the provenance). An
- * InputBox's prompt and validation message and a notification's text are parsed with it, and every
- * match becomes a link that runs its command or opens its target on click.
- */
-// eslint-disable-next-line no-useless-escape -- copied verbatim
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
-const vscodeLinks = (text: string): string[] => [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
 const SERVER = 'hostile';
 /** The same hostile server over Streamable HTTP. */
 const HTTP_SERVER = 'hostile-http';
