@@ -9,6 +9,7 @@ import { runTool } from './runTool';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
+import { setClientSecret } from './clientSecret';
 import type * as RouteCommands from './routeCommands';
 import * as safe from '../util/safeText';
 import { displayText } from '../elicitation/safety/displayText';
@@ -119,6 +120,16 @@ const COMMANDS: Record<string, Handler> = {
       forgot ? safe.l10n.t('Signed out of “{0}”.', displayText(name)) : safe.l10n.t('“{0}” had no sign-in to forget.', displayText(name)),
     );
   },
+  'mcpElicitation.setClientSecret': (s, arg) =>
+    setClientSecret(
+      {
+        manager: s.manager,
+        store: s.authStore,
+        addSecret: (v) => s.log.addSecret(v),
+        onDidShow: (server, box) => s.observers.promptShown?.('clientSecret', server, box),
+      },
+      serverName(arg),
+    ),
   'mcpElicitation.startAll': (s) => s.manager.startAll(),
   'mcpElicitation.stopAll': (s) => s.manager.stopAll(),
   'mcpElicitation.restartAll': (s) => {

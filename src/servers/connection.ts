@@ -72,6 +72,13 @@ export interface SignInPort {
    * browser, redirect, token. Resolves once a token is stored; rejects with the reason in words.
    */
   signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void>;
+  /** The server refused the token it just got (a 401 loop): sign-in ended, and the user is told why. */
+  refused(def: RemoteServerDefinition, reason: string): void;
+  /**
+   * Whether a launch's failure is the transport's own OAuth step failing (metadata refused, an
+   * OAuth error): then sign-in ended, the user has been told why, and a restart would only repeat it.
+   */
+  endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean;
 }
 
 type Launch =
@@ -231,7 +238,8 @@ export class Connection extends Disposable {
     const signIn = this.deps.signIn;
     const auth = await signIn?.providerFor(def);
     const first = await this.launch(kind, auth);
-    if (!first.failed || first.session?.isDisposed || !isAuthChallenge(first.err)) return first;
+    if (!first.failed || first.session?.isDisposed) return first;
+    if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true } : first;
     if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
     void this.endSession();
     const signal = this.calls.signal;
@@ -244,7 +252,9 @@ export class Connection extends Disposable {
     if (signal.aborted || !this.wanted || this.isDisposed) return { failed: true, session: undefined, err: undefined, superseded: true };
     const second = await this.launch(kind, auth);
     if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
-      return { ...second, err: new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`), final: true };
+      const err = new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`);
+      signIn.refused(def, err.message);
+      return { ...second, err, final: true };
     }
     return second;
   }

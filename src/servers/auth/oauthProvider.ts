@@ -31,6 +31,8 @@ export interface OAuthProviderOptions {
   readonly redirectUrl: string;
   /** A pre-registered client's id, from the server's configuration (its secret is in SecretStorage). */
   readonly clientId?: string;
+  /** The https URL of a client ID metadata document the user hosts (the SDK uses it where the AS takes one). */
+  readonly clientMetadataUrl?: string;
   readonly store: AuthStore;
   /** The fetch OAuth requests go through (guarded: authFetchGuard.ts). */
   readonly fetch: FetchLike;
@@ -54,7 +56,12 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   /** Set when the SDK wants the user to authorize; taken by the sign-in service. */
   pending: PendingAuthorization | undefined;
 
-  constructor(private readonly o: OAuthProviderOptions) {}
+  /** Read by the SDK: with it, an authorization server that takes metadata documents needs no registration. */
+  readonly clientMetadataUrl?: string;
+
+  constructor(private readonly o: OAuthProviderOptions) {
+    if (o.clientMetadataUrl !== undefined) this.clientMetadataUrl = o.clientMetadataUrl;
+  }
 
   get redirectUrl(): string {
     return this.o.redirectUrl;
@@ -80,7 +87,9 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
     if (this.o.clientId) {
       const secret = await this.o.store.clientSecret(this.o.server);
-      return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}) };
+      if (secret) this.o.addSecret(secret);
+      // Stamped with the issuer asking: the id is configuration for whichever server this one trusts (SEP-2352).
+      return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx ? { issuer: ctx.issuer } : {}) };
     }
     const issuer = ctx?.issuer ?? this.discovery?.authorizationServerMetadata?.issuer;
     return issuer ? this.o.store.client(issuer, this.o.redirectUrl) : undefined;
@@ -129,6 +138,16 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   codeVerifier(): string {
     if (!this.verifier) throw new Error('no sign-in is in progress for this server');
     return this.verifier;
+  }
+
+  /**
+   * A launch begins. The SDK keeps the discovered authorization server for as long as the provider
+   * lives and never looks again, so one that changed between runs would get the old tokens and
+   * client (a gap, issue 25): each launch discovers afresh at its first 401. A launch whose token
+   * still works makes no discovery request at all.
+   */
+  beginRun(): void {
+    this.discovery = undefined;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
