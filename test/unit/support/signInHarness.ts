@@ -92,6 +92,7 @@ export interface SignInHarness {
   readonly secrets: MapSecrets;
   /** Every value registered with the log's redaction. */
   readonly secretsLogged: string[];
+  readonly redirect: LoopbackRedirect;
 }
 
 /** One sign-in service, as the extension has one for all servers. */
@@ -101,9 +102,10 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
   const asked: SignInRequest[] = [];
   const failures: string[] = [];
   const secretsLogged: string[] = [];
+  const redirect = new LoopbackRedirect();
   const signIn = new SignInService({
     store,
-    redirect: new LoopbackRedirect(),
+    redirect,
     engine: () => engine,
     consent: (request) => {
       asked.push(request);
@@ -114,7 +116,7 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
     addSecret: (v) => secretsLogged.push(v),
     timeoutMs: () => timeoutMs,
   });
-  return { signIn, store, asked, failures, log, secrets, secretsLogged };
+  return { signIn, store, asked, failures, log, secrets, secretsLogged, redirect };
 }
 
 /** A connection to the fixture at `base` that signs in through `h`. */
