@@ -21,14 +21,23 @@ export interface Workbench {
   readonly workspace: string;
   /** Every URL the page tried to open in a new window (openExternal in the browser). */
   readonly popups: string[];
+  /**
+   * Opens another folder in the same page: the same code-server, browser profile and user data,
+   * so the same SecretStorage and application storage, as when a user opens a second project.
+   */
+  openFolder(dir: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface WorkbenchOptions {
   /** mcp.json servers; defaults to the demo stdio server plus the fixture. */
   readonly servers?: Record<string, unknown>;
+  /** mcp.json `inputs`. */
+  readonly inputs?: unknown[];
   readonly settings?: Record<string, unknown>;
   readonly workspaceSettings?: Record<string, unknown>;
+  /** More files of the workspace, by path relative to its folder (a `.mcp.json`, say). */
+  readonly files?: Record<string, string>;
   readonly theme?: 'dark' | 'light';
   readonly withHttpDemo?: boolean;
   readonly locale?: string;
@@ -53,7 +62,12 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: demoRecord } },
     fixture: stdioFixture('fixture', recordDir),
   };
-  const ws = makeWorkspace({ servers, ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}) });
+  const ws = makeWorkspace({
+    servers,
+    ...(opts.inputs ? { inputs: opts.inputs } : {}),
+    ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}),
+    ...(opts.files ? { files: opts.files } : {}),
+  });
   const cs = await startCodeServer({
     workspace: ws.dir,
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
@@ -76,14 +90,18 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     });
     if (opts.applicationStorage) await context.addInitScript(seedApplicationStorage(opts.applicationStorage));
     const page = await context.newPage();
-    await page.goto(workbenchUrl(cs, ws.dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    const open = async (dir: string): Promise<void> => {
+      await page.goto(workbenchUrl(cs, dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
+      await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    };
+    await open(ws.dir);
     const b = browser;
     return {
       page,
       recordDir,
       workspace: ws.dir,
       popups,
+      openFolder: open,
       close: async () => {
         await b.close().catch(() => undefined);
         await cs.stop();
@@ -188,15 +206,23 @@ export async function waitForRecord(wb: Workbench, tool: string, count = 1, time
  * A notification with `text`, in the notification center. The smoke-test driver (which our harness
  * needs for the workbench `payload`) turns toasts off, so every notification lands only there.
  */
-export async function notification(page: Page, text: string) {
+export async function notification(page: Page, text: string, timeoutMs = 20_000) {
   const center = page.locator('.notifications-center');
-  // The center element exists only once it was opened.
-  if ((await page.locator('.notifications-center.visible').count()) === 0) {
-    await page.locator('.statusbar-item[id="status.notifications"]').click();
-  }
   const item = center.locator('.notification-list-item', { hasText: text }).first();
-  await item.waitFor({ timeout: 20_000 });
-  return item;
+  const t0 = Date.now();
+  for (;;) {
+    // The center element exists only once it was opened; the workbench may close it again while it starts.
+    if ((await page.locator('.notifications-center.visible').count()) === 0) {
+      await page.locator('.statusbar-item[id="status.notifications"]').click();
+    }
+    const left = timeoutMs - (Date.now() - t0);
+    try {
+      await item.waitFor({ timeout: Math.max(1, Math.min(left, 5_000)) });
+      return item;
+    } catch (err) {
+      if (left <= 5_000) throw err;
+    }
+  }
 }
 
 export async function hideNotifications(page: Page): Promise<void> {
