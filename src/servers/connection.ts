@@ -216,8 +216,9 @@ export class Connection extends Disposable {
       protocolVersion: session.protocolVersion,
     });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
-    // The view and readiness hear the first listing through onDidChangeTools.
-    await session.refreshTools();
+    // The view and readiness hear the first listing through onDidChangeTools. A 401 to it signs in
+    // like a call's would: some servers let `initialize` through without a token.
+    await session.refreshTools((request) => this.signedIn(request));
   }
 
   /**

@@ -45,7 +45,7 @@ import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
-import type { PreparedTransport, TransportKind } from './transports';
+import { isAuthChallenge, type PreparedTransport, type TransportKind } from './transports';
 import { QuestionLinks } from './questionLinks';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
@@ -353,15 +353,19 @@ export class Session {
     if (!this.isDisposed) this._onDidNotify.fire(n);
   }
 
-  /** Lists every page of tools; the first listing after connect marks the session ready either way. */
-  async refreshTools(): Promise<void> {
+  /**
+   * Lists every page of tools; the first listing after connect marks the session ready either way.
+   * `send` carries each page's request: the connection passes its sign-in for the first listing,
+   * since a server may let `initialize` through and answer 401 to the first request after it.
+   */
+  async refreshTools(send: <T>(request: () => Promise<T>) => Promise<T> = (request) => request()): Promise<void> {
     if (this.isDisposed) return;
     if (this.serverCapabilities?.tools) {
       try {
         const tools: Tool[] = [];
         let cursor: string | undefined;
         do {
-          const page = await this.client.listTools(cursor ? { cursor } : undefined);
+          const page = await send(() => this.client.listTools(cursor ? { cursor } : undefined));
           tools.push(...page.tools);
           cursor = page.nextCursor;
         } while (cursor && tools.length < 10_000);
@@ -384,6 +388,11 @@ export class Session {
    */
   private onTransportError(e: unknown): void {
     this.deps.log.warn(`transport error: ${errorText(e)}`);
+    // A sign-in challenge (a 401, or the SDK's Unauthorized after a 403 step-up) is an answer: the
+    // server is there, and the request that met it starts the sign-in (connection.ts). A probe
+    // would only meet it again and start a second authorization, whose PKCE verifier replaces the
+    // first one's.
+    if (isAuthChallenge(e)) return;
     if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
     // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
@@ -397,8 +406,9 @@ export class Session {
       },
       (err: unknown) => {
         this.probing = false;
-        // An error answer (say, a server without ping) still proves the server is there.
-        if (err instanceof ProtocolError || this.isDisposed) return;
+        // An error answer (say, a server without ping) still proves the server is there, and so
+        // does a sign-in challenge (a server whose ping needs the token a sign-in is getting).
+        if (err instanceof ProtocolError || isAuthChallenge(err) || this.isDisposed) return;
         this.deps.log.warn(`the server stopped answering: ${errorText(err)}`);
         this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
       },
