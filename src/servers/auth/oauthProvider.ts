@@ -64,8 +64,8 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   /** What the SDK's latest discovery found: which issuer a stored client belongs to. */
   private discovery: OAuthDiscoveryState | undefined;
-  /** The discovery of the authorization whose code is being redeemed ({@link finish}). */
-  private redeeming: OAuthDiscoveryState | undefined;
+  /** The authorization whose code is being redeemed ({@link finish}): its verifier and discovery. */
+  private redeeming: PendingAuthorization | undefined;
   private resource: string | undefined;
   private lastState: string | undefined;
   private refreshing: Promise<void> | undefined;
@@ -164,8 +164,10 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (!this.verifier) throw new Error('no sign-in is in progress for this server');
-    return this.verifier;
+    // While a code is redeemed, its own request's: another 401 meanwhile saves a new verifier.
+    const verifier = this.redeeming?.verifier ?? this.verifier;
+    if (!verifier) throw new Error('no sign-in is in progress for this server');
+    return verifier;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
@@ -180,7 +182,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
    * metadata requests.
    */
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.redeeming;
+    return this.redeeming?.discovery;
   }
 
   saveResourceUrl(url: string): void {
@@ -210,8 +212,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
    */
   async finish(request: PendingAuthorization, code: string, iss: string | undefined): Promise<void> {
     await this.ready();
-    if (request.verifier !== undefined) this.verifier = request.verifier;
-    this.redeeming = request.discovery;
+    this.redeeming = request;
     let result: AuthResult;
     try {
       result = await auth(this, {
