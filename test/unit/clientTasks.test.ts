@@ -17,7 +17,8 @@ import {
   type TaskLimits,
 } from '../../src/servers/capabilities/clientTasks';
 import { answerMaybeAsTask, SessionTasks, TASKS_CAPABILITY, taskParam } from '../../src/servers/capabilities/tasks';
-import { CLIENT_CAPABILITIES, Session } from '../../src/servers/session';
+import { CLIENT_CAPABILITIES } from '../../src/servers/capabilities/clientCapabilities';
+import { Session } from '../../src/servers/session';
 import { FakeLaunches, ManualTimers, MemoryLog, RecordingSampler, stdioDef } from './support/fakeLaunches';
 
 /** A run the test settles itself; `signal` is what the task gave it. */
