@@ -539,6 +539,8 @@ async function gatewayRun(browser, extensionDir) {
     servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
     workspaceSettings: {
       'mcpElicitation.workspaceMcpJson': 'vscode',
+      // The offer to route VS Code's servers would be a notification nobody answers.
+      'mcpElicitation.offerRouting': false,
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
     },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
