@@ -226,6 +226,26 @@ export class ClientTasks {
     return end < all.length ? { tasks: page, nextCursor: String(end) } : { tasks: page };
   }
 
+  /**
+   * `tasks/update` (the 2026-07-28 extension's way to bring a task the input it asked for) sent to
+   * us: our tasks never ask the server for input (they wait on the user), so every key it carries
+   * was never asked. -32602 naming them, and the task goes on untouched; an unknown id is -32602 too.
+   */
+  update(taskId: string, keys: readonly string[]): never {
+    this.find(taskId);
+    const named =
+      keys.length === 0
+        ? 'no input'
+        : keys
+            .slice(0, 10)
+            .map((k) => `"${k.slice(0, 40)}"`)
+            .join(', ');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `tasks/update: task "${taskId}" never asked for input, so ${named} was never asked (this client's tasks wait on the user, not on the server)`,
+    );
+  }
+
   /** `tasks/cancel`: closes the question and marks the task cancelled; a finished task is -32602. */
   cancel(taskId: string): WireTask {
     const entry = this.find(taskId);
@@ -393,4 +413,10 @@ export function installTasks(client: HostClient, tasks: ClientTasks): void {
   client.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, (p, ctx) => tasks.result(p.taskId, ctx.mcpReq.signal));
   client.setRequestHandler('tasks/list', { params: LIST_PARAMS }, (p) => tasks.list(p.cursor));
   client.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, (p) => ({ ...tasks.cancel(p.taskId) }));
+  // Not a 2025-11-25 request: answered with the reason rather than the SDK's bare "Method not found".
+  // The SDK lifts `inputResponses` out of the params (a 2026-07-28 retry field) into the context:
+  // the well-formed answers, and the keys of those it dropped.
+  client.setRequestHandler('tasks/update', { params: TASK_ID_PARAMS }, (p, ctx) =>
+    tasks.update(p.taskId, [...Object.keys(ctx.mcpReq.inputResponses ?? {}), ...(ctx.mcpReq.droppedInputResponseKeys ?? [])]),
+  );
 }
