@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'jsonc-parser';
-import { addToOurs, inputIdsIn, putIntoMcpJson, removeFromOurs, takeFromMcpJson } from '../../src/config/parse/serverMove';
+import { inputIdsIn, putIntoMcpJson, removeFromOurs } from '../../src/config/parse/serverMove';
 
 const MCP_JSON = `{
   // team servers
@@ -16,35 +16,24 @@ const MCP_JSON = `{
 }
 `;
 
-void describe('moving a server between mcp.json and our setting', () => {
+void describe('Give Back: moving a server from our setting into mcp.json', () => {
   void it('finds the inputs a definition references, once each', () => {
     assert.deepEqual(inputIdsIn({ env: { A: '${input:a}', B: '${input:b}-${input:a}' }, args: ['${env:HOME}'] }), ['a', 'b']);
   });
 
-  void it('takes a server out with its inputs, keeps inputs others still use, and keeps comments', () => {
-    const taken = takeFromMcpJson(MCP_JSON, 'tickets');
-    assert.ok(taken);
-    assert.deepEqual(taken.server, { command: 'node', args: ['t.js'], env: { TOKEN: '${input:token}', S: '${input:shared}' } });
-    assert.deepEqual(
-      taken.inputs.map((i) => i['id']),
-      ['token', 'shared'],
-    );
-    const rest = parse(taken.text) as { inputs: { id: string }[]; servers: Record<string, unknown> };
-    assert.deepEqual(Object.keys(rest.servers), ['other']);
-    assert.deepEqual(
-      rest.inputs.map((i) => i.id),
-      ['shared'],
-      'shared is still used by "other"',
-    );
-    assert.match(taken.text, /\/\/ team servers/);
-    assert.equal(takeFromMcpJson(MCP_JSON, 'missing'), undefined);
-    assert.equal(takeFromMcpJson('not json', 'tickets'), undefined);
-  });
-
   void it('puts a server back, adding only the inputs the file lacks, or creates the file', () => {
-    const taken = takeFromMcpJson(MCP_JSON, 'tickets');
-    assert.ok(taken);
-    const back = parse(putIntoMcpJson(taken.text, 'tickets', taken.server, taken.inputs)) as {
+    const taken = {
+      server: { command: 'node', args: ['t.js'], env: { TOKEN: '${input:token}', S: '${input:shared}' } },
+      inputs: [
+        { type: 'promptString', id: 'token', description: 'API token', password: true },
+        { type: 'promptString', id: 'shared', description: 'Shared' },
+      ],
+    };
+    const without = MCP_JSON.replace(/\n {4}"tickets": .*\n/, '\n').replace(/\n {4}\{ "type": "promptString", "id": "token".*\n/, '\n');
+    assert.doesNotMatch(without, /tickets|"token"/);
+    const text = putIntoMcpJson(without, 'tickets', taken.server, taken.inputs);
+    assert.match(text, /\/\/ team servers/, 'comments survive');
+    const back = parse(text) as {
       inputs: { id: string }[];
       servers: Record<string, unknown>;
     };
@@ -61,24 +50,15 @@ void describe('moving a server between mcp.json and our setting', () => {
     );
   });
 
-  void it('our setting gains the server and new inputs, and loses inputs only that server used', () => {
+  void it('our setting loses the server, and the inputs only that server used', () => {
     const server = { command: 'node', env: { T: '${input:token}', S: '${input:shared}' } };
-    const before = {
-      servers: { keep: { url: 'https://k.example', headers: { S: '${input:shared}' } } },
-      inputs: [{ id: 'shared', type: 'promptString', description: 'ours' }],
-    };
-    const added = addToOurs(before, 'tickets', server, [
-      { id: 'token', type: 'promptString' },
-      { id: 'shared', type: 'promptString', description: 'theirs' },
-    ]);
-    assert.deepEqual(Object.keys(added.servers), ['keep', 'tickets']);
-    assert.deepEqual(
-      added.inputs.map((i) => [i['id'], i['description']]),
-      [
-        ['shared', 'ours'],
-        ['token', undefined],
+    const added = {
+      servers: { keep: { url: 'https://k.example', headers: { S: '${input:shared}' } }, tickets: server },
+      inputs: [
+        { id: 'shared', type: 'promptString', description: 'ours' },
+        { id: 'token', type: 'promptString' },
       ],
-    );
+    };
     const removed = removeFromOurs(added, 'tickets');
     assert.ok(removed);
     assert.deepEqual(removed.server, server);

@@ -1,6 +1,6 @@
 /**
- * Moving one server definition between VS Code's `.vscode/mcp.json` and our setting, with the
- * `inputs` it references, as text edits that keep the file's comments and formatting. No `vscode`
+ * Give Back: moving one server definition from our setting into VS Code's `.vscode/mcp.json`, with
+ * the `inputs` it references, as text edits that keep the file's comments and formatting. No `vscode`
  * import: the commands read and write, these functions decide what changes.
  */
 import { applyEdits, modify, parse, type FormattingOptions } from 'jsonc-parser';
@@ -20,40 +20,6 @@ export function inputIdsIn(value: unknown): string[] {
 
 function inputId(input: unknown): string | undefined {
   return isRecord(input) && typeof input['id'] === 'string' ? input['id'] : undefined;
-}
-
-export interface TakenServer {
-  readonly server: JsonObject;
-  /** The `inputs` entries the server references, as written. */
-  readonly inputs: JsonObject[];
-  /** The file without the server, and without inputs no remaining server references. */
-  readonly text: string;
-}
-
-/** Takes `name` out of an mcp.json text; undefined if the file has no such server. */
-export function takeFromMcpJson(text: string, name: string): TakenServer | undefined {
-  const root = parse(text) as unknown;
-  if (!isRecord(root) || !isRecord(root['servers'])) return undefined;
-  const servers = root['servers'];
-  const server = Object.hasOwn(servers, name) ? servers[name] : undefined;
-  if (!isRecord(server)) return undefined;
-  const wanted = new Set(inputIdsIn(server));
-  const allInputs = Array.isArray(root['inputs']) ? (root['inputs'] as unknown[]) : [];
-  const inputs = allInputs.filter((i): i is JsonObject => isRecord(i) && wanted.has(inputId(i) ?? ''));
-  const stillUsed = new Set(
-    Object.entries(servers)
-      .filter(([n]) => n !== name)
-      .flatMap(([, s]) => inputIdsIn(s)),
-  );
-  let out = applyEdits(text, modify(text, ['servers', name], undefined, { formattingOptions: FORMAT }));
-  // From the end, so earlier indices stay valid.
-  for (let i = allInputs.length - 1; i >= 0; i--) {
-    const id = inputId(allInputs[i]);
-    if (id && wanted.has(id) && !stillUsed.has(id)) {
-      out = applyEdits(out, modify(out, ['inputs', i], undefined, { formattingOptions: FORMAT }));
-    }
-  }
-  return { server, inputs, text: out };
 }
 
 /** Adds `name` (and the inputs it needs that the file lacks) to an mcp.json text, or a new file. */
@@ -77,12 +43,6 @@ export interface OurConfig {
   readonly inputs: readonly JsonObject[];
 }
 
-/** Adds a server and the inputs it brings; an input id we already hold keeps our declaration. */
-export function addToOurs(cfg: OurConfig, name: string, server: JsonObject, inputs: readonly JsonObject[]): OurConfig {
-  const have = new Set(cfg.inputs.map(inputId));
-  return { servers: { ...cfg.servers, [name]: server }, inputs: [...cfg.inputs, ...inputs.filter((i) => !have.has(inputId(i)))] };
-}
-
 /** Removes a server, and the inputs only it referenced; returns what it took. */
 export function removeFromOurs(cfg: OurConfig, name: string): { cfg: OurConfig; server: JsonObject; inputs: JsonObject[] } | undefined {
   const server = cfg.servers[name];
@@ -96,15 +56,6 @@ export function removeFromOurs(cfg: OurConfig, name: string): { cfg: OurConfig; 
     server,
     inputs,
   };
-}
-
-/**
- * Whether Route can move a server VS Code runs from where it is defined: today only a folder's
- * `.vscode/mcp.json` is edited (not `.mcp.json`, a `.code-workspace` file or a user file). The
- * commands, the Servers view's menus and the palette's context key all ask this one question.
- */
-export function canRouteFrom(source: ServerSource): boolean {
-  return source.kind === 'workspaceFile' && source.format === undefined;
 }
 
 /** Whether Give Back can move a server of ours into `.vscode/mcp.json`: only our workspace setting is moved. */
