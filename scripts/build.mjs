@@ -112,6 +112,9 @@ const EXTENSION_BUDGET_BYTES = 600 * 1024;
  * - the agent gateway's server side: the MCP SDK's server, its HTTP transport and our relay (gateway.ts);
  * - the client's Streamable HTTP and SSE transports with the SDK's OAuth client and EventSource,
  *   when the first HTTP server starts (transports.ts; about 50 KB, never read with stdio servers only);
+ * - the sign-in service with its loopback redirect listener, when the first remote server starts
+ *   or sign-in is asked for (lazySignIn.ts);
+ * - the runtime of the 2025-11-25 `tasks` capability, at a server's first task (capabilities/tasks.ts);
  * - Route / Give Back and the comment-keeping JSON editor they use (commands.ts);
  * - Preview Elicitation Form's payload checker (previewForm.ts);
  * - the consent dialog's sentences for what the url analysis found (urlConsent.ts);
@@ -127,6 +130,8 @@ const LAZY = [
   { entry: 'dotenv', modules: ['dotenv'] },
   { entry: 'gateway', source: 'src/gateway/endpoint.ts' },
   { entry: 'httpTransports', source: 'src/servers/httpTransports.ts' },
+  { entry: 'signIn', source: 'src/servers/auth/signIn.ts' },
+  { entry: 'clientTasks', source: 'src/servers/capabilities/clientTasks.ts' },
   { entry: 'routing', source: 'src/commands/routeCommands.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
@@ -153,37 +158,137 @@ const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', 
 
 /**
  * The MCP client SDK's shared chunks (the protocol, the Client class and its OAuth code), which
- * its entry (`@modelcontextprotocol/client`) imports by relative path. dist/httpTransports.js takes
- * them from dist/extension.js too, so it holds only the HTTP and SSE transports themselves.
+ * its entry (`@modelcontextprotocol/client`) imports by relative path. The lazy files take them
+ * from dist/extension.js too, so dist/httpTransports.js holds only the HTTP and SSE transports
+ * themselves, with one exception (CLIENT_AUTH).
  */
 const CLIENT_CHUNK = /^\.\/(src|public|chunk|dialects)-[\w-]+\.mjs$/;
 const CLIENT_DIST = `${path.sep}@modelcontextprotocol${path.sep}client${path.sep}dist${path.sep}`;
 
 /**
+ * The SDK's OAuth client (discovery, registration, PKCE, token requests, step-up; about 20 KB
+ * minified) shares a chunk with the Client class, which activation needs. Only the HTTP transports
+ * and sign-in run it, so the lazy file `entry` carries it itself: it builds that chunk (`chunk`)
+ * with only the OAuth client's region (`region`) and takes the rest from dist/extension.js (see
+ * onlyRegion), and dist/extension.js, asked for no OAuth names, tree-shakes the OAuth client away.
+ */
+/** How withoutRegion names a client chunk as dist/extension.js holds it. */
+const FROM_EXTENSION_CHUNK = 'client-chunk-from-extension:';
+const CLIENT_AUTH = { entry: 'httpTransports', chunk: /^\.\/public-[\w-]+\.mjs$/, region: 'src/client/auth.ts' };
+
+/**
  * The FROM_EXTENSION name an import resolves to, if any: a module name as written, or a client
  * chunk as `@modelcontextprotocol/client/dist/<file>`.
  * @param {esbuild.OnResolveArgs} args
+ * @param {string | undefined} self the LAZY entry being built
  */
-function fromExtensionKey(args) {
+function fromExtensionKey(args, self) {
   if (FROM_EXTENSION.includes(args.path)) return args.path;
-  if (args.importer.includes(CLIENT_DIST) && CLIENT_CHUNK.test(args.path)) return `@modelcontextprotocol/client/dist/${args.path.slice(2)}`;
-  return undefined;
+  if (args.path.startsWith(FROM_EXTENSION_CHUNK)) {
+    return `@modelcontextprotocol/client/dist/${args.path.slice(FROM_EXTENSION_CHUNK.length)}`;
+  }
+  if (!args.importer.includes(CLIENT_DIST) || !CLIENT_CHUNK.test(args.path)) return undefined;
+  if (self === CLIENT_AUTH.entry && CLIENT_AUTH.chunk.test(args.path)) return undefined;
+  return `@modelcontextprotocol/client/dist/${args.path.slice(2)}`;
+}
+
+/**
+ * An SDK chunk's text with only one of its `//#region <name>` … `//#endregion` blocks (and its
+ * imports). What the other regions declared and the chunk exports comes from dist/extension.js's
+ * copy instead (FROM_EXTENSION_CHUNK): the kept region's own uses and the chunk's exports alike.
+ * Fails the build if the kept code names something of the other regions that the chunk does not
+ * export, since esbuild would take such a name for a global.
+ * @param {string} text
+ * @param {string} keep the region kept
+ * @param {string} file the chunk's path
+ */
+function onlyRegion(text, keep, file) {
+  const changed = `: the SDK's chunks changed, see CLIENT_AUTH in scripts/build.mjs`;
+  const exportsAt = /^export \{([^}]*)\};?$/m;
+  const clause = exportsAt.exec(text)?.[1];
+  const first = text.indexOf('//#region ');
+  const start = text.indexOf(`//#region ${keep}\n`);
+  const end = text.indexOf('//#endregion', start);
+  if (clause === undefined || first < 0 || start < 0 || end < 0) {
+    throw new Error(`[build] ${file}: no region ${keep} or no export list${changed}`);
+  }
+  const kept = text.slice(start, end);
+  const dropped = text.slice(first, start) + text.slice(end).replace(exportsAt, '');
+  const declaredIn = (/** @type {string} */ t) =>
+    new Set([...t.matchAll(/^(?:var|let|const|class|function|async function)\s+([\w$]+)/gm)].map((m) => m[1] ?? ''));
+  const own = declaredIn(kept);
+  const elsewhere = declaredIn(dropped);
+  /** @type {[string, string][]} [local name, export name] */
+  const specs = clause.split(',').map((spec) => {
+    const [local = '', exported = local] = spec.trim().split(/\s+as\s+/);
+    return [local, exported];
+  });
+  const fromExtension = specs.filter(([local]) => elsewhere.has(local));
+  const exportedNames = new Set(fromExtension.map(([local]) => local));
+  // Comments and string literals name things in prose; only code counts.
+  const code = kept
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/`(?:[^`\\]|\\.)*`|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+  for (const name of elsewhere) {
+    if (own.has(name) || exportedNames.has(name)) continue;
+    if (new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(code)) {
+      throw new Error(`[build] ${file}: ${keep} uses ${name}, which the chunk does not export${changed}`);
+    }
+  }
+  return [
+    text.slice(0, first),
+    `import { ${fromExtension.map(([local, exported]) => `${exported} as ${local}`).join(', ')} } from ${JSON.stringify(`${FROM_EXTENSION_CHUNK}${path.basename(file)}`)};`,
+    kept,
+    `export { ${specs.map(([local, exported]) => `${local} as ${exported}`).join(', ')} };`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * CLIENT_AUTH's chunk, only its OAuth region, for the lazy file that owns the OAuth client. A
+ * namespace of its own, so that `--analyze` tells it from the rest of the chunk in dist/extension.js.
+ * @param {string | undefined} self the LAZY entry being built
+ * @returns {esbuild.Plugin}
+ */
+function clientAuthApart(self) {
+  return {
+    name: 'client-auth-apart',
+    setup(build) {
+      if (self !== CLIENT_AUTH.entry) return;
+      build.onResolve({ filter: CLIENT_AUTH.chunk }, (args) =>
+        args.importer.includes(CLIENT_DIST)
+          ? { path: path.join(path.dirname(args.importer), args.path), namespace: 'client-auth' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'client-auth' }, (args) => ({
+        contents: onlyRegion(readFileSync(args.path, 'utf8'), CLIENT_AUTH.region, args.path),
+        resolveDir: path.dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /** Where dist/extension.js imports a FROM_EXTENSION name from. @param {string} key */
 const fromExtensionSpecifier = (key) => (key.includes('/dist/') ? path.join(repoRoot, 'node_modules', key) : key);
 
-/** Leaves FROM_EXTENSION's modules out of a build, as imports of their FROM_EXTENSION name. */
-/** @type {esbuild.Plugin} */
-const fromExtensionExternal = {
-  name: 'from-extension-external',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) => {
-      const key = fromExtensionKey(args);
-      return key === undefined ? undefined : { path: key, external: true };
-    });
-  },
-};
+/**
+ * Leaves FROM_EXTENSION's modules out of a build, as imports of their FROM_EXTENSION name.
+ * @param {string | undefined} self the LAZY entry being built
+ * @returns {esbuild.Plugin}
+ */
+function fromExtensionExternal(self) {
+  return {
+    name: 'from-extension-external',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        const key = fromExtensionKey(args, self);
+        return key === undefined ? undefined : { path: key, external: true };
+      });
+    },
+  };
+}
 
 /**
  * Which exports of each FROM_EXTENSION module the lazy files use: their ES-module build, with
@@ -192,25 +297,34 @@ const fromExtensionExternal = {
  */
 async function namesLazyFilesTake() {
   const sources = LAZY.filter((l) => l.source !== undefined);
-  const r = await esbuild.build({
-    ...common,
-    minify: false,
-    sourcemap: false,
-    metafile: false,
-    write: false,
-    entryPoints: Object.fromEntries(sources.map((l) => [l.entry, l.source ?? ''])),
-    outdir: 'names-probe',
-    // Its warnings are the real builds' to give.
-    logLevel: 'error',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [fromExtensionExternal, zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
-  });
+  // CLIENT_AUTH's owner apart: it resolves the SDK's chunks as no other lazy file does.
+  const groups = [sources.filter((l) => l.entry !== CLIENT_AUTH.entry), sources.filter((l) => l.entry === CLIENT_AUTH.entry)];
+  const builds = await Promise.all(
+    groups
+      .filter((g) => g.length > 0)
+      .map((g) => {
+        const self = g.length === 1 ? g[0]?.entry : undefined;
+        return esbuild.build({
+          ...common,
+          minify: false,
+          sourcemap: false,
+          metafile: false,
+          write: false,
+          entryPoints: Object.fromEntries(g.map((l) => [l.entry, l.source ?? ''])),
+          outdir: 'names-probe',
+          // Its warnings are the real builds' to give.
+          logLevel: 'error',
+          platform: 'node',
+          format: 'esm',
+          target: 'node20',
+          external: ['vscode'],
+          plugins: [fromExtensionExternal(self), clientAuthApart(self), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+        });
+      }),
+  );
   /** @type {Map<string, Set<string>>} */
   const names = new Map();
-  for (const out of r.outputFiles) {
+  for (const out of builds.flatMap((r) => r.outputFiles)) {
     const imports = [...out.text.matchAll(/^import\s+([^;]*?)\s+from\s+"([^"]+)";$/gm)];
     const body = out.text.replace(/^import\s[^;]*;$/gm, '');
     for (const [statement, clause = '', spec = ''] of imports) {
@@ -301,7 +415,7 @@ function lazyApart(self) {
       build.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         // A lazy file's zod, protocol schemas and jsonc-parser: dist/extension.js's (FROM_EXTENSION).
-        const shared = self === undefined ? undefined : fromExtensionKey(args);
+        const shared = self === undefined ? undefined : fromExtensionKey(args, self);
         // The trailing `|`: a stand-in named `….mjs` would be read as an ES module, where `module` is no CommonJS variable.
         if (shared !== undefined) return { path: `extension|${shared}|`, namespace: 'lazy-stub' };
         const hit = LAZY.find(
@@ -394,7 +508,7 @@ const targets = [
     format: /** @type {const} */ ('cjs'),
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
+    plugins: [clientAuthApart(l.entry), zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
   })),
   {
     entryPoints: { webview: 'webview/main.ts' },

@@ -34,8 +34,7 @@ import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
 import { AuthStore } from './servers/auth/authStore';
-import { LoopbackRedirect } from './servers/auth/loopbackRedirect';
-import { SIGN_IN_TIMEOUT_MS, SignInService } from './servers/auth/signIn';
+import { LazySignIn } from './servers/auth/lazySignIn';
 import { httpTransports } from './servers/transports';
 import { isLoopback } from './servers/loopbackFetch';
 import { askerFor } from './elicitation/asker';
@@ -130,7 +129,8 @@ export class Services extends Disposable {
   readonly serversView: ServersView;
   /** Sign-in to remote servers (issue 25): credentials in SecretStorage, the flow behind the url consent. */
   readonly authStore: AuthStore;
-  readonly signIn: SignInService;
+  /** Loads the sign-in service (and opens nothing) on first use: see servers/auth/lazySignIn.ts. */
+  readonly signIn: LazySignIn;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
   private readonly urls = new Map<string, string>();
@@ -219,9 +219,8 @@ export class Services extends Disposable {
     const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
     let signIns = 0;
     this.signIn = this._register(
-      new SignInService({
+      new LazySignIn({
         store: authStore,
-        redirect: new LoopbackRedirect(),
         engine: httpTransports,
         consent: (req, signal) =>
           presenter.presentSignIn(
@@ -238,7 +237,7 @@ export class Services extends Disposable {
           void safe.showErrorMessage(safe.l10n.t('Sign-in to “{0}” failed: {1}', displayText(server), displayText(reason))),
         log: this.log,
         addSecret: (value) => this.log.addSecret(value),
-        timeoutMs: () => options.signInTimeoutMs?.() ?? SIGN_IN_TIMEOUT_MS,
+        timeoutMs: () => options.signInTimeoutMs?.(),
       }),
     );
     this.manager = this._register(

@@ -27,6 +27,20 @@ function serverFetch(
   return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch), onAnswer, origins));
 }
 
+/**
+ * Opens the sign-in redirect (`provider.ready()`) before the SDK sees an auth challenge: a 401, or
+ * a 403 with `WWW-Authenticate` (step-up). The SDK's OAuth flow then starts at once and reads the
+ * redirect URI synchronously, so the listener opens here rather than when the server starts.
+ */
+function beforeChallenge(fetchFn: Fetch, provider: ServerOAuthProvider | undefined): Fetch {
+  if (!provider) return fetchFn;
+  return async (url, init) => {
+    const res = await fetchFn(url, init);
+    if (res.status === 401 || (res.status === 403 && res.headers.has('www-authenticate'))) await provider.ready();
+    return res;
+  };
+}
+
 /** An OAuth client for `def`, whose requests go through the same checks as its transport's. */
 export function createOAuthProvider(
   def: RemoteServerDefinition,
@@ -53,7 +67,10 @@ export function createHttpTransport(
   const requestInit: RequestInit = { headers: { ...def.headers } };
   let answerVia: Transport | undefined;
   const origins: StreamOrigins = { onArrived: undefined };
-  const checkedFetch = serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined), origins);
+  const checkedFetch = beforeChallenge(
+    serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined), origins),
+    authProvider instanceof ServerOAuthProvider ? authProvider : undefined,
+  );
   const auth = authProvider ? { authProvider } : {};
   if (kind === 'sse') {
     answerVia = new SSEClientTransport(url, {

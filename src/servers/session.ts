@@ -33,7 +33,7 @@ import type { ElicitationSink } from '../elicitation/broker';
 import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
 import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
-import { answerMaybeAsTask, ClientTasks, installTasks, TASKS_CAPABILITY } from './capabilities/tasks';
+import { answerMaybeAsTask, installTasks, SessionTasks, TASKS_CAPABILITY } from './capabilities/tasks';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
@@ -246,7 +246,7 @@ export class Session {
 
     // tasks (2025-11-25): a pushed elicitation or sample with `task` is answered with a task at
     // once and asked the same way; the server polls it (capabilities/tasks.ts).
-    const tasks = new ClientTasks({ log: (m) => deps.log.debug(m) });
+    const tasks = new SessionTasks({ log: (m) => deps.log.debug(m) });
     this.owned.push(tasks);
     installTasks(client, tasks);
 

@@ -8,15 +8,15 @@ import { describe, it } from 'node:test';
 import { ProtocolError, type Result } from '@modelcontextprotocol/client';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationSink, HandleExtra } from '../../src/elicitation/broker';
+import * as clientTasksModule from '../../src/servers/capabilities/clientTasks';
 import {
   ClientTasks,
   RELATED_TASK_META_KEY,
   TASK_CANCELLED_CODE,
   TASK_LIMITS,
-  TASKS_CAPABILITY,
-  taskParam,
   type TaskLimits,
-} from '../../src/servers/capabilities/tasks';
+} from '../../src/servers/capabilities/clientTasks';
+import { answerMaybeAsTask, SessionTasks, TASKS_CAPABILITY, taskParam } from '../../src/servers/capabilities/tasks';
 import { CLIENT_CAPABILITIES, Session } from '../../src/servers/session';
 import { FakeLaunches, ManualTimers, MemoryLog, RecordingSampler, stdioDef } from './support/fakeLaunches';
 
@@ -206,6 +206,29 @@ void describe('ClientTasks (2025-11-25 tasks, receiver side)', () => {
     assert.ok(d.signal().aborted);
     assert.equal((await rejection(waiting)).code, TASK_CANCELLED_CODE);
     assert.equal((await rejection(tasks.create('elicitation/create', 1, d.run))).code, -32603);
+  });
+
+  void it('a session loads the tasks runtime at its first task, not before; an ended session refuses one', async () => {
+    let loads = 0;
+    const load = (): typeof clientTasksModule => {
+      loads++;
+      return clientTasksModule;
+    };
+    const tasks = new SessionTasks({ newId: () => 'only' }, load);
+    assert.deepEqual(await answerMaybeAsTask(tasks, 'elicitation/create', { message: 'x' }, () => Promise.resolve(accept)), accept);
+    assert.equal(loads, 0, 'a request without `task` loads nothing');
+    const created = (await answerMaybeAsTask(tasks, 'elicitation/create', { message: 'x', task: {} }, () => Promise.resolve(accept))) as {
+      task: { taskId: string };
+    };
+    assert.equal(created.task.taskId, 'only');
+    assert.equal(loads, 1);
+    tasks.dispose();
+
+    const ended = new SessionTasks({}, load);
+    ended.dispose();
+    const err = await rejection(answerMaybeAsTask(ended, 'elicitation/create', { task: {} }, () => Promise.resolve(accept)));
+    assert.equal(err.code, -32603, 'the session has ended');
+    assert.equal((await rejection(() => ended.current.get('t1'))).code, -32602);
   });
 
   void it('the task field: absent is an ordinary request; anything but { ttl?: number } is -32602', () => {

@@ -80,9 +80,10 @@ function harness(base: string, user: User, secrets = new MapSecrets(), timeoutMs
   const asked: SignInRequest[] = [];
   const failures: string[] = [];
   const secretsLogged: string[] = [];
+  const redirect = new LoopbackRedirect();
   const signIn = new SignInService({
     store,
-    redirect: new LoopbackRedirect(),
+    redirect,
     engine: () => engine,
     consent: (request) => {
       asked.push(request);
@@ -109,7 +110,7 @@ function harness(base: string, user: User, secrets = new MapSecrets(), timeoutMs
     signIn,
     restartDelaysMs: [],
   });
-  return { conn, signIn, store, asked, failures, log, secrets, secretsLogged };
+  return { conn, signIn, store, asked, failures, log, secrets, secretsLogged, redirect };
 }
 
 async function whoami(conn: Connection): Promise<string> {
@@ -161,6 +162,26 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     assert.equal((await stats(base)).registrations.length, 1, 'the registered client is reused');
     await h.conn.shutdown();
     h.signIn.dispose();
+  });
+
+  void it('the loopback listener opens at the first sign-in, not when a remote server starts: a stored token opens none', async () => {
+    const base = await fixture();
+    const first = harness(base, approvingUser);
+    await first.conn.start();
+    assert.equal(first.asked.length, 1);
+    assert.match(first.redirect.current() ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp-elicitation\/oauth\/callback$/);
+    await first.conn.shutdown();
+    first.signIn.dispose();
+
+    // The next window, with the token in its secret store: the server starts and answers, no listener opens.
+    const next = harness(base, approvingUser, first.secrets);
+    await next.conn.start();
+    assert.equal(next.conn.state.kind, 'running', JSON.stringify(next.conn.state));
+    assert.match(await whoami(next.conn), /^client /);
+    assert.equal(next.asked.length, 0, 'nobody asked');
+    assert.equal(next.redirect.current(), undefined, 'no loopback listener');
+    await next.conn.shutdown();
+    next.signIn.dispose();
   });
 
   void it('a token about to expire is refreshed before it is sent', async () => {

@@ -27,22 +27,29 @@ function page(res: http.ServerResponse, status: number, text: string): void {
 export class LoopbackRedirect {
   private server: http.Server | undefined;
   private listening: Promise<string> | undefined;
+  private address: string | undefined;
   private readonly waiters = new Map<string, Waiter>();
 
-  /** The redirect URI, listening once this resolves. */
+  /** The redirect URI, listening once this resolves; the first call opens the listener. */
   url(): Promise<string> {
     this.listening ??= new Promise<string>((resolve, reject) => {
       const server = http.createServer((req, res) => this.answer(req, res));
       server.on('error', reject);
       server.listen(0, '127.0.0.1', () => {
         const port = (server.address() as AddressInfo).port;
-        resolve(`http://127.0.0.1:${port}${REDIRECT_PATH}`);
+        this.address = `http://127.0.0.1:${port}${REDIRECT_PATH}`;
+        resolve(this.address);
       });
       // It never keeps the extension host alive on its own.
       server.unref();
       this.server = server;
     });
     return this.listening;
+  }
+
+  /** The redirect URI once {@link url} has resolved; undefined while nothing listens. */
+  current(): string | undefined {
+    return this.address;
   }
 
   /**

@@ -27,8 +27,8 @@ export interface OAuthProviderOptions {
   readonly server: string;
   /** The MCP endpoint: the protected resource. */
   readonly serverUrl: URL;
-  /** The loopback address the browser comes back to (loopbackRedirect.ts). */
-  readonly redirectUrl: string;
+  /** Where the browser comes back to (loopbackRedirect.ts), opened by the first OAuth flow: see {@link ServerOAuthProvider.ready}. */
+  readonly redirect: RedirectAddress;
   /** A pre-registered client's id, from the server's configuration (its secret is in SecretStorage). */
   readonly clientId?: string;
   readonly store: AuthStore;
@@ -37,6 +37,14 @@ export interface OAuthProviderOptions {
   readonly now?: () => number;
   /** Tokens are secrets: the log redacts every value registered here. */
   readonly addSecret: (value: string) => void;
+}
+
+/** The loopback redirect as the provider sees it: opened on demand, then read synchronously by the SDK. */
+export interface RedirectAddress {
+  /** Opens the listener if it is not yet open; resolves with its URI. */
+  url(): Promise<string>;
+  /** The URI once open. */
+  current(): string | undefined;
 }
 
 /** An authorization request the SDK built and that waits for the user: where to go and its `state`. */
@@ -56,14 +64,27 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   constructor(private readonly o: OAuthProviderOptions) {}
 
+  /**
+   * Opens the loopback listener. Every run of the SDK's OAuth flow awaits this first: ours
+   * ({@link authorize}, {@link finish}) and the transport's on a 401 or 403 (httpTransports.ts
+   * awaits it before the SDK sees the response), because the SDK reads {@link redirectUrl} and
+   * {@link clientMetadata} synchronously.
+   */
+  async ready(): Promise<void> {
+    await this.o.redirect.url();
+  }
+
   get redirectUrl(): string {
-    return this.o.redirectUrl;
+    const url = this.o.redirect.current();
+    // Never undefined: the SDK would take a missing redirect for a non-interactive client.
+    if (url === undefined) throw new Error('the sign-in redirect is not listening yet');
+    return url;
   }
 
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: 'MCP Elicitation Host',
-      redirect_uris: [this.o.redirectUrl],
+      redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
@@ -83,14 +104,14 @@ export class ServerOAuthProvider implements OAuthClientProvider {
       return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}) };
     }
     const issuer = ctx?.issuer ?? this.discovery?.authorizationServerMetadata?.issuer;
-    return issuer ? this.o.store.client(issuer, this.o.redirectUrl) : undefined;
+    return issuer ? this.o.store.client(issuer, this.redirectUrl) : undefined;
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
     // A pre-registered client is configuration, not something to store.
     if (this.o.clientId || !ctx) return;
     if ('client_secret' in info && typeof info.client_secret === 'string') this.o.addSecret(info.client_secret);
-    await this.o.store.saveClient(ctx.issuer, this.o.redirectUrl, info);
+    await this.o.store.saveClient(ctx.issuer, this.redirectUrl, info);
   }
 
   /**
@@ -147,7 +168,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'tokens') await this.o.store.forgetTokens(this.o.server);
     if ((scope === 'all' || scope === 'client') && !this.o.clientId) {
       const issuer = this.discovery?.authorizationServerMetadata?.issuer;
-      if (issuer) await this.o.store.forgetClient(issuer, this.o.redirectUrl);
+      if (issuer) await this.o.store.forgetClient(issuer, this.redirectUrl);
     }
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
     if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
@@ -156,11 +177,13 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   /** Runs the SDK's flow: refresh, or (no usable token) registration and a new {@link pending} request. */
   async authorize(options: { scope?: string; resourceMetadataUrl?: URL; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
     this.pending = undefined;
+    await this.ready();
     return auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, ...options });
   }
 
   /** Redeems the code the browser brought back; the SDK checks `iss` (RFC 9207) and the issuer binding. */
   async finish(code: string, iss: string | undefined): Promise<void> {
+    await this.ready();
     const result = await auth(this, {
       serverUrl: this.o.serverUrl,
       fetchFn: this.o.fetch,

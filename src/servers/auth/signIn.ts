@@ -4,14 +4,16 @@
  * is asked (the url consent, which names the server and where they sign in, and opens the browser
  * only on Allow), the browser's way back is awaited (loopbackRedirect.ts) with a time limit, and
  * the code is redeemed. One sign-in per server at a time: a second one replaces the first. No
- * `vscode` import: the consent and the notices come in as functions.
+ * `vscode` import: the consent and the notices come in as functions. Built into `dist/signIn.js`
+ * and loaded on first use (lazySignIn.ts): activation and users of servers without sign-in never
+ * read it.
  */
 import type { RemoteServerDefinition } from '../../config/parse/definitions';
 import type { SignInPort } from '../connection';
 import type * as HttpTransports from '../httpTransports';
 import type { ServerOAuthProvider } from './oauthProvider';
 import type { AuthStore } from './authStore';
-import type { LoopbackRedirect } from './loopbackRedirect';
+import { LoopbackRedirect } from './loopbackRedirect';
 import { Emitter, type Event } from '../../util/emitter';
 
 /** How long the browser has to come back: signing in may take a password manager and a second factor. */
@@ -39,8 +41,8 @@ export interface SignInDeps {
   readonly failed: (server: string, reason: string) => void;
   readonly log: { info(message: string): void; warn(message: string): void };
   readonly addSecret: (value: string) => void;
-  /** Read per sign-in; tests shorten it. */
-  readonly timeoutMs?: () => number;
+  /** Read per sign-in; tests shorten it (`undefined`: {@link SIGN_IN_TIMEOUT_MS}). */
+  readonly timeoutMs?: () => number | undefined;
 }
 
 /** A sign-in that ended; `message` says why, for the server's state and the notice. */
@@ -94,7 +96,8 @@ export class SignInService implements SignInPort {
     return known === undefined ? undefined : known ? 'signedIn' : 'signedOut';
   }
 
-  private async recheck(server: string): Promise<void> {
+  /** Reads whether `server` has tokens now; fires {@link onDidChange} when that changed. */
+  async recheck(server: string): Promise<void> {
     const now = await this.deps.store.isSignedIn(server);
     if (now === false && !this.known.has(server)) return;
     if (this.known.get(server) === now) return;
@@ -102,21 +105,22 @@ export class SignInService implements SignInPort {
     this._onDidChange.fire(server);
   }
 
-  async providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
-    const redirectUrl = await this.deps.redirect.url();
-    const key = JSON.stringify([def.url, def.clientId, redirectUrl]);
+  providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
+    const key = JSON.stringify([def.url, def.clientId]);
     const known = this.providers.get(def.name);
-    if (known?.key === key) return known.provider;
+    if (known?.key === key) return Promise.resolve(known.provider);
     if (!this.known.has(def.name)) void this.recheck(def.name);
     const provider = this.deps.engine().createOAuthProvider(def, {
       server: def.name,
-      redirectUrl,
+      // The loopback listener opens when the OAuth flow first runs (a 401, a refresh, Sign In),
+      // not when a remote server starts: a server with a valid token, or none that asks, never opens it.
+      redirect: this.deps.redirect,
       store: this.deps.store,
       addSecret: this.deps.addSecret,
       ...(def.clientId ? { clientId: def.clientId } : {}),
     });
     this.providers.set(def.name, { key, provider });
-    return provider;
+    return Promise.resolve(provider);
   }
 
   async signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void> {
@@ -196,4 +200,9 @@ export class SignInService implements SignInPort {
     this.running.clear();
     this.deps.redirect.dispose();
   }
+}
+
+/** The service with its own loopback listener: what lazySignIn.ts builds on first use. */
+export function createSignInService(deps: Omit<SignInDeps, 'redirect'>): SignInService {
+  return new SignInService({ ...deps, redirect: new LoopbackRedirect() });
 }

@@ -9,7 +9,7 @@ import type { ClientContext } from '@modelcontextprotocol/client';
 import type { Asker } from '../../elicitation/asker';
 import type { SamplingSink } from '../../sampling/samplingBroker';
 import type { HostClient } from '../hostClient';
-import { answerMaybeAsTask, type ClientTasks } from './tasks';
+import { answerMaybeAsTask, type SessionTasks } from './tasks';
 
 /** What {@link CLIENT_CAPABILITIES} says about sampling. */
 export const SAMPLING_CAPABILITY = {} as const;
@@ -30,7 +30,7 @@ export function installSampling(
   identity: () => Asker,
   sampler: SamplingSink,
   scope: AskScope,
-  tasks: ClientTasks,
+  tasks: SessionTasks,
 ): void {
   client.setSamplingHandler((request, ctx) =>
     answerMaybeAsTask(tasks, 'sampling/createMessage', request.params, async (params, task) => ({
