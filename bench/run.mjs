@@ -555,6 +555,8 @@ async function gatewayRun(browser, extensionDir) {
     servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
     workspaceSettings: {
       'mcpElicitation.workspaceMcpJson': 'vscode',
+      // The offer to route VS Code's servers would be a notification nobody answers.
+      'mcpElicitation.offerRouting': false,
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
       // The sampling row's server name: set to allow, so our path runs without a prompt.
       'mcpElicitation.serverPolicy': { [SAMPLING_SERVER]: 'allow' },

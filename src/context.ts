@@ -29,6 +29,7 @@ import { samplingWording } from './ui/wording/samplingText';
 import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { RouteStore } from './gateway/routeStore';
+import { RoutingOffer, vscodeOfferPrompt, type OfferPrompt } from './ui/routingOffer';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
@@ -77,6 +78,8 @@ export interface ServicesOptions {
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
   readonly sink?: (real: ElicitationSink) => ElicitationSink;
+  /** Wraps the offer to route VS Code's servers (tests answer its notification in the user's place). */
+  readonly routingOffer?: (real: OfferPrompt) => OfferPrompt;
   readonly observers?: ServicesObservers;
 }
 
@@ -278,6 +281,16 @@ export class Services extends Disposable {
       onDidChangeAgentSettings(() => {
         this.gateway.agentSettingChanged();
         void this.manager.reload();
+      }),
+    );
+    const offerPrompt = vscodeOfferPrompt((qp) => observers.promptShown?.('routingOffer.choose', 'routingOffer', qp, qp.items));
+    this._register(
+      new RoutingOffer({
+        manager: this.manager,
+        state: context.workspaceState,
+        prompt: options.routingOffer?.(offerPrompt) ?? offerPrompt,
+        route: (names) => vscode.commands.executeCommand('mcpElicitation.routeServer', names),
+        log: this.log,
       }),
     );
     this.commandContext = this._register(new CommandContext(this.manager, routed));

@@ -49,7 +49,8 @@ async function runTrusted({ grep }) {
     },
     // VS Code's chat is on in this host (the gateway tests play its agent), so mcp.json servers
     // would be VS Code's; the suite drives them through our connections, as before.
-    settings: { 'mcpElicitation.workspaceMcpJson': 'ours' },
+    // The offer to route VS Code's servers only in the test that wants it (routingOffer.test.ts).
+    settings: { 'mcpElicitation.workspaceMcpJson': 'ours', 'mcpElicitation.offerRouting': false },
   });
   // A second, installed extension that uses our public API the way a third party would.
   const extensionsDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-exts-'));

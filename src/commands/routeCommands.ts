@@ -8,7 +8,7 @@ import type { RouteStore } from '../gateway/routeStore';
 import { providerServerId, routeOf, vscodeServerId, writtenName } from '../gateway/routes';
 import { canGiveBackFrom, putIntoMcpJson, removeFromOurs, type JsonObject, type OurConfig } from '../config/parse/serverMove';
 import { describeIgnoredKeys, type ServerDefinition } from '../config/parse/definitions';
-import { displayText } from '../elicitation/safety/displayText';
+import { displayText, MAX_MESSAGE_CHARS, type DisplayText } from '../elicitation/safety/displayText';
 import * as safe from '../util/safeText';
 
 const SECTION = 'mcpElicitation';
@@ -45,6 +45,17 @@ function shownFile(def: ServerDefinition): string {
   return folder ? `${folder.name}/${path.relative(folder.uri.fsPath, file).split(path.sep).join('/')}` : file;
 }
 
+const isName = (n: unknown): n is string => typeof n === 'string';
+
+/** What Route says once one server is routed: for whom, which file stays as it is, and the step left. */
+function routedMessage(def: ServerDefinition): DisplayText {
+  return safe.l10n.t(
+    '{0} now runs in MCP Elicitation Host, for you in this workspace; {1} is unchanged, so teammates keep it as it is. VS Code runs its own copy until you choose "Enable" in its options for the routed one.',
+    displayText(def.name),
+    displayText(shownFile(def)),
+  );
+}
+
 /** VS Code's own menu for one of its servers, where "Enable" is the choice routing needs. */
 function openVscodeServerOptions(id: string): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.mcp.serverOptions', id);
@@ -58,6 +69,7 @@ function openVscodeServerOptions(id: string): Thenable<unknown> {
  * its own, until the user chooses "Enable" for ours in VS Code's options, which we offer to open.
  */
 export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boolean> {
+  if (Array.isArray(arg)) return routeSeveral(deps, arg.filter(isName));
   const { manager, routes, log } = deps;
   // Every file read afresh: the definition acted on is the one on disk now, not the one listed.
   await manager.reload();
@@ -101,17 +113,68 @@ export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boo
   await deps.gateway.sync();
   log.info(`[${name}] routed for this user in this workspace; ${route.file} is unchanged`);
   const open = vscode.l10n.t('Enable in VS Code');
+  void safe.showInformationMessage(routedMessage(def), open).then(async (choice) => {
+    if (choice === open) await enableRoutedInVscode(deps, name);
+  });
+  return true;
+}
+
+/**
+ * Route for several servers at once: the offer's Route All and Choose (ui/routingOffer.ts). Every
+ * definition is read afresh, since the offer may have waited in the notification center while a
+ * file changed: a server is routed as it is defined now, and one that is gone or no longer
+ * VS Code's is named and left alone. One warning for the servers that lose settings only VS Code
+ * supports, one route update, one notification.
+ */
+async function routeSeveral(deps: RouteDeps, names: readonly string[]): Promise<boolean> {
+  const { manager, routes, log } = deps;
+  await manager.reload();
+  const defs = manager.vscodeOwned().filter((d) => names.includes(d.name) && routeOf(d) !== undefined);
+  const alreadyRouted = (n: string): boolean =>
+    manager.list().some((e) => e.name === n && e.resolved !== undefined && routes.isRouted(e.resolved.def));
+  const gone = names.filter((n) => !defs.some((d) => d.name === n) && !alreadyRouted(n));
+  if (gone.length > 0) {
+    log.warn(`not routed, no longer a server VS Code runs here: ${gone.join(', ')}`);
+    void safe.showWarningMessage(
+      safe.l10n.t('Not routed: {0} is no longer a server VS Code runs in this workspace.', displayText(gone.join(', '))),
+    );
+  }
+  if (defs.length === 0) return false;
+  const losing = defs.flatMap((d) => {
+    const ignored = describeIgnoredKeys(d.ignoredKeys);
+    return ignored ? [`${d.name.slice(0, 60)}: ${ignored}`] : [];
+  });
+  if (losing.length > 0) {
+    const go = vscode.l10n.t('Route Anyway');
+    const choice = await safe.showWarningMessage(
+      safe.l10n.t(
+        'Routed, these MCP servers run without settings only VS Code supports: {0}',
+        displayText(losing.join('; '), MAX_MESSAGE_CHARS),
+      ),
+      { modal: true },
+      go,
+    );
+    if (choice !== go) return false;
+  }
+  await routes.add(...defs.flatMap((d) => routeOf(d) ?? []));
+  await manager.reload();
+  await deps.gateway.sync();
+  log.info(`[${defs.map((d) => d.name).join(', ')}] routed for this user in this workspace; no file changed`);
+  const open = vscode.l10n.t('Enable in VS Code');
+  const [one] = defs;
   void safe
     .showInformationMessage(
-      safe.l10n.t(
-        '{0} now runs in MCP Elicitation Host, for you in this workspace; {1} is unchanged, so teammates keep it as it is. VS Code runs its own copy until you choose "Enable" in its options for the routed one.',
-        displayText(name),
-        displayText(shownFile(def)),
-      ),
+      defs.length === 1 && one
+        ? routedMessage(one)
+        : safe.l10n.t(
+            '{0} now run in MCP Elicitation Host, for you in this workspace. No file changed, so teammates keep them as they are. VS Code runs its own copies until you choose "Enable" in its options for each routed one.',
+            displayText(defs.map((d) => d.name).join(', ')),
+          ),
       open,
     )
     .then(async (choice) => {
-      if (choice === open) await enableRoutedInVscode(deps, name);
+      // VS Code's options, one server after the other: each menu resolves when it closes.
+      if (choice === open) for (const d of defs) await enableRoutedInVscode(deps, d.name);
     });
   return true;
 }

@@ -23,8 +23,12 @@ export class RouteStore extends Disposable {
     return isRouted(this.all(), def);
   }
 
-  async add(route: Route): Promise<void> {
-    await this.state.update(ROUTES_KEY, withRoute(this.all(), route));
+  async add(...routes: Route[]): Promise<void> {
+    // One update and one event for many: the loader reloads once, not once per server.
+    await this.state.update(
+      ROUTES_KEY,
+      routes.reduce((all, r) => withRoute(all, r), this.all()),
+    );
     this._onDidChange.fire();
   }
 

@@ -67,6 +67,8 @@ describe('First run: welcome content and walkthrough, AI features off and on', (
   it("AI features on: VS Code's servers are listed as its own, the Pending view offers Route, and with none left the walkthrough starts with bringing questions here", async () => {
     wb = await openWorkbench({
       servers: { 'team-tools': { command: 'node', args: ['server.js'] } },
+      // The views as they are without the offer to route (test/e2e/routingOffer.test.ts shows it).
+      workspaceSettings: { 'mcpElicitation.offerRouting': false },
       settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     });
     const { page } = wb;

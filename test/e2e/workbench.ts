@@ -29,6 +29,8 @@ export interface WorkbenchOptions {
   readonly servers?: Record<string, unknown>;
   readonly settings?: Record<string, unknown>;
   readonly workspaceSettings?: Record<string, unknown>;
+  /** More files of the workspace, by path relative to its folder (a `.mcp.json`, say). */
+  readonly files?: Record<string, string>;
   readonly theme?: 'dark' | 'light';
   readonly withHttpDemo?: boolean;
   readonly locale?: string;
@@ -53,7 +55,11 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: demoRecord } },
     fixture: stdioFixture('fixture', recordDir),
   };
-  const ws = makeWorkspace({ servers, ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}) });
+  const ws = makeWorkspace({
+    servers,
+    ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}),
+    ...(opts.files ? { files: opts.files } : {}),
+  });
   const cs = await startCodeServer({
     workspace: ws.dir,
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
@@ -188,15 +194,23 @@ export async function waitForRecord(wb: Workbench, tool: string, count = 1, time
  * A notification with `text`, in the notification center. The smoke-test driver (which our harness
  * needs for the workbench `payload`) turns toasts off, so every notification lands only there.
  */
-export async function notification(page: Page, text: string) {
+export async function notification(page: Page, text: string, timeoutMs = 20_000) {
   const center = page.locator('.notifications-center');
-  // The center element exists only once it was opened.
-  if ((await page.locator('.notifications-center.visible').count()) === 0) {
-    await page.locator('.statusbar-item[id="status.notifications"]').click();
-  }
   const item = center.locator('.notification-list-item', { hasText: text }).first();
-  await item.waitFor({ timeout: 20_000 });
-  return item;
+  const t0 = Date.now();
+  for (;;) {
+    // The center element exists only once it was opened; the workbench may close it again while it starts.
+    if ((await page.locator('.notifications-center.visible').count()) === 0) {
+      await page.locator('.statusbar-item[id="status.notifications"]').click();
+    }
+    const left = timeoutMs - (Date.now() - t0);
+    try {
+      await item.waitFor({ timeout: Math.max(1, Math.min(left, 5_000)) });
+      return item;
+    } catch (err) {
+      if (left <= 5_000) throw err;
+    }
+  }
 }
 
 export async function hideNotifications(page: Page): Promise<void> {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Services, type ServicesOptions } from '../../src/context';
 import type { ElicitationSink } from '../../src/elicitation/broker';
 import type { Presenter } from '../../src/elicitation/presenter';
+import type { OfferPrompt } from '../../src/ui/routingOffer';
 import { Interceptor } from './intercept';
 import { ManualClock } from './manualClock';
 
@@ -56,6 +57,8 @@ export class TestHooks {
   readonly presenter = new Interceptor<Presenter>();
   /** In front of the broker's intake from the connections (requests, completion notices, servers gone). */
   readonly sink = new Interceptor<ElicitationSink>();
+  /** In front of the offer to route VS Code's servers: its notification and its picker. */
+  readonly routingOffer = new Interceptor<OfferPrompt>();
 
   /** The options the services are built with: every seam goes through this object. */
   options(): ServicesOptions {
@@ -63,6 +66,7 @@ export class TestHooks {
       restartDelaysMs: RESTART_DELAYS_MS,
       presenter: (real) => this.presenter.wrap(real),
       sink: (real) => this.sink.wrap(real),
+      routingOffer: (real) => this.routingOffer.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
       signInTimeoutMs: () => this.signInTimeoutMs,
