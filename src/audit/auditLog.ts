@@ -7,6 +7,7 @@ import type { Settings } from '../config/settings';
 import type { Logger } from '../util/log';
 
 const AUDIT_FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 /**
  * One JSON line per finished elicitation, in workspace storage (global storage without a
@@ -27,6 +28,29 @@ export class AuditLog {
   ) {
     const dir = (context.storageUri ?? context.globalStorageUri).fsPath;
     this.file = path.join(dir, 'audit.jsonl');
+    // Before anything is written: a folder and files an older version left readable by others.
+    this.chain = this.tightenExisting().catch((e: unknown) => this.log.warn(`audit log permissions: ${String(e)}`));
+  }
+
+  /**
+   * An older version created the storage folder with the default mode (0755 under a usual umask)
+   * and the audit files 0644: on start, an existing folder becomes 0700 and existing audit files
+   * 0600. Nothing is created here; what does not exist yet is created tight by `append`.
+   */
+  private async tightenExisting(): Promise<void> {
+    if (process.platform === 'win32') return;
+    const dir = path.dirname(this.file);
+    for (const [p, mode] of [
+      [dir, DIR_MODE],
+      [this.file, AUDIT_FILE_MODE],
+      [`${this.file}.1`, AUDIT_FILE_MODE],
+    ] as const) {
+      const current = await stat(p).then(
+        (st) => st.mode & 0o777,
+        () => undefined,
+      );
+      if (current !== undefined && (current & ~mode) !== 0) await chmod(p, current & mode);
+    }
   }
 
   write(f: FinishedElicitation): void {
@@ -50,14 +74,12 @@ export class AuditLog {
   }
 
   private async append(line: string): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await mkdir(path.dirname(this.file), { recursive: true, mode: DIR_MODE });
     if (this.size === undefined) {
       this.size = await stat(this.file).then(
         (s) => s.size,
         () => 0,
       );
-      // A file written before this rule was readable by others: tighten it once.
-      if (this.size > 0) await chmod(this.file, AUDIT_FILE_MODE).catch(() => undefined);
     }
     const bytes = Buffer.byteLength(line);
     if (shouldRotate(this.size, bytes)) {

@@ -5,6 +5,7 @@ import type { ServerDefinition } from '../config/parse/definitions';
 import { AnsweringReadBuffer } from './answeringReadBuffer';
 import type * as HttpTransports from './httpTransports';
 import { stdioLaunch } from './launch';
+import { StderrLines } from './stderrLines';
 import type { StreamOrigins } from './questionLinks';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -75,19 +76,10 @@ export function createTransport(
     if (!installAnsweringReadBuffer(transport)) {
       log.warn('this MCP SDK version changed its stdio framing: malformed requests from this server may go unanswered');
     }
-    let buf = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        onStderr(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-      if (buf.length > 8192) {
-        onStderr(buf);
-        buf = '';
-      }
-    });
+    // Whole lines only: the log's redaction must see each secret in one piece (stderrLines.ts).
+    const lines = new StderrLines();
+    transport.stderr?.on('data', (chunk: Buffer) => lines.push(chunk).forEach(onStderr));
+    transport.stderr?.on('end', () => lines.end().forEach(onStderr));
     return { transport, kind: 'stdio', pid: () => transport.pid ?? undefined };
   }
   return { ...httpTransports().createHttpTransport(def, kindOverride ?? def.type, auth), pid: () => undefined };

@@ -125,7 +125,8 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
     switch (node.kind) {
       case 'entry': {
         const e = node.entry;
-        const item = new vscode.TreeItem(`${e.asker.name}: ${firstLine(e.message)}`);
+        // The server's name and the first line of its message: foreign text on the row too.
+        const item = new vscode.TreeItem(displayText(`${e.asker.name}: ${firstLine(e.message)}`, MAX_MESSAGE_CHARS));
         item.id = `pending:${e.id}`;
         item.description = [e.mode, roundLabel(e.round), stateLabel(e.state), age(e.createdAt)].filter(Boolean).join(' · ');
         // A narrow sidebar cuts the label before the description: the tooltip repeats everything.
@@ -150,7 +151,10 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
         const last = node.items.at(-1)!;
         const rounds = new Set(node.items.map((h) => h.round?.round)).size;
         const call = sanitiseForDisplay(first.round?.call ?? '', MAX_LABEL_CHARS).text;
-        const item = new vscode.TreeItem(`${first.asker.name}: ${call}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          displayText(`${first.asker.name}: ${call}`, MAX_MESSAGE_CHARS),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = `call:${node.callId}`;
         item.description = [vscode.l10n.t('{0} round(s)', rounds), last.at.toLocaleTimeString()].join(' · ');
         item.iconPath = new vscode.ThemeIcon('layers');
@@ -159,7 +163,7 @@ export class PendingTreeView extends Disposable implements vscode.TreeDataProvid
       }
       case 'history': {
         const h = node.item;
-        const item = new vscode.TreeItem(`${h.asker.name}: ${firstLine(h.message)}`);
+        const item = new vscode.TreeItem(displayText(`${h.asker.name}: ${firstLine(h.message)}`, MAX_MESSAGE_CHARS));
         const browser = h.browser === 'notOpened' ? vscode.l10n.t('browser did not open') : undefined;
         item.description = [h.action, h.decidedBy, browser, roundLabel(h.round), h.at.toLocaleTimeString()].filter(Boolean).join(' · ');
         item.tooltip = markdownTooltip(displayText(`${h.asker.name} · ${item.description}\n\n${h.message}`, MAX_MESSAGE_CHARS + 500));

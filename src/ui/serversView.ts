@@ -144,11 +144,12 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
 
   getTreeItem(node: ServersNode): vscode.TreeItem {
     if (node.kind === 'vscodeServer') {
-      const item = new vscode.TreeItem(node.def.name, vscode.TreeItemCollapsibleState.None);
+      // A name and a path from a file VS Code reads: foreign text, like everything a row shows.
+      const item = new vscode.TreeItem(displayText(node.def.name), vscode.TreeItemCollapsibleState.None);
       item.id = `vscode:${node.def.name}`;
       item.iconPath = new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('disabledForeground'));
       const file = describeSource(node.def.source);
-      item.description = vscode.l10n.t('run by VS Code · {0}', file.split(/[\\/]/).slice(-2).join('/'));
+      item.description = safe.l10n.t('run by VS Code · {0}', displayText(file.split(/[\\/]/).slice(-2).join('/')));
       item.tooltip = safe.markdownTooltip(
         safe.l10n.t(
           '{0} is defined in {1}, so VS Code runs it for its chat and answers its questions itself. Route it through MCP Elicitation Host to run it here and answer its questions in this extension: a choice for you alone, which changes no file.',
@@ -162,10 +163,10 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     }
     if (node.kind === 'tool') {
       const item = new vscode.TreeItem(
-        node.tool.title ?? node.tool.annotations?.title ?? node.tool.name,
+        displayText(node.tool.title ?? node.tool.annotations?.title ?? node.tool.name),
         vscode.TreeItemCollapsibleState.None,
       );
-      item.description = node.tool.description?.split('\n')[0] ?? '';
+      item.description = displayText(node.tool.description?.split('\n')[0] ?? '');
       item.tooltip = safe.markdownTooltip(displayText(`${node.tool.name}\n\n${node.tool.description ?? ''}`, MAX_MESSAGE_CHARS));
       item.iconPath = new vscode.ThemeIcon('tools');
       item.contextValue = 'mcpTool';
@@ -176,7 +177,7 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     const state = entry.connection?.state;
     const hasTools = (entry.connection?.tools.length ?? 0) > 0;
     const item = new vscode.TreeItem(
-      entry.name,
+      displayText(entry.name),
       hasTools ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
     item.id = `server:${entry.name}`;
@@ -189,7 +190,8 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
       state?.kind === 'running' && !entry.configError
         ? [signInDescription(signIn), reachDescription(reach), stateDescription(entry)]
         : [signInDescription(signIn), stateDescription(entry), reachDescription(reach)];
-    item.description = parts.filter(Boolean).join(' · ');
+    // A config error, a launch error and the server's reported name are foreign text: one neutralised whole.
+    item.description = displayText(parts.filter(Boolean).join(' · '), MAX_MESSAGE_CHARS);
     const policy = this.policyFor(entry.name);
     const routed = entry.resolved !== undefined && this.routed(entry.resolved.def);
     const tip = [

@@ -70,6 +70,7 @@ export function formWorkbench(presentation: 'quickInput' | 'webview', dismiss: (
     get popups() {
       return current().popups;
     },
+    openFolder: (dir) => current().openFolder(dir),
     close: () => current().close(),
   };
 }

@@ -21,12 +21,19 @@ export interface Workbench {
   readonly workspace: string;
   /** Every URL the page tried to open in a new window (openExternal in the browser). */
   readonly popups: string[];
+  /**
+   * Opens another folder in the same page: the same code-server, browser profile and user data,
+   * so the same SecretStorage and application storage, as when a user opens a second project.
+   */
+  openFolder(dir: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface WorkbenchOptions {
   /** mcp.json servers; defaults to the demo stdio server plus the fixture. */
   readonly servers?: Record<string, unknown>;
+  /** mcp.json `inputs`. */
+  readonly inputs?: unknown[];
   readonly settings?: Record<string, unknown>;
   readonly workspaceSettings?: Record<string, unknown>;
   /** More files of the workspace, by path relative to its folder (a `.mcp.json`, say). */
@@ -57,6 +64,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   };
   const ws = makeWorkspace({
     servers,
+    ...(opts.inputs ? { inputs: opts.inputs } : {}),
     ...(opts.workspaceSettings ? { settings: opts.workspaceSettings } : {}),
     ...(opts.files ? { files: opts.files } : {}),
   });
@@ -82,14 +90,18 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     });
     if (opts.applicationStorage) await context.addInitScript(seedApplicationStorage(opts.applicationStorage));
     const page = await context.newPage();
-    await page.goto(workbenchUrl(cs, ws.dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    const open = async (dir: string): Promise<void> => {
+      await page.goto(workbenchUrl(cs, dir, opts.extensionsDir ? {} : { extensionDevelopmentPath: repoRoot }));
+      await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    };
+    await open(ws.dir);
     const b = browser;
     return {
       page,
       recordDir,
       workspace: ws.dir,
       popups,
+      openFolder: open,
       close: async () => {
         await b.close().catch(() => undefined);
         await cs.stop();

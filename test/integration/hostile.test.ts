@@ -23,6 +23,7 @@ import type { FormPrompt } from '../../src/elicitation/presenter';
 import { contentSecurityPolicy } from '../../src/ui/form/formHtml';
 import { BY_TAG, CASES, LINKS, PAYLOADS } from '../fixtures/hostileCases.mjs';
 import type { ChildProcess } from 'node:child_process';
+import { vscodeLinks } from '../unit/support/linkPatterns';
 import { acceptQuickInput, elicitVia, messageText, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 /** Raw bidi controls, C0/C1 controls other than \n and \t, lone surrogates: never in widget text. */
@@ -42,15 +43,6 @@ const UNSAFE =
 const MAX_STALL_MS = 1000;
 /** How often a suspect case is run again; it fails only if every run stalls. */
 const STALL_RERUNS = 2;
-/**
- * VS Code's own link pattern (`LINK_REGEX` of src/vs/base/common/linkedText.ts, the same in the
- * workbench of the code-server under test; test/unit/linkSafety.test.ts has the provenance). An
- * InputBox's prompt and validation message and a notification's text are parsed with it, and every
- * match becomes a link that runs its command or opens its target on click.
- */
-// eslint-disable-next-line no-useless-escape -- copied verbatim
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
-const vscodeLinks = (text: string): string[] => [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
 const SERVER = 'hostile';
 /** The same hostile server over Streamable HTTP. */
 const HTTP_SERVER = 'hostile-http';
@@ -409,8 +401,9 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     for (const p of prompts) assert.deepEqual(vscodeLinks(p.message), [], p.message.slice(0, 160));
   });
 
-  test('over Streamable HTTP too: every form case, the link cases among them, gets one well-formed answer, and no link survives on any widget', async function () {
-    this.timeout(180_000);
+  /** Starts the hostile server over Streamable HTTP beside the stdio one (once for the suite). */
+  async function httpServerRunning(): Promise<void> {
+    if (s.manager.get(HTTP_SERVER)?.state.kind === 'running') return;
     const repo = process.env['MCP_TEST_REPO_ROOT'] ?? '';
     // Same record file: the responder and the battery read the cases from it whichever server sent them.
     const url = await startHttpFixture(path.join(repo, 'test', 'fixtures', 'hostileServer.mjs'), ['--http'], children, {
@@ -419,6 +412,11 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
     await setSetting('servers', { [SERVER]: stdioEntry, [HTTP_SERVER]: { type: 'http', url } });
     await waitForRunning(s, HTTP_SERVER);
     await waitFor(() => s.manager.get(HTTP_SERVER)?.tools.some((t) => t.name === 'runBattery') === true, 'hostile HTTP tools listed');
+  }
+
+  test('over Streamable HTTP too: every form case, the link cases among them, gets one well-formed answer, and no link survives on any widget', async function () {
+    this.timeout(180_000);
+    await httpServerRunning();
     // The cases a server builds from params: raw lines and crafted JSON-RPC framing are stdio's.
     const ids = CASES.filter((c) => c.params !== undefined && c.raw === undefined && !c.tag.startsWith('url/')).map((c) => c.tag);
     const linkCases = ids.filter((t) => t.startsWith('links/'));
@@ -443,6 +441,36 @@ suite('Hostile server: crafted requests cannot crash, freeze, inject, open or lo
       }
     }
     assert.equal(s.broker.queue.list().filter((e) => e.asker.name === HTTP_SERVER).length, 0, 'nothing left pending');
+  });
+
+  test('over Streamable HTTP too: malformed JSON-RPC gets its error code, url-mode attacks under the block policy are declined, nothing is shown or opened', async function () {
+    this.timeout(180_000);
+    await httpServerRunning();
+    // Stdio's alone: raw non-JSON lines (an event stream frames JSON only), a stray response (the
+    // SDK's server transport sends a response only for a request it received) and the server's exit.
+    const stdioOnly = new Set(['protocol/garbage-lines', 'protocol/response-unknown-id', 'protocol/request-then-disconnect']);
+    const malformed = CASES.filter((c) => c.raw !== undefined && !stdioOnly.has(c.tag)).map((c) => c.tag);
+    assert.ok(malformed.length >= 19, `${malformed.length} JSON-RPC cases`);
+    assertWire(await battery(malformed, HTTP_SERVER));
+    assert.deepEqual(responderErrors, []);
+    assert.equal(s.broker.queue.list().filter((e) => e.asker.name === HTTP_SERVER).length, 0, 'nothing left pending');
+
+    await setSetting('serverPolicy', { [HTTP_SERVER]: 'block' });
+    await waitFor(() => s.gatekeeper.policyFor(HTTP_SERVER) === 'block', 'block policy in force');
+    try {
+      const urls = CASES.filter((c) => c.tag.startsWith('url/')).map((c) => c.tag);
+      const before = shown.length;
+      const since = Date.now();
+      assertWire(await battery(urls, HTTP_SERVER));
+      assert.equal(shown.length, before, 'no prompt of any kind was shown');
+      assert.equal(s.hooks.opened.length, openedBefore, `opened: ${s.hooks.opened.slice(openedBefore).join(', ')}`);
+      const declined = s.broker.queue.history
+        .list()
+        .filter((h) => h.asker.name === HTTP_SERVER && h.mode === 'url' && h.at.getTime() >= since);
+      assert.ok(declined.length > 0 && declined.every((h) => h.action === 'decline' && h.decidedBy === 'policy'));
+    } finally {
+      await setSetting('serverPolicy', saved.get('serverPolicy'));
+    }
   });
 
   test('url-mode attacks under the block policy: all declined, nothing opened, shape errors still -32602', async function () {

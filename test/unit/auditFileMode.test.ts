@@ -3,7 +3,7 @@
  * readable by the user only: written through the real AuditLog into a temporary storage folder.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -71,5 +71,43 @@ void describe('audit file permissions', { skip: !posix && 'POSIX file modes' }, 
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     assert.equal(lines.length, 2, 'the new record was appended to the old one');
     assert.equal(mode(file).toString(8), '600');
+  });
+
+  void it('on start, tightens a storage folder and audit files an older version left open (0755, 0644) before anything is written', async () => {
+    const dir = path.join(root, 'older', 'workspaceStorage');
+    await mkdir(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const file = path.join(dir, 'audit.jsonl');
+    writeFileSync(file, '{"server":"older"}\n', { mode: 0o644 });
+    writeFileSync(`${file}.1`, '{"server":"oldest"}\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    chmodSync(`${file}.1`, 0o644);
+    assert.deepEqual(
+      [mode(dir), mode(file), mode(`${file}.1`)].map((m) => m.toString(8)),
+      ['755', '644', '644'],
+      'precondition',
+    );
+    const warnings: string[] = [];
+    const audit = auditLogIn(dir, warnings);
+    // Nothing written: starting is enough.
+    await audit.flush();
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(
+      [mode(dir), mode(file), mode(`${file}.1`)].map((m) => m.toString(8)),
+      ['700', '600', '600'],
+    );
+    assert.equal(readFileSync(file, 'utf8'), '{"server":"older"}\n', 'the old records are kept as they were');
+  });
+
+  void it('on start, creates nothing where there is no storage folder yet, and never loosens a tighter mode', async () => {
+    const missing = path.join(root, 'none', 'workspaceStorage');
+    await auditLogIn(missing, []).flush();
+    assert.equal(existsSync(missing), false);
+    const dir = path.join(root, 'tight');
+    await mkdir(dir, { recursive: true });
+    chmodSync(dir, 0o500);
+    await auditLogIn(dir, []).flush();
+    assert.equal(mode(dir).toString(8), '500');
+    chmodSync(dir, 0o700);
   });
 });

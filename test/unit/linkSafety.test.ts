@@ -9,32 +9,7 @@ import { formWarningText } from '../../src/ui/wording/formText';
 import { issueText } from '../../src/elicitation/form/sentences';
 import { form } from './support/form';
 import { bundleLocale, english } from './support/localize';
-
-/**
- * VS Code's own link pattern, copied from `LINK_REGEX` in microsoft/vscode
- * src/vs/base/common/linkedText.ts (`parseLinkedText`), and identical in the workbench bundle of
- * the code-server we test against (VS Code 1.139.1, out/vs/code/browser/workbench/workbench.js).
- * An InputBox's prompt and validation message and a notification's text are parsed with it;
- * every match becomes a link that runs the command or opens the target on click.
- */
-// eslint-disable-next-line no-useless-escape -- copied verbatim
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
-
-/** What a Markdown renderer (a MarkdownString tooltip) turns into a link. */
-const MARKDOWN_LINKS: readonly RegExp[] = [
-  /\[[^\]]*\]\s*\(/, // inline link
-  /\[[^\]]*\]\s*\[/, // reference link
-  /^\s*\[[^\]]*\]:/m, // link definition
-  /<[a-z][a-z0-9+.-]*:[^>\s]*>/i, // autolink
-  /(?:https?|ftp|file|command|vscode):\/\//i, // GFM bare URL
-  /\bwww\./i, // GFM www autolink
-  /[a-z0-9._%+-]@[a-z0-9-]+\./i, // GFM email autolink
-  /<\/?[a-z]/i, // raw HTML (an anchor)
-];
-
-function links(text: string): string[] {
-  return [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
-}
+import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeLinks } from './support/linkPatterns';
 
 const HOSTILE = [
   '[click](command:workbench.action.openSettings)',
@@ -61,22 +36,22 @@ describe('server text never becomes a VS Code link', () => {
       '[x](https://evil.example/login "Trusted")',
       "[x](file:///etc/passwd 'title')",
     ]) {
-      assert.equal(links(raw).length, 1, raw);
+      assert.equal(vscodeLinks(raw).length, 1, raw);
     }
   });
 
   for (const raw of HOSTILE) {
     it(`neutralised alone and next to any other hostile text: ${JSON.stringify(raw)}`, () => {
       const shown = displayText(raw, MAX_MESSAGE_CHARS);
-      assert.deepEqual(links(shown), []);
+      assert.deepEqual(vscodeLinks(shown), []);
       // Readable: nothing deleted, only zero-width spaces added (and controls made visible).
       if (!/[\u202e]/.test(raw)) assert.equal(shown.replace(/\u200b/g, ''), raw.replace(/\u200b/g, ''));
       for (const other of HOSTILE) {
         const next = displayText(other, MAX_MESSAGE_CHARS);
-        assert.deepEqual(links(shown + next), [], `${raw} + ${other}`);
-        assert.deepEqual(links(`${shown} — ${next}`), [], `${raw} — ${other}`);
+        assert.deepEqual(vscodeLinks(shown + next), [], `${raw} + ${other}`);
+        assert.deepEqual(vscodeLinks(`${shown} — ${next}`), [], `${raw} — ${other}`);
       }
-      assert.deepEqual(links(firstLine(shown)), []);
+      assert.deepEqual(vscodeLinks(firstLine(shown)), []);
     });
   }
 
@@ -88,7 +63,7 @@ describe('server text never becomes a VS Code link', () => {
 
   it('a cut right after `]` still leaves no seam for a link', () => {
     const cut = sanitiseForDisplay('[a]bcdef', 3).text;
-    assert.deepEqual(links(`${cut}(command:x)`), []);
+    assert.deepEqual(vscodeLinks(`${cut}(command:x)`), []);
   });
 
   it('every message of ours, in English and German, with hostile text in each placeholder, has no link', () => {
@@ -98,12 +73,12 @@ describe('server text never becomes a VS Code link', () => {
       for (const message of Object.keys(bundle)) {
         const count = new Set(message.match(/\{\d+\}/g) ?? []).size;
         if (count === 0) {
-          assert.deepEqual(links(l10n.t(message)), [], message);
+          assert.deepEqual(vscodeLinks(l10n.t(message)), [], message);
           continue;
         }
         for (const fill of fills) {
           const text = sentence(l10n, message, ...Array.from({ length: count }, () => fill));
-          assert.deepEqual(links(text), [], `${message} ← ${fill}`);
+          assert.deepEqual(vscodeLinks(text), [], `${message} ← ${fill}`);
         }
       }
     }
@@ -135,9 +110,9 @@ describe('server text never becomes a VS Code link', () => {
     texts.push(issueText(issue, english));
     const unknown = validateField(f, `${evil}-unknown`, 'x');
     if (unknown) texts.push(issueText(unknown, english));
-    for (const t of texts) assert.deepEqual(links(t), [], t);
+    for (const t of texts) assert.deepEqual(vscodeLinks(t), [], t);
     // The whole prompt of a step, joined as the quick input joins it.
-    assert.deepEqual(links(texts.join(' — ')), []);
+    assert.deepEqual(vscodeLinks(texts.join(' — ')), []);
   });
 
   it('command: and vscode: links are flagged like other URLs', () => {
@@ -149,7 +124,7 @@ describe('server text never becomes a VS Code link', () => {
     const w = formWarnings('[here](command:workbench.action.openSettings)', form({ a: { type: 'string' } }));
     const first = w[0];
     assert.equal(first?.code, 'linkInMessage');
-    assert.deepEqual(links(formWarningText(first, english)), []);
+    assert.deepEqual(vscodeLinks(formWarningText(first, english)), []);
   });
 });
 
@@ -165,13 +140,10 @@ describe('Markdown tooltips render foreign text literally', () => {
     it(JSON.stringify(raw), () => {
       const md = markdownLiteral(displayText(raw, MAX_MESSAGE_CHARS));
       // Unescaped: backslash-escaped characters are plain text to a Markdown renderer.
-      const live = md.replace(/\\[!-/:-@[-`{-~]/g, ' ');
+      const live = liveMarkdown(md);
       for (const re of MARKDOWN_LINKS) assert.doesNotMatch(live, re, md);
       // What the renderer shows: every escape resolved, hard breaks back to line breaks.
-      const rendered = md
-        .replace(/ {2}\n/g, '\n')
-        .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-        .replace(/&nbsp;/g, ' ');
+      const rendered = renderedLiteral(md);
       assert.equal(rendered.replace(/\u200b/g, ''), displayText(raw, MAX_MESSAGE_CHARS).replace(/\u200b/g, ''));
     });
   }

@@ -1,0 +1,189 @@
+// Server and workspace text on the surfaces outside a form, in the real host: the Servers view
+// (server, tool and VS Code server rows: labels, descriptions, tooltips), the Pending view (a
+// question on screen, its history row) and the status bar (both items, and the transient message a
+// withdrawn question leaves). A hostile server name, config key, launch command, serverInfo, tool
+// and message feed them; VS Code's own link pattern is run over everything the views hand VS Code,
+// and a Markdown tooltip must leave nothing a Markdown renderer would turn into a link or markup.
+// The prompts, validation messages and notifications are the hostile suite's and the e2e's
+// (test/integration/hostile.test.ts, test/e2e/formQuick.test.ts, which clicks where the link was).
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestServices } from '../host/testServices';
+import { SURFACE_TEXTS } from '../fixtures/hostileCases.mjs';
+import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeLinks } from '../unit/support/linkPatterns';
+import { nextPrompt, services, waitFor, waitForRunning } from './helpers';
+
+/** A config key (the server's name) with a command link and raw HTML. */
+const NAME = `${SURFACE_TEXTS[0]} ${SURFACE_TEXTS[4]}`;
+/** A config key whose definition is broken by an env key with a link: its error quotes both. */
+const BROKEN = `${SURFACE_TEXTS[1]} broken`;
+/** A launch command with a link: the spawn error quotes it. */
+const FAILING = `${SURFACE_TEXTS[2]} failing`;
+const ALL = SURFACE_TEXTS.join(' ');
+
+/** One string VS Code was handed for a surface, and how it renders it. */
+interface Surface {
+  readonly where: string;
+  readonly text: string;
+  /** A MarkdownString: rendered as Markdown, with these switches. */
+  readonly markdown?: { readonly isTrusted: unknown; readonly supportHtml: unknown; readonly supportThemeIcons: unknown };
+}
+
+function collect(out: Surface[], where: string, value: string | boolean | vscode.TreeItemLabel | vscode.MarkdownString | undefined): void {
+  if (value === undefined || typeof value === 'boolean') return;
+  if (typeof value === 'string') out.push({ where, text: value });
+  else if (value instanceof vscode.MarkdownString) {
+    out.push({
+      where,
+      text: value.value,
+      markdown: { isTrusted: value.isTrusted, supportHtml: value.supportHtml, supportThemeIcons: value.supportThemeIcons },
+    });
+  } else out.push({ where, text: value.label });
+}
+
+/** Every label, description and tooltip of a tree, as its provider hands them to VS Code (tooltips resolved too). */
+async function treeSurfaces<T>(view: string, provider: vscode.TreeDataProvider<T>, out: Surface[], parent?: T): Promise<void> {
+  for (const node of (await provider.getChildren(parent)) ?? []) {
+    let item = await provider.getTreeItem(node);
+    if (provider.resolveTreeItem) item = (await provider.resolveTreeItem(item, node, new vscode.CancellationTokenSource().token)) ?? item;
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+    collect(out, `${view} label`, item.label);
+    collect(out, `${view} description of ${label.slice(0, 40)}`, item.description);
+    collect(out, `${view} tooltip of ${label.slice(0, 40)}`, item.tooltip);
+    await treeSurfaces(view, provider, out, node);
+  }
+}
+
+/** Both status bar items as VS Code has them (the class keeps them private; the test reads them as VS Code does). */
+function statusBarSurfaces(s: TestServices, out: Surface[]): void {
+  const items = s.statusBar as unknown as { servers: vscode.StatusBarItem; pending: vscode.StatusBarItem };
+  for (const which of ['servers', 'pending'] as const) {
+    collect(out, `status bar ${which} text`, items[which].text);
+    collect(out, `status bar ${which} tooltip`, items[which].tooltip);
+  }
+}
+
+/** What a surface shows, links broken or not: zero-width spaces out, Markdown escapes resolved. */
+function shownText(x: Surface): string {
+  return (x.markdown ? renderedLiteral(x.text) : x.text).replace(/\u200b/g, '');
+}
+
+suite('Server and workspace text on views and the status bar: VS Code’s link pattern finds none', () => {
+  let s: TestServices;
+  let saved: unknown;
+  const surfaces: Surface[] = [];
+  const statusMessages: string[] = [];
+  let restoreStatus: (() => void) | undefined;
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    s = await services();
+    const repo = process.env['MCP_TEST_REPO_ROOT'];
+    assert.ok(repo, 'MCP_TEST_REPO_ROOT is set by the harness');
+    const config = vscode.workspace.getConfiguration('mcpElicitation');
+    saved = config.inspect('servers')?.workspaceValue;
+    // Record every transient status bar message on its way to VS Code (the API has no way to read one back).
+    const window = vscode.window as { setStatusBarMessage: (text: string, hide: number) => vscode.Disposable };
+    const real = window.setStatusBarMessage;
+    window.setStatusBarMessage = (text: string, hide: number) => {
+      statusMessages.push(text);
+      return real.call(vscode.window, text, hide);
+    };
+    restoreStatus = () => (window.setStatusBarMessage = real);
+    await config.update(
+      'servers',
+      {
+        [NAME]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileIdentityServer.mjs')] },
+        [BROKEN]: { command: 'node', env: { [SURFACE_TEXTS[3] ?? '']: { not: 'a string' } } },
+        [FAILING]: { command: `${SURFACE_TEXTS[0]}-not-a-program` },
+      },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await waitForRunning(s, NAME);
+    await waitFor(() => s.manager.get(NAME)?.tools.some((t) => t.name === 'hostileTool') === true, 'the hostile tool listed');
+    await waitFor(() => s.manager.get(FAILING)?.state.kind === 'error', 'the failing server in error');
+    await waitFor(() => s.manager.list().some((e) => e.name === BROKEN && e.configError !== undefined), 'the broken server listed');
+  });
+
+  suiteTeardown(async function () {
+    this.timeout(30_000);
+    restoreStatus?.();
+    s.broker.queue.cancelAll();
+    await vscode.workspace.getConfiguration('mcpElicitation').update('servers', saved, vscode.ConfigurationTarget.Workspace);
+    await waitFor(() => s.manager.get(NAME) === undefined, 'hostile servers removed');
+  });
+
+  test('the control: what the server and the workspace wrote holds links VS Code would render', () => {
+    for (const t of [SURFACE_TEXTS[0], SURFACE_TEXTS[1], SURFACE_TEXTS[2], NAME, BROKEN, FAILING, ALL]) {
+      assert.ok(vscodeLinks(t ?? '').length > 0, t);
+    }
+    for (const re of MARKDOWN_LINKS) assert.match(ALL, re);
+  });
+
+  test('the Servers view, a question on screen and in history in the Pending view, the status bar: no link, no markup', async function () {
+    this.timeout(60_000);
+    await treeSurfaces('servers', s.serversView, surfaces);
+
+    // A question with the hostile text, on screen: the Pending view lists it and the status bar counts it.
+    const shown = nextPrompt(s);
+    const asked = vscode.commands.executeCommand('mcpElicitation.runTool', NAME, 'elicit', {
+      params: {
+        message: `${ALL}\n${SURFACE_TEXTS.join('\n')}`,
+        requestedSchema: { type: 'object', properties: { a: { type: 'string' } } },
+      },
+    });
+    const prompt = await shown;
+    await waitFor(() => s.broker.queue.size > 0, 'the question is pending');
+    await treeSurfaces('pending', s.pendingTree, surfaces);
+    statusBarSurfaces(s, surfaces);
+    s.broker.queue.settle(prompt.id, 'cancel');
+    await asked;
+
+    // A question the server withdraws: the transient status bar message names the server.
+    const withdrawn = nextPrompt(s);
+    const before = statusMessages.length;
+    const gone = vscode.commands.executeCommand('mcpElicitation.runTool', NAME, 'elicit', {
+      params: { message: ALL, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+      cancelAfterMs: 500,
+    });
+    await withdrawn;
+    await gone;
+    await waitFor(() => statusMessages.length > before, 'the withdrawn question is reported on the status bar');
+    for (const m of statusMessages) collect(surfaces, 'status bar message', m);
+
+    // The history rows of both questions.
+    await treeSurfaces('pending', s.pendingTree, surfaces);
+    statusBarSurfaces(s, surfaces);
+
+    // Fed: each hostile text reached some surface, readable (links broken, not removed).
+    const readable = surfaces.map(shownText).join('\n');
+    for (const t of [NAME, BROKEN, FAILING, ...SURFACE_TEXTS.slice(1, 3)]) {
+      assert.ok(readable.includes(t.replace(/\n/g, ' ')) || readable.includes(t), `${t} reached a surface`);
+    }
+    for (const where of [
+      'servers label',
+      'servers description',
+      'servers tooltip',
+      'pending label',
+      'pending tooltip',
+      'status bar message',
+    ]) {
+      assert.ok(
+        surfaces.some((x) => x.where.startsWith(where) && /Quit|Verify|Open/.test(x.text)),
+        `hostile text reached a ${where}`,
+      );
+    }
+
+    const found = surfaces.flatMap((x) => {
+      const live = x.markdown ? liveMarkdown(x.text) : x.text;
+      const links = vscodeLinks(live);
+      const markup = x.markdown ? MARKDOWN_LINKS.filter((re) => re.test(live)).map(String) : [];
+      const switches =
+        x.markdown && (x.markdown.isTrusted || x.markdown.supportHtml || x.markdown.supportThemeIcons) ? ['trusted/html/icons'] : [];
+      const bad = [...links, ...markup, ...switches];
+      return bad.length ? [`${x.where}: ${bad.join(', ')} in ${JSON.stringify(x.text.slice(0, 160))}`] : [];
+    });
+    assert.deepEqual(found, [], `${surfaces.length} surfaces read`);
+  });
+});
