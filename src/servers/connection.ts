@@ -26,11 +26,13 @@ import type { MrtrMethod } from './mrtr/inputRounds';
 import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
-import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
+import type { LegOptions } from './legDeadline';
+import { Session, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
 import { serverSentence } from './sentences';
 
-export type { LegOptions, RelayedMessage } from './session';
+export type { LegOptions } from './legDeadline';
+export type { RelayedMessage } from './session';
 
 export type { SetTimer } from './legDeadline';
 
