@@ -10,7 +10,8 @@
 //   5. the agent gateway: added time per tools/call as the agent sees it (vscode.lm.invokeTool on a
 //      server VS Code runs itself, a copy VS Code calls over HTTP directly, a copy offered
 //      through our gateway, and the gateway in front of that same HTTP process), and an upstream
-//      tools/list_changed → vscode.lm.tools; in a code-server of its own with VS Code's chat on
+//      tools/list_changed → vscode.lm.tools; and sampling through our path with "allow" against
+//      vscode.lm directly (bench/host/sampling.ts); in a code-server of its own with VS Code's chat on
 //   6. reading and resolving configuration for 1, 50 and 500 servers over 4 folders and every
 //      source, in plain Node (bench/config/configLoad.ts: the loader's pure pipeline)
 //   7. sign-in: 401 → first successful call with a cached token, on loopback, in plain Node
@@ -520,6 +521,21 @@ async function startGatewayHttpServer(/** @type {string} */ name) {
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
+/** The name the sampling row's requests carry as their server (bench/host/sampling.ts). */
+const SAMPLING_SERVER = 'benchsampler';
+
+/**
+ * An extensions folder holding only the test's language models (test/fixtures/samplingModelExtension),
+ * which the sampling row needs: VS Code has no model offline.
+ */
+function samplingModelExtensions() {
+  const dir = tempDir('mcp-eh-bench-models-');
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'samplingModelExtension'), path.join(dir, 'mcp-test.sampling-model-0.0.1'), {
+    recursive: true,
+  });
+  return dir;
+}
+
 /**
  * The gateway rows need VS Code's chat on (`chat.disableAIFeatures: false`), which the latency
  * rows must not have: chat adds its own work to the workbench and extension host, and with it on
@@ -544,6 +560,8 @@ async function gatewayRun(browser, extensionDir) {
       // The offer to route VS Code's servers would be a notification nobody answers.
       'mcpElicitation.offerRouting': false,
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
+      // The sampling row's server name: set to allow, so our path runs without a prompt.
+      'mcpElicitation.serverPolicy': { [SAMPLING_SERVER]: 'allow' },
     },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     env: {
@@ -555,8 +573,9 @@ async function gatewayRun(browser, extensionDir) {
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),
+      MCP_BENCH_SAMPLING_SERVER: SAMPLING_SERVER,
     },
-    extensionsDir: tempDir('mcp-eh-bench-noexts-'),
+    extensionsDir: samplingModelExtensions(),
     extensionDir,
     timeoutMs: 5 * 60_000,
   }).finally(overHttp.stop);

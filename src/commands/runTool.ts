@@ -68,7 +68,7 @@ export async function runTool(
       conn,
       deps.broker,
       { name: tool.name, ...(args ? { arguments: args } : {}) },
-      { signal, log: (m) => deps.log.info(m) },
+      { signal, log: (m) => deps.log.info(m), l10n: vscode.l10n },
     );
   try {
     const result = direct

@@ -26,11 +26,13 @@ import type { MrtrMethod } from './mrtr/inputRounds';
 import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
-import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
+import type { LegOptions } from './legDeadline';
+import { Session, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
 import { serverSentence } from './sentences';
 
-export type { LegOptions, RelayedMessage } from './session';
+export type { LegOptions } from './legDeadline';
+export type { RelayedMessage } from './session';
 
 export type { SetTimer } from './legDeadline';
 
@@ -223,8 +225,9 @@ export class Connection extends Disposable {
       protocolVersion: session.protocolVersion,
     });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
-    // The view and readiness hear the first listing through onDidChangeTools.
-    await session.refreshTools();
+    // The view and readiness hear the first listing through onDidChangeTools. A 401 to it signs in
+    // like a call's would: some servers let `initialize` through without a token.
+    await session.refreshTools((request) => this.signedIn(request));
   }
 
   /**

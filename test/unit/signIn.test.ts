@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { approvingUser, fixture, harness, killFixtures, stats, whoami } from './support/signInHarness';
+import { MapSecrets, approvingUser, fixture, harness, killFixtures, stats, whoami } from './support/signInHarness';
 
 after(killFixtures);
 
@@ -99,6 +99,24 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     const scope = new URL(h.asked[1]?.url ?? '').searchParams.get('scope') ?? '';
     assert.deepEqual(scope.split(' ').sort(), ['mcp:read', 'mcp:write']);
     assert.match(await whoami(h.conn), /scopes mcp:read mcp:write$/);
+    await h.conn.shutdown();
+    h.signIn.dispose();
+  });
+
+  void it('a server that lets initialize through answers 401 to the first tools/list: that signs in, and the tools are listed', async () => {
+    // As the conformance suite's 2025-11-25 auth scenarios do; the extension used to end up running
+    // with no tools, and a liveness probe meeting the same 401 then dropped the session.
+    const base = await fixture({ FIXTURE_AUTH_MODE: 'openInitialize' });
+    const h = harness(base, approvingUser, new MapSecrets(), 30_000, '2025-11-25');
+    await h.conn.start();
+    assert.equal(h.conn.state.kind, 'running', JSON.stringify(h.conn.state));
+    assert.equal(h.asked.length, 1, 'the user was asked once');
+    assert.deepEqual(
+      h.conn.tools.map((t) => t.name),
+      ['whoami', 'write'],
+    );
+    assert.match(await whoami(h.conn), /^client \S+ scopes mcp:read$/);
+    assert.equal(h.conn.state.kind, 'running', 'still running: the challenge did not end the session');
     await h.conn.shutdown();
     h.signIn.dispose();
   });

@@ -198,7 +198,7 @@ export class SignInService implements SignInPort {
     const code = params.get('code');
     if (!code) throw new SignInFailed('the browser came back without an authorization code');
     this.deps.addSecret(code);
-    await provider.finish(code, params.get('iss') ?? undefined);
+    await provider.finish(pending, code, params.get('iss') ?? undefined);
   }
 
   endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean {

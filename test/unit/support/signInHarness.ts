@@ -141,9 +141,15 @@ export function connect(h: SignInHarness, base: string, extra: Partial<RemoteSer
 }
 
 /** A sign-in service with one connection, named `protected`. */
-export function harness(base: string, user: User, secrets = new MapSecrets(), timeoutMs = 30_000): SignInHarness & { conn: Connection } {
+export function harness(
+  base: string,
+  user: User,
+  secrets = new MapSecrets(),
+  timeoutMs = 30_000,
+  protocolVersion?: RemoteServerDefinition['protocolVersion'],
+): SignInHarness & { conn: Connection } {
   const h = signInService(user, secrets, timeoutMs);
-  return { ...h, conn: connect(h, base) };
+  return { ...h, conn: connect(h, base, protocolVersion ? { protocolVersion } : {}) };
 }
 
 export async function whoami(conn: Connection): Promise<string> {
