@@ -133,6 +133,7 @@ const LAZY = [
   { entry: 'signIn', source: 'src/servers/auth/signIn.ts' },
   { entry: 'clientTasks', source: 'src/servers/capabilities/clientTasks.ts' },
   { entry: 'routing', source: 'src/commands/routeCommands.ts' },
+  { entry: 'runTool', source: 'src/commands/runTool.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
   { entry: 'urlSafety', source: 'src/elicitation/safety/url.ts' },
