@@ -12,6 +12,12 @@ const PURE = [
   'webview/**/*.ts',
   'src/servers/connection.ts',
   'src/servers/session.ts',
+  // The call path and sign-in: the conformance client (test/conformance/client.ts) runs them in plain Node.
+  'src/servers/toolRunner.ts',
+  'src/servers/mrtr/**/*.ts',
+  'src/servers/auth/**/*.ts',
+  'src/servers/transports.ts',
+  'src/servers/httpTransports.ts',
 ];
 
 export default tseslint.config(

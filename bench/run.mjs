@@ -10,9 +10,12 @@
 //   5. the agent gateway: added time per tools/call as the agent sees it (vscode.lm.invokeTool on a
 //      server VS Code runs itself, a copy VS Code calls over HTTP directly, a copy offered
 //      through our gateway, and the gateway in front of that same HTTP process), and an upstream
-//      tools/list_changed → vscode.lm.tools; in a code-server of its own with VS Code's chat on
+//      tools/list_changed → vscode.lm.tools; and sampling through our path with "allow" against
+//      vscode.lm directly (bench/host/sampling.ts); in a code-server of its own with VS Code's chat on
 //   6. reading and resolving configuration for 1, 50 and 500 servers over 4 folders and every
 //      source, in plain Node (bench/config/configLoad.ts: the loader's pure pipeline)
+//   7. sign-in: 401 → first successful call with a cached token, on loopback, in plain Node
+//      (bench/signIn/signInLatency.ts: the real connection, OAuth client and store)
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results), naming the step and
 // the cause; a missed target is a result, printed ✗ (or ? when undecided), and does not fail the
@@ -23,7 +26,7 @@
 // Knobs (environment): MCP_BENCH_SAMPLES (20 per round), MCP_BENCH_ROUNDS (3), MCP_BENCH_WARMUP (3),
 // MCP_BENCH_STARTS (9), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
 // MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE,
-// MCP_BENCH_ONLY=activation|latency|gateway|config (that step alone, for diagnosis: its rows printed, its
+// MCP_BENCH_ONLY=activation|latency|gateway|config|signin (that step alone, for diagnosis: its rows printed, its
 // figures into test-results/bench-<step>-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -52,7 +55,7 @@ import {
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
-import { activationFigure, configLoadFigures, gatewayFigures, latencyFigures } from './lib/figures.mjs';
+import { activationFigure, configLoadFigures, gatewayFigures, latencyFigures, signInFigures } from './lib/figures.mjs';
 import { RUN_ENV, RUN_ID, findLeftovers, killLeftoversSync, killPid } from './lib/leftovers.mjs';
 
 /** @typedef {import('./host/index').PostedResults} PostedResults */
@@ -84,8 +87,8 @@ const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
-if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config'].includes(ONLY)) {
-  process.stderr.write(`[bench] MCP_BENCH_ONLY must be activation, latency, gateway or config, not ${JSON.stringify(ONLY)}\n`);
+if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin'].includes(ONLY)) {
+  process.stderr.write(`[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config or signin, not ${JSON.stringify(ONLY)}\n`);
   process.exit(2);
 }
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
@@ -518,6 +521,21 @@ async function startGatewayHttpServer(/** @type {string} */ name) {
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
+/** The name the sampling row's requests carry as their server (bench/host/sampling.ts). */
+const SAMPLING_SERVER = 'benchsampler';
+
+/**
+ * An extensions folder holding only the test's language models (test/fixtures/samplingModelExtension),
+ * which the sampling row needs: VS Code has no model offline.
+ */
+function samplingModelExtensions() {
+  const dir = tempDir('mcp-eh-bench-models-');
+  cpSync(path.join(repoRoot, 'test', 'fixtures', 'samplingModelExtension'), path.join(dir, 'mcp-test.sampling-model-0.0.1'), {
+    recursive: true,
+  });
+  return dir;
+}
+
 /**
  * The gateway rows need VS Code's chat on (`chat.disableAIFeatures: false`), which the latency
  * rows must not have: chat adds its own work to the workbench and extension host, and with it on
@@ -542,6 +560,8 @@ async function gatewayRun(browser, extensionDir) {
       // The offer to route VS Code's servers would be a notification nobody answers.
       'mcpElicitation.offerRouting': false,
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
+      // The sampling row's server name: set to allow, so our path runs without a prompt.
+      'mcpElicitation.serverPolicy': { [SAMPLING_SERVER]: 'allow' },
     },
     settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
     env: {
@@ -553,8 +573,9 @@ async function gatewayRun(browser, extensionDir) {
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),
+      MCP_BENCH_SAMPLING_SERVER: SAMPLING_SERVER,
     },
-    extensionsDir: tempDir('mcp-eh-bench-noexts-'),
+    extensionsDir: samplingModelExtensions(),
     extensionDir,
     timeoutMs: 5 * 60_000,
   }).finally(overHttp.stop);
@@ -662,6 +683,31 @@ async function configLoadRun() {
 }
 
 /**
+ * Step 7: bench/signIn/signInLatency.ts, bundled with the sources it measures, run in this process
+ * against test/fixtures/oauthServer.mjs.
+ * @returns {Promise<{ refreshedMs: number[], plainMs: number[] }>}
+ */
+async function signInRun() {
+  const out = path.join(tempDir('mcp-eh-bench-signin-build-'), 'signInLatency.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'bench', 'signIn', 'signInLatency.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    // The SDK's CommonJS dependencies require Node built-ins, which an ESM bundle must be given.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    outfile: out,
+    logLevel: 'silent',
+  });
+  /** @type {unknown} */
+  const imported = await import(out);
+  const mod = /** @type {typeof import('./signIn/signInLatency')} */ (imported);
+  return mod.measureSignIn(path.join(repoRoot, 'test', 'fixtures', 'oauthServer.mjs'));
+}
+
+/**
  * MCP_BENCH_ONLY=<step>: one step alone, for diagnosis; its rows are printed and its figures go to
  * test-results/bench-<step>-results.json; bench/results.json is left alone.
  * @param {string} only
@@ -669,6 +715,15 @@ async function configLoadRun() {
  * @param {string} extensionsDir
  */
 async function oneStep(only, extensionDir, extensionsDir) {
+  if (only === 'signin') {
+    const figs = await step('sign-in', () => signInRun());
+    const f = signInFigures(figs);
+    const out = path.join(repoRoot, 'test-results', 'bench-signin-results.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), signIn: figs, table: f.rows }, null, 2));
+    process.stdout.write(`\n${markdownTable(f.rows)}\n\nsignin step only; figures in ${path.relative(repoRoot, out)}.\n`);
+    return;
+  }
   if (only === 'config') {
     const figs = await step('configuration load', () => configLoadRun());
     const f = configLoadFigures(figs);
@@ -719,7 +774,7 @@ async function oneStep(only, extensionDir, extensionsDir) {
 
 async function main() {
   // Plain Node: no host, no build of the extension needed.
-  if (ONLY === 'config') return oneStep(ONLY, '', '');
+  if (ONLY === 'config' || ONLY === 'signin') return oneStep(ONLY, '', '');
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
   await step('provisioning check', () => runNode([path.join(repoRoot, 'scripts', 'provision.mjs')]));
@@ -878,6 +933,9 @@ async function main() {
   const configFigs = await step('configuration load', () => configLoadRun());
   const configLoad = configLoadFigures(configFigs);
   rows.push(...configLoad.rows);
+  const signInFigs = await step('sign-in', () => signInRun());
+  const signIn = signInFigures(signInFigs);
+  rows.push(...signIn.rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -923,6 +981,7 @@ async function main() {
       probe: gatewayResult.probe,
     },
     configLoad: { loads: configFigs, growth: configLoad.growth },
+    signIn: { ...signInFigs, refreshed: signIn.refreshed, plain: signIn.plain },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -133,6 +133,7 @@ const LAZY = [
   { entry: 'signIn', source: 'src/servers/auth/signIn.ts' },
   { entry: 'clientTasks', source: 'src/servers/capabilities/clientTasks.ts' },
   { entry: 'routing', source: 'src/commands/routeCommands.ts' },
+  { entry: 'runTool', source: 'src/commands/runTool.ts' },
   { entry: 'preview', source: 'src/elicitation/form/preview.ts' },
   { entry: 'urlReasons', source: 'src/ui/wording/urlReasons.ts' },
   { entry: 'urlSafety', source: 'src/elicitation/safety/url.ts' },
@@ -150,9 +151,9 @@ const LAZY = [
  * activation would load it. Instead, a first pass (namesLazyFilesTake) builds the lazy files with
  * these modules left out and reads which of their exports the lazy files use; dist/extension.js
  * exports just those (extensionEntry) and still tree-shakes the rest. Measured (2026-11-25): what
- * the gateway uses of zod beyond what the client uses is under 1 KB; the export lists cost
- * dist/extension.js about 6 KB (mostly the 186 protocol schema names the gateway's server uses),
- * and Route / Give Back's edits add 7 KB of jsonc-parser to it.
+ * the gateway uses of zod beyond what the client uses is under 1 KB, and Route / Give Back's edits
+ * add 7 KB of jsonc-parser to it. The exports go by position, so their names (mostly the 186
+ * protocol schema names the gateway's server uses, about 5 KB) are in the lazy files, not here.
  */
 const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', '@modelcontextprotocol/core/internal'];
 
@@ -356,7 +357,8 @@ async function namesLazyFilesTake() {
 
 /**
  * The extension's entry, wrapped: `entry`'s exports (activate, deactivate) and, under each
- * FROM_EXTENSION module's name, an object of the exports the lazy files use (see lazyApart).
+ * FROM_EXTENSION module's name, an array of the exports the lazy files use, in the sorted order of
+ * their names (see lazyApart, whose stand-ins name them).
  * @param {string} entry
  * @param {Map<string, Set<string>>} names from namesLazyFilesTake
  * @returns {esbuild.Plugin}
@@ -377,7 +379,8 @@ function extensionEntry(entry, names) {
             `import { ${list.map((n, j) => `${n} as s${i}_${j}`).join(', ')} } from ${JSON.stringify(fromExtensionSpecifier(module))};`,
           );
           objects.push(`s${i} as ${JSON.stringify(module)}`);
-          lines.push(`const s${i} = { ${list.map((n, j) => `${JSON.stringify(n)}: s${i}_${j}`).join(', ')} };`);
+          // By position, in sorted order: the names are the lazy files' to carry (lazyApart), not ours.
+          lines.push(`const s${i} = [${list.map((_, j) => `s${i}_${j}`).join(', ')}];`);
         });
         lines.push(`export { ${objects.join(', ')} };`);
         return { contents: lines.join('\n') + '\n', resolveDir: repoRoot, loader: 'js' };
@@ -409,7 +412,15 @@ function lazyApart(self) {
       // Everyone else's stand-in for a package name: the namespace from the shared file.
       build.onResolve({ filter: /.*/, namespace: 'lazy-stub' }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: 'lazy-stub' }, (args) => {
-        const [entry, module] = args.path.split('|');
+        const [entry = '', module = ''] = args.path.split('|');
+        if (entry === 'extension') {
+          // dist/extension.js exports a FROM_EXTENSION module's parts by position (extensionEntry).
+          const list = [...(fromExtension.get(module) ?? [])].sort();
+          return {
+            contents: `const shared = require("./extension.js")[${JSON.stringify(module)}];\nmodule.exports = { ${list.map((n, j) => `${JSON.stringify(n)}: shared[${j}]`).join(', ')} };\n`,
+            loader: 'js',
+          };
+        }
         return { contents: `module.exports = require(${JSON.stringify(`./${entry}.js`)})[${JSON.stringify(module)}];\n`, loader: 'js' };
       });
       build.onResolve({ filter: /.*/ }, (args) => {

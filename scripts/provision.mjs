@@ -125,6 +125,13 @@ function ensurePlaywright() {
   }
 }
 
+/** Node 24 alone: what the conformance runner needs (scripts/conformance.mjs), without the host. */
+export function provisionNode() {
+  const p = hostPaths();
+  ensureNode24(p);
+  return p;
+}
+
 export function provision() {
   const p = hostPaths();
   const t0 = Date.now();

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The whole test suite, layer by layer: static checks, unit tests in plain Node, the in-host
 // integration suite in code-server's real extension host, and Playwright end-to-end tests against
-// the real workbench. Prints per-layer counts and ends with `N passed, N failed`. Exits non-zero if
-// anything failed or if a layer ran no test.
-//   --only unit|integration|e2e|static   run one layer (repeatable)
+// the real workbench, and the official MCP conformance suite's client scenarios against our
+// connection and sign-in code (scripts/conformance.mjs). Prints per-layer counts and ends with
+// `N passed, N failed`. Exits non-zero if anything failed or if a layer ran no test.
+//   --only unit|conformance|integration|e2e|static   run one layer (repeatable)
 //   --grep TEXT                          filter in-host and e2e tests by name
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -116,6 +117,18 @@ if (wants('static')) {
 }
 
 if (wants('unit')) await layer('unit (plain Node)', () => nodeTests('test/unit'));
+
+if (wants('conformance')) {
+  // One count per scenario as the runner judges it: expected to pass and passes, or listed in
+  // test/conformance/knownFailures.json and still fails.
+  await layer('conformance (MCP conformance suite, client)', async () => {
+    const { code, out } = await run(process.execPath, ['scripts/conformance.mjs']);
+    const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
+    const counts = { passed: Number(m?.[1] ?? 0), failed: Number(m?.[2] ?? 0) };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  });
+}
 
 if (wants('integration') || wants('e2e')) {
   const prov = await run(process.execPath, ['scripts/provision.mjs']);

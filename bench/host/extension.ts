@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { testServices } from '../../test/host/access';
 import type { McpElicitationHostApi } from '../../api/mcpElicitationHost';
+import { askerFor } from '../../src/elicitation/asker';
 
 export const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
 
@@ -47,6 +48,12 @@ export interface ExtensionUnderTest {
   flushAudit(): Promise<void>;
   /** Our gateway offers this server to VS Code's agent (`gateway.has`). */
   offeredToAgent(server: string): boolean;
+  /**
+   * One `sampling/createMessage` from `server`, as a session hands it to the sampling broker
+   * (`sampler.handle`): the whole path of a pushed sample after the wire, with no MCP server
+   * needed to send it; the bench compares it with calling `vscode.lm` directly.
+   */
+  sample(server: string, params: unknown): Promise<{ model: string; text: string }>;
 }
 
 /** Activates the extension (normally already done by its activation event) and wraps it. */
@@ -70,5 +77,14 @@ export async function extensionUnderTest(): Promise<ExtensionUnderTest> {
     forgetRateLimit: (server) => s.limiter.forget(server),
     flushAudit: () => s.audit.flush(),
     offeredToAgent: (server) => s.gateway.has(server),
+    sample: async (server, params) => {
+      // Read as plain data: the reply's shape is what the wire carries back to the server.
+      const r = (await s.sampler.handle(askerFor(server, undefined), params, { signal: new AbortController().signal, requestId: 0 })) as {
+        model: string;
+        content: { type: string; text?: string } | { type: string; text?: string }[];
+      };
+      const content = Array.isArray(r.content) ? r.content[0] : r.content;
+      return { model: r.model, text: content?.text ?? '' };
+    },
   };
 }

@@ -14,6 +14,7 @@ import type { ExtensionUnderTest } from './extension';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
 import type { HttpProbeResult } from './httpProbe';
 import { waitUntil } from './wait';
+import type { SamplingBenchResult } from './sampling';
 
 export type GatewayPath = 'direct' | 'http' | 'gateway' | 'gatewayHttp';
 
@@ -34,6 +35,8 @@ export interface GatewayResult {
   readonly probe?: HttpProbeResult;
   /** The agent's names for the echo tools, for the record. */
   readonly tools: Partial<Record<GatewayPath, string>>;
+  /** Sampling through our path against `vscode.lm` directly (sampling.ts), in the same host (it needs chat on). */
+  readonly sampling?: SamplingBenchResult;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();

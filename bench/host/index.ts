@@ -16,6 +16,7 @@ import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
 import { measureGateway, type GatewayResult } from './gateway';
 import { probeHttp } from './httpProbe';
+import { measureSampling } from './sampling';
 import { checkClocks, describeSkews, type Skew } from './clock';
 import { extensionUnderTest } from './extension';
 
@@ -115,7 +116,10 @@ async function gateway(): Promise<GatewayResult> {
   const warmup = envNumber('MCP_BENCH_WARMUP', 3);
   const result = await measureGateway(ext, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
   const probeUrl = process.env['MCP_BENCH_GATEWAY_PROBE_URL'];
-  return probeUrl ? { ...result, probe: await probeHttp(probeUrl, calls, warmup) } : result;
+  const probe = probeUrl ? await probeHttp(probeUrl, calls, warmup) : undefined;
+  const sampler = process.env['MCP_BENCH_SAMPLING_SERVER'];
+  const sampling = sampler ? await measureSampling(ext, sampler, envNumber('MCP_BENCH_SAMPLING_CALLS', calls), warmup, log) : undefined;
+  return { ...result, ...(probe ? { probe } : {}), ...(sampling ? { sampling } : {}) };
 }
 
 export async function run(): Promise<void> {

@@ -5,11 +5,13 @@ import type { PendingNode } from '../ui/pendingView';
 import type { PendingView } from '../elicitation/queue/elicitationQueue';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { Connection } from '../servers/connection';
-import { runTool } from './runTool';
+import type * as RunTool from './runTool';
+import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers/toolRunner';
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
 import { forgetRemembered } from './forgetRemembered';
+import { setClientSecret } from './clientSecret';
 import type * as RouteCommands from './routeCommands';
 import * as safe from '../util/safeText';
 import { displayText } from '../elicitation/safety/displayText';
@@ -22,6 +24,14 @@ function routing(): typeof RouteCommands {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
   routeCommands ??= require('./routeCommands') as typeof RouteCommands;
   return routeCommands;
+}
+
+let runToolModule: typeof RunTool | undefined;
+/** Run Tool loads on first use too (dist/runTool.js): activation never needs it. */
+function runTool(...args: Parameters<typeof RunTool.runTool>): ReturnType<typeof RunTool.runTool> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
+  runToolModule ??= require('./runTool') as typeof RunTool;
+  return runToolModule.runTool(...args);
 }
 
 function routeDeps(s: Services): RouteCommands.RouteDeps {
@@ -86,6 +96,7 @@ const COMMANDS: Record<string, Handler> = {
         broker: s.broker,
         log: s.log,
         results: s.results,
+        toolRunner: { callToolWithElicitation, UrlElicitationDeclinedError },
         collectArgs: (conn, t) => collectToolArgs(s.presenter, conn, t),
         route: async (name) => (await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', name)) === true,
         onDidShowPicker: (kind, items) => s.observers.promptShown?.(`runTool.${kind}`, 'runTool', undefined, items),
@@ -120,6 +131,16 @@ const COMMANDS: Record<string, Handler> = {
       forgot ? safe.l10n.t('Signed out of “{0}”.', displayText(name)) : safe.l10n.t('“{0}” had no sign-in to forget.', displayText(name)),
     );
   },
+  'mcpElicitation.setClientSecret': (s, arg) =>
+    setClientSecret(
+      {
+        manager: s.manager,
+        store: s.authStore,
+        addSecret: (v) => s.log.addSecret(v),
+        onDidShow: (server, box) => s.observers.promptShown?.('clientSecret', server, box),
+      },
+      serverName(arg),
+    ),
   'mcpElicitation.startAll': (s) => s.manager.startAll(),
   'mcpElicitation.stopAll': (s) => s.manager.stopAll(),
   'mcpElicitation.restartAll': (s) => {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ServerEntry, ServerManager } from '../servers/serverManager';
 import type { ElicitationBroker } from '../elicitation/broker';
-import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers/toolRunner';
+import type * as ToolRunner from '../servers/toolRunner';
 import type { Connection } from '../servers/connection';
 import { whenReady } from '../servers/readiness';
 import type { Logger } from '../util/log';
@@ -23,6 +23,11 @@ export interface RunToolDeps {
   readonly broker: ElicitationBroker;
   readonly log: Logger;
   readonly results: ResultDocuments;
+  /**
+   * The tool-call path, handed in rather than imported: this file loads lazily (dist/runTool.js),
+   * and a copy of its own would number MRTR calls apart from the gateway's and the session's.
+   */
+  readonly toolRunner: Pick<typeof ToolRunner, 'callToolWithElicitation' | 'UrlElicitationDeclinedError'>;
   /** Collects arguments for a tool's inputSchema through the elicitation renderer (or JSON fallback). */
   readonly collectArgs: (conn: Connection, tool: Tool) => Promise<Record<string, unknown> | undefined>;
   /**
@@ -64,11 +69,11 @@ export async function runTool(
   if (args === undefined && !direct && Object.keys(tool.inputSchema.properties ?? {}).length > 0) return undefined;
 
   const run = (signal?: AbortSignal): Promise<CallToolResult> =>
-    callToolWithElicitation(
+    deps.toolRunner.callToolWithElicitation(
       conn,
       deps.broker,
       { name: tool.name, ...(args ? { arguments: args } : {}) },
-      { signal, log: (m) => deps.log.info(m) },
+      { signal, log: (m) => deps.log.info(m), l10n: vscode.l10n },
     );
   try {
     const result = direct
@@ -91,11 +96,11 @@ export async function runTool(
     if (!direct) await deps.results.show(conn.name, tool.name, result);
     return result;
   } catch (err) {
-    const original = err instanceof UrlElicitationDeclinedError ? err.original : err;
+    const original = err instanceof deps.toolRunner.UrlElicitationDeclinedError ? err.original : err;
     // SDK servers put "MCP error <code>: " in the message and the client SDK adds it again.
     const msg = (original instanceof Error ? original.message : String(original)).replace(/^(MCP error -?\d+: )\1+/, '$1');
     deps.log.warn(
-      `[${conn.name}] tool ${tool.name} failed: ${msg}${err instanceof UrlElicitationDeclinedError ? ` (${err.message})` : ''}`,
+      `[${conn.name}] tool ${tool.name} failed: ${msg}${err instanceof deps.toolRunner.UrlElicitationDeclinedError ? ` (${err.message})` : ''}`,
     );
     if (direct) throw err;
     void safe.showErrorMessage(

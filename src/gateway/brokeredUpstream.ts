@@ -1,4 +1,5 @@
 import type { ElicitationBroker } from '../elicitation/broker';
+import type { Localize } from '../shared/localize';
 import type { Connection, RelayedMessage } from '../servers/connection';
 import { callToolWithElicitation, callWithInputRounds, UrlElicitationDeclinedError, type ToolCall } from '../servers/toolRunner';
 import type { GatewayUpstream, RelayOptions } from './upstream';
@@ -14,6 +15,8 @@ export class BrokeredUpstream implements GatewayUpstream {
     private readonly conn: Connection,
     private readonly broker: ElicitationBroker,
     private readonly log: (m: string) => void,
+    /** The language of a failed round's error, which the agent shows the user. */
+    private readonly l10n: Localize,
   ) {}
 
   get name(): string {
@@ -46,7 +49,7 @@ export class BrokeredUpstream implements GatewayUpstream {
 
   async relay(request: RelayedMessage, options: RelayOptions): Promise<Record<string, unknown>> {
     const params = request.params ?? {};
-    const o = { signal: options.signal, onprogress: options.onprogress, log: this.log };
+    const o = { signal: options.signal, onprogress: options.onprogress, log: this.log, l10n: this.l10n };
     switch (request.method) {
       case 'tools/call':
         try {

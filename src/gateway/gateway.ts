@@ -199,7 +199,7 @@ export class Gateway extends Disposable {
     if (!conn) return undefined;
     let up = this.upstreams.get(conn);
     if (!up) {
-      up = new BrokeredUpstream(conn, this.deps.broker, (m) => this.deps.log.info(m));
+      up = new BrokeredUpstream(conn, this.deps.broker, (m) => this.deps.log.info(m), vscode.l10n);
       this.upstreams.set(conn, up);
     }
     return up;

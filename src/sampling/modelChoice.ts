@@ -6,6 +6,8 @@
  * 3. the priorities: cost or speed ahead of intelligence picks the smallest model, intelligence
  *    ahead picks the largest (size: the model's input window, the one measure every provider gives);
  * 4. the first model VS Code lists.
+ * Only models that can answer take part (`usableModels`): VS Code's chat extension registers
+ * placeholder models such as Copilot CLI's "Auto" (`maxInputTokens` 0), which reply with nothing.
  */
 import type { ModelPreferences } from './samplingRequest';
 
@@ -25,6 +27,15 @@ export interface ModelChoice {
   readonly reason: ChoiceReason;
   /** The hint that matched, for `hint`. */
   readonly hint?: string;
+}
+
+/**
+ * The models that can take a request at all. A model with no input window (`maxInputTokens` 0, or
+ * not a positive number) is a placeholder that routes elsewhere or answers empty; offering it would
+ * let it win a priorities choice (smallest window) or the "first" fallback over a real model.
+ */
+export function usableModels(models: readonly ModelInfo[]): readonly ModelInfo[] {
+  return models.filter((m) => Number.isFinite(m.maxInputTokens) && m.maxInputTokens > 0);
 }
 
 export function chooseModel(

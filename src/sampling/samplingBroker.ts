@@ -17,7 +17,7 @@ import type { ElicitationQueue, Ticket } from '../elicitation/queue/elicitationQ
 import type { DecidedBy, ElicitationAction } from '../elicitation/outcome';
 import { abortedBy } from '../elicitation/callCancel';
 import { MAX_MESSAGE_CHARS, sanitiseForDisplay, type DisplayText } from '../elicitation/safety/text';
-import { chooseModel, type ModelInfo } from './modelChoice';
+import { chooseModel, usableModels, type ModelInfo } from './modelChoice';
 import { checkSamplingRequest, textOf, type SamplingRequest } from './samplingRequest';
 import { consentForm, editedRequest, reviewForm, reviewedReply, type SamplingWording } from './consentForm';
 
@@ -144,12 +144,21 @@ export class SamplingBroker implements SamplingSink {
     return checked.request;
   }
 
+  /** The models that can answer; the skipped ones are named in the log, so a missing one is explained. */
   private async listModels(p: Pending): Promise<readonly ModelInfo[]> {
+    let all: readonly ModelInfo[];
     try {
-      return await this.deps.models.list();
+      all = await this.deps.models.list();
     } catch (err) {
       throw this.modelFailure(p, undefined, err);
     }
+    const usable = usableModels(all);
+    const skipped = all.filter((m) => !usable.includes(m));
+    if (skipped.length > 0) {
+      const names = skipped.map((m) => `${m.id} (${m.vendor}, maxInputTokens ${m.maxInputTokens})`).join(', ');
+      this.deps.log.info(`[${p.asker.name}] sampling: skipped models that take no input: ${names}`);
+    }
+    return usable;
   }
 
   /** In the pending list from here on; holds the one turn from the consent to the review. */

@@ -26,11 +26,13 @@ import type { MrtrMethod } from './mrtr/inputRounds';
 import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
 import { realTimer, type LegClock, type SetTimer } from './legDeadline';
-import { Session, type LegOptions, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
+import type { LegOptions } from './legDeadline';
+import { Session, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
 import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
 import { serverSentence } from './sentences';
 
-export type { LegOptions, RelayedMessage } from './session';
+export type { LegOptions } from './legDeadline';
+export type { RelayedMessage } from './session';
 
 export type { SetTimer } from './legDeadline';
 
@@ -72,6 +74,13 @@ export interface SignInPort {
    * browser, redirect, token. Resolves once a token is stored; rejects with the reason in words.
    */
   signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void>;
+  /** The server refused the token it just got (a 401 loop): sign-in ended, and the user is told why. */
+  refused(def: RemoteServerDefinition, reason: string): void;
+  /**
+   * Whether a launch's failure is the transport's own OAuth step failing (metadata refused, an
+   * OAuth error): then sign-in ended, the user has been told why, and a restart would only repeat it.
+   */
+  endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean;
 }
 
 type Launch =
@@ -216,8 +225,9 @@ export class Connection extends Disposable {
       protocolVersion: session.protocolVersion,
     });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
-    // The view and readiness hear the first listing through onDidChangeTools.
-    await session.refreshTools();
+    // The view and readiness hear the first listing through onDidChangeTools. A 401 to it signs in
+    // like a call's would: some servers let `initialize` through without a token.
+    await session.refreshTools((request) => this.signedIn(request));
   }
 
   /**
@@ -231,7 +241,8 @@ export class Connection extends Disposable {
     const signIn = this.deps.signIn;
     const auth = await signIn?.providerFor(def);
     const first = await this.launch(kind, auth);
-    if (!first.failed || first.session?.isDisposed || !isAuthChallenge(first.err)) return first;
+    if (!first.failed || first.session?.isDisposed) return first;
+    if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true } : first;
     if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
     void this.endSession();
     const signal = this.calls.signal;
@@ -244,7 +255,9 @@ export class Connection extends Disposable {
     if (signal.aborted || !this.wanted || this.isDisposed) return { failed: true, session: undefined, err: undefined, superseded: true };
     const second = await this.launch(kind, auth);
     if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
-      return { ...second, err: new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`), final: true };
+      const err = new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`);
+      signIn.refused(def, err.message);
+      return { ...second, err, final: true };
     }
     return second;
   }

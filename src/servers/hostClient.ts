@@ -11,7 +11,10 @@ import {
   type RequestOptions,
   type Result,
   type StandardSchemaV1,
+  type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../config/parse/definitions';
+import type { TransportKind } from './transports';
 import { answerFault, faultResponse } from './mrtr/answerShape';
 import { TASK_EXTENSION_METHODS, TASKS_EXTENSION, isTaskHandle, isTaskState, taskHandleResponse } from './mrtr/taskFollow';
 import type { InputRequired } from './mrtr/inputRounds';
@@ -177,4 +180,19 @@ export class HostClient extends Client {
     }
     super._onresponse(response);
   }
+
+  /** The cheapest request the server must answer, for the liveness probe: 2026-07-28 has no `ping`, so `server/discover`. */
+  probe(timeoutMs: number): Promise<unknown> {
+    return this.getProtocolEra() === 'modern' ? this.discover({ timeout: timeoutMs }) : this.ping({ timeout: timeoutMs });
+  }
+}
+
+/**
+ * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
+ * only 2025-era servers speak it, so it never probes.
+ */
+export function negotiationFor(choice: ServerDefinition['protocolVersion'], transport: TransportKind): VersionNegotiationOptions {
+  if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
+  if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
+  return { mode: 'auto' };
 }

@@ -3,10 +3,17 @@
  * and the SDK's OAuth client they sign in with, apart from transports.ts so that they load on
  * first use: see `httpTransports()` there.
  */
-import { StreamableHTTPClientTransport, SSEClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import {
+  OAuthClientFlowError,
+  OAuthError,
+  StreamableHTTPClientTransport,
+  SSEClientTransport,
+  type OAuthClientProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { RemoteServerDefinition } from '../config/parse/definitions';
 import { answeringFetch } from './answeringFetch';
-import { guardAuthFetch } from './auth/authFetchGuard';
+import { AuthRequestRefused, guardAuthFetch } from './auth/authFetchGuard';
 import { ServerOAuthProvider, type OAuthProviderOptions } from './auth/oauthProvider';
 import { loopbackFetch, type Fetch } from './loopbackFetch';
 import type { StreamOrigins } from './questionLinks';
@@ -51,6 +58,19 @@ export function createOAuthProvider(
     serverUrl: new URL(def.url),
     fetch: guardAuthFetch(new URL(def.url), loopbackFetch(fetch)),
   });
+}
+
+/**
+ * Whether `err` ended the SDK's OAuth flow (discovery, registration, refresh: a request the guard
+ * refused, an OAuth error answer, a changed authorization server) rather than the MCP exchange.
+ */
+export function isAuthFlowError(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (e instanceof AuthRequestRefused || OAuthError.isInstance(e) || OAuthClientFlowError.isInstance(e)) return true;
+    e = (e as Error).cause;
+  }
+  return false;
 }
 
 /**

@@ -17,7 +17,7 @@
  * aborts the request instead, with the error the SDK's timer would have raised; its timer comes
  * from the caller, so tests advance simulated time. No `vscode` import.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, type ProgressCallback } from '@modelcontextprotocol/client';
 import type { Event } from '../util/emitter';
 
 /** A timer the caller can cancel; tests pass a scheduler they advance themselves. */
@@ -111,5 +111,55 @@ export class LegDeadline {
     this.watch.dispose();
     this.timer?.dispose();
     this.timer = undefined;
+  }
+}
+
+/** How one relayed or tool-call leg is sent. */
+export interface LegOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Each `notifications/progress` the server sends about this request. */
+  readonly onprogress?: ProgressCallback | undefined;
+  readonly timeoutMs?: number;
+}
+
+/** A leg's options as the SDK takes them: its own timeout off, ours in the signal. */
+export interface SdkLegOptions {
+  readonly signal: AbortSignal;
+  readonly onprogress?: ProgressCallback;
+  readonly timeout: number;
+}
+
+/** The caller's cancel and the deadline abort the request; progress extends the deadline. */
+export function sdkLegOptions(leg: LegOptions, deadline: LegDeadline): SdkLegOptions {
+  const onprogress = leg.onprogress;
+  return {
+    signal: leg.signal ? AbortSignal.any([leg.signal, deadline.signal]) : deadline.signal,
+    // Without a callback the SDK sends no progress token, so the server cannot send progress:
+    // as before, only callers that show progress ask for it.
+    ...(onprogress
+      ? {
+          onprogress: (p) => {
+            deadline.extend();
+            onprogress(p);
+          },
+        }
+      : {}),
+    timeout: SDK_TIMEOUT_OFF_MS,
+  };
+}
+
+/** Runs one request under its {@link LegDeadline}: the one place a leg's timeout is decided. */
+export async function runLeg<T>(
+  server: string,
+  leg: LegOptions,
+  timeoutMs: number,
+  clock: LegClock,
+  send: (options: SdkLegOptions) => Promise<T>,
+): Promise<T> {
+  const deadline = new LegDeadline(server, leg.timeoutMs ?? timeoutMs, clock);
+  try {
+    return await send(sdkLegOptions(leg, deadline));
+  } finally {
+    deadline.dispose();
   }
 }

@@ -4,9 +4,9 @@
  * when that launch ends; the Session never outlives its transport and never restarts itself.
  *
  * Where things go:
- * - A new client capability (roots, sampling, tasks, sign-in): declare it in
- *   {@link CLIENT_CAPABILITIES} and install its handlers in {@link Session.installHandlers}, one
- *   block per capability. Nothing else in `servers/` needs to know about it.
+ * - A new client capability (roots, sampling, tasks): a file of its own in `capabilities/`,
+ *   declared and installed in capabilities/clientCapabilities.ts. Nothing else in `servers/` needs
+ *   to know about it. (Sign-in is the transport's: auth/, and Connection.launchSignedIn.)
  * - What the server sends us unasked (elicitations, list changes, log messages) is handled there
  *   too; what the rest of the host should hear leaves through this session's events.
  * - Requests we send: {@link Session.sendLeg} (calls that may ask the user) and
@@ -17,49 +17,30 @@
  * disposing removes every listener of its events, so a launch that ended can never touch the
  * next one. No `vscode` import: tests run this in plain Node over an in-memory transport.
  */
-import {
-  ProtocolError,
-  type ClientCapabilities,
-  type ClientContext,
-  type Implementation,
-  type JSONRPCMessage,
-  type ProgressCallback,
-  type ServerCapabilities,
-  type Tool,
-  type VersionNegotiationOptions,
-} from '@modelcontextprotocol/client';
+import { ProtocolError, type ClientContext, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ElicitationSink } from '../elicitation/broker';
-import { askerFor } from '../elicitation/asker';
 import type { SamplingSink } from '../sampling/samplingBroker';
-import { installSampling, SAMPLING_CAPABILITY } from './capabilities/sampling';
-import { answerMaybeAsTask, installTasks, SessionTasks, TASKS_CAPABILITY } from './capabilities/tasks';
+import { CLIENT_CAPABILITIES, installCapabilities } from './capabilities/clientCapabilities';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
-import { NO_ROOTS, SessionRoots, type RootsSource } from './capabilities/roots';
+import type { RootsSource } from './capabilities/roots';
 import type { ClientExtensions } from './capabilities/agentExtensions';
-import { HostClient } from './hostClient';
-import { LegDeadline, REAL_LEG_CLOCK, SDK_TIMEOUT_OFF_MS, type LegClock } from './legDeadline';
+import { HostClient, negotiationFor } from './hostClient';
+import { REAL_LEG_CLOCK, runLeg, type LegClock, type LegOptions, type SdkLegOptions } from './legDeadline';
+import { askLinked, traceIncoming, watchOutgoing } from './sessionWire';
 import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
-import type { PreparedTransport, TransportKind } from './transports';
+import { isAuthChallenge, type PreparedTransport, type TransportKind } from './transports';
 import { QuestionLinks } from './questionLinks';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
 export interface RelayedMessage {
   readonly method: string;
   readonly params?: Record<string, unknown> | undefined;
-}
-
-/** How one relayed or tool-call leg is sent. */
-export interface LegOptions {
-  readonly signal?: AbortSignal | undefined;
-  /** Each `notifications/progress` the server sends about this request. */
-  readonly onprogress?: ProgressCallback | undefined;
-  readonly timeoutMs?: number;
 }
 
 /** The part of the logger a session writes to (the host's Logger, or a test's array). */
@@ -104,17 +85,6 @@ export interface SessionEnd {
   readonly kind: 'closed' | 'unresponsive' | 'versionGone';
   readonly reason: string;
 }
-
-/**
- * Everything this client declares to a server. Each entry has its handlers in
- * {@link Session.installHandlers}; add a capability in both places, nowhere else.
- */
-export const CLIENT_CAPABILITIES = {
-  elicitation: { form: { applyDefaults: true }, url: {} },
-  roots: { listChanged: true },
-  sampling: SAMPLING_CAPABILITY,
-  tasks: TASKS_CAPABILITY,
-} as const satisfies ClientCapabilities;
 
 /**
  * A call the server takes this long over, with no progress and no question of its own open,
@@ -185,7 +155,7 @@ export class Session {
     this.client.onerror = (e) => this.onTransportError(e);
     this.client.onResponse = (id) => this.links.answered(id);
     if (prepared.origins) prepared.origins.onArrived = (question, call) => this.links.arrivedOn(question, call);
-    this.watchOutgoing();
+    watchOutgoing(prepared.transport, deps.log, this.links);
   }
 
   get isDisposed(): boolean {
@@ -232,69 +202,28 @@ export class Session {
     if (this.isDisposed) return;
     this.connected = true;
     this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
-    this.traceIncoming();
+    traceIncoming(this.prepared.transport, this.deps.log);
     this.level.start();
   }
 
   /**
-   * The handlers behind {@link CLIENT_CAPABILITIES} and the notifications we listen to, one block
-   * per capability. A new capability's request handlers go here.
+   * The handlers behind CLIENT_CAPABILITIES (capabilities/clientCapabilities.ts), and the
+   * notifications we listen to.
    */
   private installHandlers(): void {
     const { client, deps } = this;
-    const name = deps.name;
-
-    // tasks (2025-11-25): a pushed elicitation or sample with `task` is answered with a task at
-    // once and asked the same way; the server polls it (capabilities/tasks.ts).
-    const tasks = new SessionTasks({ log: (m) => deps.log.debug(m) });
-    this.owned.push(tasks);
-    installTasks(client, tasks);
-
-    // elicitation: pushed requests (2025 servers) reach the broker raw (see hostClient.ts);
-    // 2026-07-28 input rounds reach it through sendLeg's caller (mrtr/inputRounds.ts).
-    client.setElicitationHandler((request, ctx) =>
-      answerMaybeAsTask(tasks, 'elicitation/create', request.params, (params, task) =>
-        task
-          ? // A task-borne question outlives the request that created it: its task's signal ends it.
-            deps.sink.handle(askerFor(name, client.getServerVersion()), params, { signal: task.signal, requestId: `task ${task.id}` })
-          : this.asked(ctx, request.method, (signal) =>
-              deps.sink.handle(askerFor(name, client.getServerVersion()), params, {
-                signal,
-                requestId: ctx.mcpReq.id,
-                sendProgress: async (progressToken, progress, message) => {
-                  await ctx.mcpReq.notify({
-                    method: 'notifications/progress',
-                    params: { progressToken, progress, ...(message ? { message } : {}) },
-                  });
-                },
-              }),
-            ),
-      ),
-    );
-    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-      if (!this.isDisposed) deps.sink.complete(name, n.params.elicitationId);
-    });
-
-    // roots: the workspace folders this server may see (capabilities/roots.ts). 2026-07-28
-    // servers ask in input rounds instead, and have no list_changed notification.
-    const roots = new SessionRoots({
-      server: name,
-      source: deps.roots ?? NO_ROOTS,
-      notifyChanged: () => {
-        if (!this.connected || this.isDisposed || client.getProtocolEra() === 'modern') return;
-        client.sendRootsListChanged().catch((e: unknown) => deps.log.warn(`roots/list_changed failed: ${errorText(e)}`));
-      },
-    });
-    this.owned.push(roots);
-    client.setRequestHandler('roots/list', () => roots.list());
-    // sampling: capabilities/sampling.ts.
-    installSampling(
+    installCapabilities({
       client,
-      () => askerFor(name, client.getServerVersion()),
-      deps.sampler,
-      (ctx, ask) => this.asked(ctx, 'sampling/createMessage', ask),
-      tasks,
-    );
+      name: deps.name,
+      sink: deps.sink,
+      sampler: deps.sampler,
+      roots: deps.roots,
+      log: deps.log,
+      asked: (ctx, method, ask) => this.asked(ctx, method, ask),
+      live: () => this.connected && !this.isDisposed,
+      isDisposed: () => this.isDisposed,
+      own: (d) => this.owned.push(d),
+    });
 
     // Server notifications. For a server that announces tool list changes without declaring
     // `listChanged`; one that declares it gets the SDK's handler instead (see the constructor).
@@ -311,30 +240,9 @@ export class Session {
     };
   }
 
-  /**
-   * Runs one pushed question with the signal that ends it: the server's cancellation of it, and
-   * the cancellation of the call it belongs to, when that is known (questionLinks.ts).
-   */
-  private async asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const link = this.links.question(ctx.mcpReq.id);
-    const id = JSON.stringify(ctx.mcpReq.id);
-    if (link.call === undefined) {
-      if (link.inFlight > 1) {
-        this.deps.log.debug(
-          `${method} ${id} may belong to any of ${link.inFlight} requests in flight: cancelling one of them leaves it open`,
-        );
-      }
-      return ask(ctx.mcpReq.signal);
-    }
-    const how = link.kind === 'stream' ? 'arrived on its stream' : 'the only request in flight';
-    this.deps.log.debug(
-      `${method} ${id} belongs to our ${this.links.methodOf(link.call) ?? 'request'} ${JSON.stringify(link.call)} (${how})`,
-    );
-    try {
-      return await ask(AbortSignal.any([ctx.mcpReq.signal, link.signal]));
-    } finally {
-      link.dispose();
-    }
+  /** Runs one pushed question with the signal that ends it (sessionWire.ts, askLinked). */
+  private asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return askLinked(this.links, this.deps.log, { id: ctx.mcpReq.id, signal: ctx.mcpReq.signal }, method, ask);
   }
 
   /** What a list change does: the gateway passes it on; a tool list change also refreshes ours. */
@@ -353,15 +261,19 @@ export class Session {
     if (!this.isDisposed) this._onDidNotify.fire(n);
   }
 
-  /** Lists every page of tools; the first listing after connect marks the session ready either way. */
-  async refreshTools(): Promise<void> {
+  /**
+   * Lists every page of tools; the first listing after connect marks the session ready either way.
+   * `send` carries each page's request: the connection passes its sign-in for the first listing,
+   * since a server may let `initialize` through and answer 401 to the first request after it.
+   */
+  async refreshTools(send: <T>(request: () => Promise<T>) => Promise<T> = (request) => request()): Promise<void> {
     if (this.isDisposed) return;
     if (this.serverCapabilities?.tools) {
       try {
         const tools: Tool[] = [];
         let cursor: string | undefined;
         do {
-          const page = await this.client.listTools(cursor ? { cursor } : undefined);
+          const page = await send(() => this.client.listTools(cursor ? { cursor } : undefined));
           tools.push(...page.tools);
           cursor = page.nextCursor;
         } while (cursor && tools.length < 10_000);
@@ -384,21 +296,22 @@ export class Session {
    */
   private onTransportError(e: unknown): void {
     this.deps.log.warn(`transport error: ${errorText(e)}`);
+    // A sign-in challenge (a 401, or the SDK's Unauthorized after a 403 step-up) is an answer: the
+    // server is there, and the request that met it starts the sign-in (connection.ts). A probe
+    // would only meet it again and start a second authorization, whose PKCE verifier replaces the
+    // first one's.
+    if (isAuthChallenge(e)) return;
     if (this.prepared.kind === 'stdio' || !this.connected || this.probing || this.isDisposed) return;
     this.probing = true;
-    // 2026-07-28 has no `ping`; `server/discover` is the cheap request every modern server answers.
-    const alive =
-      this.client.getProtocolEra() === 'modern'
-        ? this.client.discover({ timeout: PROBE_TIMEOUT_MS })
-        : this.client.ping({ timeout: PROBE_TIMEOUT_MS });
-    alive.then(
+    this.client.probe(PROBE_TIMEOUT_MS).then(
       () => {
         this.probing = false;
       },
       (err: unknown) => {
         this.probing = false;
-        // An error answer (say, a server without ping) still proves the server is there.
-        if (err instanceof ProtocolError || this.isDisposed) return;
+        // An error answer (say, a server without ping) still proves the server is there, and so
+        // does a sign-in challenge (a server whose ping needs the token a sign-in is getting).
+        if (err instanceof ProtocolError || isAuthChallenge(err) || this.isDisposed) return;
         this.deps.log.warn(`the server stopped answering: ${errorText(err)}`);
         this.end({ kind: 'unresponsive', reason: `the connection was lost (${errorText(err)})` });
       },
@@ -461,14 +374,9 @@ export class Session {
     }
   }
 
-  /** Runs one request under its {@link LegDeadline}: the one place a leg's timeout is decided. */
-  private async timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
-    const deadline = new LegDeadline(this.deps.name, leg.timeoutMs ?? timeoutMs, this.deps.legClock ?? REAL_LEG_CLOCK);
-    try {
-      return await send(sdkLegOptions(leg, deadline));
-    } finally {
-      deadline.dispose();
-    }
+  /** Runs one request under its leg deadline (legDeadline.ts, runLeg). */
+  private timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
+    return runLeg(this.deps.name, leg, timeoutMs, this.deps.legClock ?? REAL_LEG_CLOCK, send);
   }
 
   /** -32021 and a late -32022 become errors that say what the user can do about them. */
@@ -492,44 +400,6 @@ export class Session {
   }
 
   /**
-   * Wraps the transport's send: every outgoing message reaches {@link trace}, and our requests
-   * and cancellations reach {@link links}, so a call's cancellation closes its questions.
-   */
-  private watchOutgoing(): void {
-    const t = this.prepared.transport;
-    const send = t.send.bind(t);
-    t.send = (msg, opts) => {
-      if (this.deps.log.isTracing) this.trace('→', msg);
-      this.outgoing(msg);
-      return send(msg, opts);
-    };
-  }
-
-  private outgoing(msg: JSONRPCMessage): void {
-    const cancelled = this.links.outgoing(msg);
-    if (cancelled && cancelled.closed > 0) {
-      const what = `our ${cancelled.method ?? 'request'} ${JSON.stringify(cancelled.id)}`;
-      this.deps.log.info(`${what} was cancelled: closed ${cancelled.closed} question(s) it raised`);
-    }
-  }
-
-  /** Wraps the handler the client installed at connect, so every incoming message reaches {@link trace}. */
-  private traceIncoming(): void {
-    if (!this.deps.log.isTracing) return;
-    const t = this.prepared.transport;
-    const onmessage = t.onmessage;
-    t.onmessage = (msg, extra) => {
-      this.trace('←', msg);
-      onmessage?.(msg, extra);
-    };
-  }
-
-  /** The one place a wire message is written to the log. */
-  private trace(direction: '→' | '←', msg: JSONRPCMessage): void {
-    this.deps.log.trace(`${direction} ${JSON.stringify(msg)}`);
-  }
-
-  /**
    * Ends the launch: no event fires and no callback acts from here on. Closes the client, which
    * fails every request still waiting on it; stdio servers get the SDK's stdin-close, SIGTERM,
    * SIGKILL sequence. Resolves once closed; never rejects.
@@ -546,39 +416,4 @@ export class Session {
     }
     return this.closing;
   }
-}
-
-interface SdkLegOptions {
-  readonly signal: AbortSignal;
-  readonly onprogress?: ProgressCallback;
-  readonly timeout: number;
-}
-
-/** The caller's cancel and the deadline abort the request; progress extends the deadline. */
-function sdkLegOptions(leg: LegOptions, deadline: LegDeadline): SdkLegOptions {
-  const onprogress = leg.onprogress;
-  return {
-    signal: leg.signal ? AbortSignal.any([leg.signal, deadline.signal]) : deadline.signal,
-    // Without a callback the SDK sends no progress token, so the server cannot send progress:
-    // as before, only callers that show progress ask for it.
-    ...(onprogress
-      ? {
-          onprogress: (p) => {
-            deadline.extend();
-            onprogress(p);
-          },
-        }
-      : {}),
-    timeout: SDK_TIMEOUT_OFF_MS,
-  };
-}
-
-/**
- * The SDK's negotiation mode for a server's `protocolVersion` setting. SSE is the 2024 transport:
- * only 2025-era servers speak it, so it never probes.
- */
-export function negotiationFor(choice: ServerDefinition['protocolVersion'], transport: TransportKind): VersionNegotiationOptions {
-  if (transport === 'sse' || choice === '2025-11-25') return { mode: 'legacy' };
-  if (choice === '2026-07-28') return { mode: { pin: '2026-07-28' } };
-  return { mode: 'auto' };
 }

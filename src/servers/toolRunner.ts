@@ -10,6 +10,7 @@ import { askerFor } from '../elicitation/asker';
 import type { Connection } from './connection';
 import { sendWithInputRounds, type MrtrMethod, type RoundBroker } from './mrtr/inputRounds';
 import { localised } from './mrtr/messages';
+import { english, type Localize } from '../shared/localize';
 import { raceAbort } from '../util/async';
 import { callScoped } from '../elicitation/callCancel';
 
@@ -81,6 +82,8 @@ export interface ToolCallOptions {
   readonly log?: ((m: string) => void) | undefined;
   /** Each `notifications/progress` the server sends about the call. */
   readonly onprogress?: ProgressCallback | undefined;
+  /** The language of the errors a failed round gives (the window's; English when absent). */
+  readonly l10n?: Localize | undefined;
 }
 
 /**
@@ -112,7 +115,7 @@ export async function callWithInputRounds(
       ...(o.log ? { log: o.log } : {}),
     });
   } catch (err: unknown) {
-    throw localised(err);
+    throw localised(err, o.l10n ?? english);
   } finally {
     cancel?.dispose();
   }

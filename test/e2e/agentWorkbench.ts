@@ -1,11 +1,12 @@
 /**
- * What the two agent suites share: a fixture extension installed beside ours, the 2026-07-28-only
+ * What the agent suites share: a fixture extension installed beside ours, the 2026-07-28-only
  * demo server in our setting, and the check that VS Code never answered a question itself.
  */
+import * as assert from 'node:assert/strict';
 import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
 
 /**
@@ -36,4 +37,31 @@ export async function vscodeElicitationShown(page: Page): Promise<number> {
     (await page.locator('.notifications-center .notification-list-item', { hasText: /Respond/ }).count()) +
     (await page.locator('.part.auxiliarybar').getByRole('button', { name: 'Respond' }).count())
   );
+}
+
+/**
+ * Opens the chat in agent mode with the test model (the only one, so VS Code picks it), types the
+ * prompt, and waits for VS Code's confirmation before it runs the MCP tool whose title it shows
+ * (its confirmation, not an elicitation). Fails at once if the agent says no tool matches.
+ */
+export async function askAgentInChat(page: Page, prompt: string, toolTitle: string): Promise<Locator> {
+  const chat = page.locator('.part.auxiliarybar');
+  await page.keyboard.press('Control+Alt+KeyI'); // Chat: Open Chat
+  const input = chat.locator('.interactive-input-editor').first();
+  await input.waitFor({ timeout: 30_000 });
+  await chat.locator('.chat-input-toolbars', { hasText: 'Agent' }).filter({ hasText: 'Tool Caller' }).first().waitFor({ timeout: 60_000 });
+  // Copilot's offer to set up more models covers the input; the user closes it.
+  const dismissOffer = chat.locator('.chat-input-notification-dismiss');
+  if (await dismissOffer.isVisible()) await dismissOffer.click();
+  await input.click();
+  await page.keyboard.type(prompt);
+  await page.keyboard.press('Enter');
+
+  const confirmation = chat.locator('.chat-confirmation-widget, .chat-tool-invocation-part', { hasText: toolTitle }).first();
+  const noTool = chat.getByText(/No MCP tool matches the request/);
+  await Promise.race([
+    confirmation.waitFor({ timeout: 90_000 }),
+    noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
+  ]);
+  return confirmation;
 }

@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
+import { askAgentInChat, demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
 import {
   formFrame,
   hideNotifications,
@@ -69,30 +69,8 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 60_000 });
     await page.keyboard.press('Control+j'); // hides the panel again
 
-    await page.keyboard.press('Control+Alt+KeyI'); // Chat: Open Chat
-    const input = chat.locator('.interactive-input-editor').first();
-    await input.waitFor({ timeout: 30_000 });
-    // Agent mode, and the test model: the only one, so VS Code picks it.
-    await chat
-      .locator('.chat-input-toolbars', { hasText: 'Agent' })
-      .filter({ hasText: 'Tool Caller' })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    // Copilot's offer to set up more models covers the input; the user closes it.
-    const dismissOffer = chat.locator('.chat-input-notification-dismiss');
-    if (await dismissOffer.isVisible()) await dismissOffer.click();
-
-    await input.click();
-    await page.keyboard.type('Please sign_up for me');
-    await page.keyboard.press('Enter');
-
     // VS Code asks before the agent runs an MCP tool (its confirmation, not an elicitation).
-    const confirmation = chat.locator('.chat-confirmation-widget, .chat-tool-invocation-part', { hasText: 'Run Sign up' }).first();
-    const noTool = chat.getByText(/No MCP tool matches the request/);
-    await Promise.race([
-      confirmation.waitFor({ timeout: 90_000 }),
-      noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
-    ]);
+    const confirmation = await askAgentInChat(page, 'Please sign_up for me', 'Run Sign up');
     assert.match(await confirmation.innerText(), /demo-modern/, 'the confirmation names the server');
     await confirmation
       .getByRole('button', { name: /^Allow/ })

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
+import { askAgentInChat, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
 import {
   formFrame,
   hideNotifications,
@@ -106,26 +106,7 @@ describe('Workbench: the offer to route brings a .mcp.json server’s questions 
     await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 60_000 });
     await page.keyboard.press('Control+j');
 
-    await page.keyboard.press('Control+Alt+KeyI'); // Chat: Open Chat
-    const input = chat.locator('.interactive-input-editor').first();
-    await input.waitFor({ timeout: 30_000 });
-    await chat
-      .locator('.chat-input-toolbars', { hasText: 'Agent' })
-      .filter({ hasText: 'Tool Caller' })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    const dismissOffer = chat.locator('.chat-input-notification-dismiss');
-    if (await dismissOffer.isVisible()) await dismissOffer.click();
-    await input.click();
-    await page.keyboard.type('Please ask_name for me');
-    await page.keyboard.press('Enter');
-
-    const confirmation = chat.locator('.chat-confirmation-widget, .chat-tool-invocation-part', { hasText: 'Ask for a name' }).first();
-    const noTool = chat.getByText(/No MCP tool matches the request/);
-    await Promise.race([
-      confirmation.waitFor({ timeout: 90_000 }),
-      noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
-    ]);
+    const confirmation = await askAgentInChat(page, 'Please ask_name for me', 'Ask for a name');
     await confirmation
       .getByRole('button', { name: /^Allow/ })
       .first()

@@ -22,7 +22,9 @@ const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfigur
 const STDIO = 'os-stdio';
 const HTTP = 'os-http';
 const RAW = 'os-raw';
+const RAW_HTTP = 'os-raw-http';
 const MODERN = [STDIO, HTTP] as const;
+const RAWS = [RAW, RAW_HTTP] as const;
 
 interface Received {
   readonly kind: string;
@@ -95,6 +97,9 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     savedRate = config().inspect('rateLimit')?.workspaceValue;
     await config().update('rateLimit', { requests: 0, perSeconds: 0 }, vscode.ConfigurationTarget.Workspace);
     const url = await httpServer(HTTP, children);
+    const rawUrl = await startHttpFixture(fixture('rawModernServer.mjs'), [RAW_HTTP, 'http'], children, {
+      FIXTURE_RECORD: record(RAW_HTTP),
+    });
     await config().update(
       'servers',
       {
@@ -102,22 +107,24 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
         [STDIO]: { command: 'node', args: [fixture('outputSchemaStdioServer.mjs'), STDIO], env: { FIXTURE_RECORD: record(STDIO) } },
         [HTTP]: { type: 'http', url },
         [RAW]: { command: 'node', args: [fixture('rawModernServer.mjs'), RAW], env: { FIXTURE_RECORD: record(RAW) } },
+        [RAW_HTTP]: { type: 'http', url: rawUrl },
       },
       vscode.ConfigurationTarget.Workspace,
     );
-    for (const n of [STDIO, HTTP, RAW]) await waitForRunning(s, n);
+    for (const n of [...MODERN, ...RAWS]) await waitForRunning(s, n);
     await waitFor(
-      () => MODERN.every((n) => s.manager.get(n)?.ready === true && s.gateway.has(n)),
+      () => [...MODERN, ...RAWS].every((n) => s.manager.get(n)?.ready === true && s.gateway.has(n)),
       'tools listed and gateway endpoints open',
     );
     for (const n of MODERN) await startAsAgent(n, 'book');
+    for (const n of RAWS) await startAsAgent(n, 'outEmptyRound');
   });
   suiteTeardown(async () => {
     s.broker.queue.cancelAll();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await config().update('servers', saved, vscode.ConfigurationTarget.Workspace);
     await config().update('rateLimit', savedRate, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => ![STDIO, HTTP, RAW].some((n) => s.manager.get(n)), 'servers removed');
+    await waitFor(() => ![...MODERN, ...RAWS].some((n) => s.manager.get(n)), 'servers removed');
     for (const c of children.splice(0)) c.kill('SIGTERM');
   });
   // A failed test must not leave its prompt open in front of the next one.
@@ -232,13 +239,15 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     }
   });
 
-  test('the final result is still checked: none structured is the tool error, of the wrong shape too; isError passes', async () => {
-    const noStructured = run(RAW, 'outNoStructured', {});
-    await answerBox(s, 'Fay');
-    assert.match((await failure(noStructured)).message, /outNoStructured has an output schema but did not return structured content/);
-    const wrong = run(RAW, 'outWrongShape', {});
-    await answerBox(s, 'Gus');
-    assert.match((await failure(wrong)).message, /does not match the tool's output schema/);
+  test('the final result is still checked (stdio and HTTP): none structured is the tool error, of the wrong shape too; isError passes', async () => {
+    for (const n of RAWS) {
+      const noStructured = run(n, 'outNoStructured', {});
+      await answerBox(s, 'Fay');
+      assert.match((await failure(noStructured)).message, /outNoStructured has an output schema but did not return structured content/, n);
+      const wrong = run(n, 'outWrongShape', {});
+      await answerBox(s, 'Gus');
+      assert.match((await failure(wrong)).message, /does not match the tool's output schema/, n);
+    }
     const refused = run(STDIO, 'refuse', { tag: 'refuse' });
     await answerBox(s, 'Hal');
     const r = (await refused) as { isError?: boolean; content: { text: string }[] };
@@ -246,26 +255,69 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     assert.equal(r.content[0]?.text, 'No table for Hal');
   });
 
-  test('bad input: a round with structuredContent, an empty round, a result with inputRequests: each a clear error, nothing pending', async () => {
+  test('bad input over stdio and Streamable HTTP, through Run Tool and the gateway: a round with structuredContent, an empty round, a result with inputRequests: each a clear error, no retry, nothing pending', async () => {
     let shown = 0;
     const sub = s.hooks.onDidShowPrompt(() => shown++);
+    const legs = (n: string, tool: string): number => received(n, (r) => (r as { tool?: string }).tool === tool).length;
     try {
       const cases: [string, RegExp][] = [
         ['outRoundWithResult', /also carries a result \(structuredContent\)/],
         ['outEmptyRound', /asks for nothing/],
         ['outResultWithRequests', /still asks for input \(inputRequests\)/],
       ];
-      for (const [tool, expected] of cases) {
-        const err = await failure(run(RAW, tool, {}));
-        assert.match(err.message, new RegExp(`${RAW}.*${tool}`), tool);
-        assert.match(err.message, expected, tool);
-        assert.equal(received(RAW, (r) => (r as { tool?: string }).tool === tool).length, 1, `${tool}: no retry`);
+      for (const n of RAWS) {
+        for (const [tool, expected] of cases) {
+          const before = legs(n, tool);
+          const err = await failure(run(n, tool, {}));
+          assert.match(err.message, new RegExp(`${n}.*${tool}`), `${n} ${tool}`);
+          assert.match(err.message, expected, `${n} ${tool}`);
+          // The agent, through the gateway: the same reason, as an error (VS Code may throw it or return it as text).
+          const agent = await invoke(n, tool, {}).then(
+            (text) => text,
+            (e: unknown) => (e instanceof Error ? e.message : String(e)),
+          );
+          assert.match(agent, expected, `${n} ${tool} through the gateway: ${agent}`);
+          assert.equal(legs(n, tool) - before, 2, `${n} ${tool}: one leg per call, no retry`);
+        }
       }
     } finally {
       sub.dispose();
     }
     assert.equal(shown, 0);
     assert.equal(s.broker.queue.size, 0);
+  });
+
+  test('gateway: a tool that needs two rounds (stdio and HTTP): the agent’s call is asked twice, each retry carries its answer, and the final result passes the output schema', async () => {
+    for (const n of MODERN) {
+      const call = invoke(n, 'twoRounds', { tag: `gw-two-${n}` });
+      await answerBox(s, 'Ivy', /Name for the booking\?/);
+      await answerPick(s, '20:00');
+      assert.deepEqual(JSON.parse(await call), { name: 'Ivy', time: '20:00', rounds: 2 }, n);
+      const sent = tagged(n, `gw-two-${n}`);
+      assert.equal(sent.length, 3, `${n}: one call, two retries`);
+      assert.deepEqual(sent[1]?.inputResponses, { name: { action: 'accept', content: { name: 'Ivy' } } }, n);
+      assert.deepEqual(sent[2]?.inputResponses, { time: { action: 'accept', content: { time: '20:00' } } }, n);
+    }
+    // A client of the gateway that checks output schemas as the SDK does: it lists the tools (with
+    // their schemas, relayed) and validates the structured result of the two-round call against it.
+    for (const n of MODERN) {
+      const def = s.gateway.definitions().find((d) => d.name === n);
+      assert.ok(def, `${n} has a gateway endpoint`);
+      const client = new Client({ name: 'gateway-schema-check', version: '0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
+      );
+      try {
+        const listed = (await client.listTools()).tools.find((t) => t.name === 'twoRounds');
+        assert.deepEqual(listed?.outputSchema?.['required'], ['name', 'time', 'rounds'], `${n}: the output schema reaches the agent`);
+        const result = client.callTool({ name: 'twoRounds', arguments: { tag: `gw-schema-${n}` } });
+        await answerBox(s, 'Jo');
+        await answerPick(s, '20:00');
+        assert.deepEqual((await result).structuredContent, { name: 'Jo', time: '20:00', rounds: 2 }, n);
+      } finally {
+        await client.close();
+      }
+    }
   });
 
   test('gateway: the agent calls a tool with an output schema; our prompt answers its round', async () => {

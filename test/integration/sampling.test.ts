@@ -52,6 +52,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
       vscode.ConfigurationTarget.Workspace,
     );
     await waitForRunning(s, 'fixture');
+    await waitForRunning(s, 'fixture-http');
     await waitForRunning(s, 'sampling-modern');
   });
   suiteTeardown(async () => {
@@ -218,6 +219,14 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
       assert.equal(r.error?.code, -32602, String(reason));
       assert.match(r.error?.message ?? '', reason);
     }
+    assert.deepEqual(shown, []);
+    assert.deepEqual(await received(), []);
+    // 10 MB over Streamable HTTP, where no line limit stands in front of our check.
+    const big = (await run('fixture-http', 'sample', { params: hi('x'), pad: 10 * 1024 * 1024 })) as {
+      error?: { code: number; message: string };
+    };
+    assert.equal(big.error?.code, -32602, 'fixture-http: 10 MB');
+    assert.match(big.error?.message ?? '', /more than 1000000 characters/);
     assert.deepEqual(shown, []);
     assert.deepEqual(await received(), []);
     // And nothing else broke: the next good request is answered.

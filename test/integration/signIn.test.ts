@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SignInPrompt } from '../../src/elicitation/presenter';
 import type { TestServices } from '../host/testServices';
-import { services, startHttpFixture, waitFor } from './helpers';
+import { acceptQuickInput, services, startHttpFixture, waitFor } from './helpers';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const NAME = 'protected-http';
@@ -124,5 +124,95 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     assert.equal(shown.length, 3);
     assert.equal((await stats()).registrations.length, 1);
     assert.match(await whoami(), /^client /);
+  });
+});
+
+suite('Sign-in: a pre-registered client, its secret set through the command (issue 25, item 5)', () => {
+  const PRE = 'preregistered-http';
+  const SECRET = 'pre-registered-s3cret-9f1c';
+  let s: TestServices;
+  let savedServers: unknown;
+  let base = '';
+  const children: ChildProcess[] = [];
+  const shown: SignInPrompt[] = [];
+  let answering: vscode.Disposable | undefined;
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+  const state = (): string => JSON.stringify(s.manager.get(PRE)?.state);
+
+  suiteSetup(async function () {
+    this.timeout(90_000);
+    s = await services();
+    savedServers = config().inspect('servers')?.workspaceValue;
+    // The authorization server knows one client, `pre-id`, with a secret; it registers nobody.
+    const url = await startHttpFixture(fixture('oauthServer.mjs'), ['0', PRE], children, { FIXTURE_CLIENT: `pre-id:${SECRET}` });
+    base = new URL(url).origin;
+    answering = s.hooks.presenter.intercept('presentSignIn', () => (prompt) => {
+      shown.push(prompt);
+      void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
+      return Promise.resolve('opened');
+    });
+    await config().update(
+      'servers',
+      { ...(savedServers as Record<string, unknown> | undefined), [PRE]: { type: 'http', url, clientId: 'pre-id' } },
+      vscode.ConfigurationTarget.Workspace,
+    );
+  });
+
+  suiteTeardown(async () => {
+    answering?.dispose();
+    await s.signIn.signOut(PRE);
+    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
+    for (const c of children) c.kill();
+  });
+
+  test('without its secret the sign-in ends naming the client; Set Client Secret (a password InputBox) stores it in SecretStorage only, and sign-in then succeeds; Sign Out forgets it', async function () {
+    this.timeout(120_000);
+    // No secret yet: the token request is refused, and the reason says what to do.
+    await waitFor(() => s.manager.get(PRE)?.state.kind === 'error', `${PRE} stopped for want of its secret`, 60_000);
+    assert.match(state(), /did not accept client \\"pre-id\\".*Set Client Secret for Server/);
+    const stats = (await (await fetch(`${base}/fixture/stats`)).json()) as {
+      registrations: unknown[];
+      codeGrants: number;
+      clientAuth: string[];
+    };
+    assert.equal(stats.registrations.length, 0, 'a pre-registered client is never registered again');
+    assert.equal(stats.codeGrants, 0);
+
+    // The command, from the palette with the server named: a password InputBox.
+    const box = new Promise<vscode.InputBox>((resolve) => {
+      const sub = s.hooks.onDidShowPrompt((p) => {
+        if (p.kind !== 'clientSecret') return;
+        sub.dispose();
+        resolve(p.widget as vscode.InputBox);
+      });
+    });
+    const done = vscode.commands.executeCommand('mcpElicitation.setClientSecret', PRE);
+    const input = await box;
+    assert.equal(input.password, true, 'typed masked');
+    assert.match(input.title ?? '', new RegExp(PRE));
+    assert.match(input.prompt ?? '', /pre-id/);
+    input.value = SECRET;
+    await acceptQuickInput();
+    await done;
+
+    // Stored in SecretStorage, and the stopped server signed in with it.
+    assert.equal(await s.authStore.clientSecret(PRE), SECRET);
+    await waitFor(() => s.manager.get(PRE)?.state.kind === 'running', `${PRE} running with its secret`, 60_000);
+    const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', PRE, 'whoami', {});
+    assert.match(r.content[0]?.text ?? '', /^client pre-id scopes mcp:read$/);
+    const after = (await (await fetch(`${base}/fixture/stats`)).json()) as { clientAuth: string[] };
+    assert.deepEqual(after.clientAuth, ['client_secret_basic'], 'the secret authenticated the token request');
+
+    // Never in settings or a log line.
+    assert.ok(!JSON.stringify(config().inspect('servers')).includes(SECRET), 'not in settings');
+    assert.deepEqual(
+      s.hooks.logLines.filter((l) => l.text.includes(SECRET)),
+      [],
+    );
+
+    // Sign Out forgets the tokens and the secret.
+    await vscode.commands.executeCommand('mcpElicitation.signOut', PRE);
+    assert.equal(await s.authStore.clientSecret(PRE), undefined);
+    assert.equal(await s.authStore.tokensOf(PRE), undefined);
   });
 });

@@ -243,4 +243,29 @@ suite('Tasks (2025-11-25): task-augmented elicitation and sampling in the real h
     });
     assert.equal(r.content[0]?.text, 'still here');
   });
+  test('bad input: tasks/update (keys we never asked) over stdio and HTTP is -32602 naming them; the task goes on (still working, its form the only prompt) and still answers tasks/cancel', async function () {
+    this.timeout(120_000);
+    await setPolicy(s, {});
+    for (const server of ['fixture', 'fixture-http']) {
+      const { opened, closed, done } = holding();
+      try {
+        const created = await task(server, { op: 'create', params: nameForm(`Update test on ${server}`), ttl: 60_000 });
+        const id = created.task?.taskId ?? '';
+        await waitFor(() => opened.length === 1, 'the form of the task is shown');
+        const never = await task(server, { op: 'update', taskId: id, params: { color: { action: 'accept', content: { c: 'red' } } } });
+        assert.equal(never.error?.code, -32602, server);
+        assert.match(never.error?.message ?? '', new RegExp(`task "${id}" never asked for input, so "color" was never asked`), server);
+        const unknown = await task(server, { op: 'update', taskId: 'no-such-task', params: {} });
+        assert.equal(unknown.error?.code, -32602, server);
+        assert.match(unknown.error?.message ?? '', /no task "no-such-task"/, server);
+        assert.equal((await task(server, { op: 'get', taskId: id })).status, 'working', `${server}: the task goes on`);
+        assert.deepEqual([opened.length, closed.length], [1, 0], `${server}: nothing else shown, the form still open`);
+        assert.equal(s.broker.queue.size, 1);
+        const cancelled = await task(server, { op: 'cancel', taskId: id });
+        assert.equal(cancelled.status, 'cancelled', `${server}: the task still answers its own requests`);
+      } finally {
+        done.dispose();
+      }
+    }
+  });
 });

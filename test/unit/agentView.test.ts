@@ -14,7 +14,8 @@ import { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { relayedCapabilities, relayedServerInfo, type GatewayUpstream, type RelayOptions } from '../../src/gateway/upstream';
 import { AgentExtensions, knownAgentExtensions, relayableExtensions, sameExtensions } from '../../src/servers/capabilities/agentExtensions';
 import type { RelayedMessage } from '../../src/servers/connection';
-import { CLIENT_CAPABILITIES, Session } from '../../src/servers/session';
+import { CLIENT_CAPABILITIES } from '../../src/servers/capabilities/clientCapabilities';
+import { Session } from '../../src/servers/session';
 import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 
 const UI = 'io.modelcontextprotocol/ui';

@@ -17,7 +17,8 @@ import {
   type TaskLimits,
 } from '../../src/servers/capabilities/clientTasks';
 import { answerMaybeAsTask, SessionTasks, TASKS_CAPABILITY, taskParam } from '../../src/servers/capabilities/tasks';
-import { CLIENT_CAPABILITIES, Session } from '../../src/servers/session';
+import { CLIENT_CAPABILITIES } from '../../src/servers/capabilities/clientCapabilities';
+import { Session } from '../../src/servers/session';
 import { FakeLaunches, ManualTimers, MemoryLog, RecordingSampler, stdioDef } from './support/fakeLaunches';
 
 /** A run the test settles itself; `signal` is what the task gave it. */
@@ -363,6 +364,42 @@ void describe('Session: task-augmented requests from a real SDK server', () => {
     assert.equal(session.isDisposed, false);
     const after = await server.server.experimental.tasks.getTask(created.task.taskId);
     assert.equal(after.status, 'cancelled');
+    await session.dispose();
+  });
+  void it('tasks/update from the server (keys we never asked): -32602 naming them, for a live task and an unknown id; the task goes on and its answer still arrives', async () => {
+    const { session, launches, sink } = await connected();
+    const server = launches.last.server;
+    assert.ok(server);
+    const types = await import('@modelcontextprotocol/sdk/types.js');
+    const asked = sink.next();
+    const created = (await server.server.request(
+      { method: 'elicitation/create', params: { mode: 'form', ...form, task: { ttl: 60_000 } } },
+      types.CreateTaskResultSchema,
+    )) as { task: { taskId: string } };
+    await asked;
+    const update = (params: Record<string, unknown>): Promise<unknown> =>
+      server.server.request({ method: 'tasks/update', params }, types.EmptyResultSchema).then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e,
+      );
+    const never = await update({ taskId: created.task.taskId, inputResponses: { color: { action: 'accept', content: { c: 'red' } } } });
+    assert.ok(never instanceof McpError);
+    assert.equal(never.code, -32602);
+    assert.match(never.message, new RegExp(`task "${created.task.taskId}" never asked for input, so "color" was never asked`));
+    const unknown = await update({ taskId: 'no-such-task', inputResponses: {} });
+    assert.ok(unknown instanceof McpError);
+    assert.equal(unknown.code, -32602);
+    assert.match(unknown.message, /no task "no-such-task"/);
+    const malformed = await update({ taskId: created.task.taskId, inputResponses: [] });
+    assert.ok(malformed instanceof McpError);
+    assert.equal(malformed.code, -32602);
+    assert.equal(sink.asked.length, 1, 'nothing else was asked');
+    assert.equal(sink.asked[0]?.extra.signal.aborted, false, 'the question is still open');
+    sink.asked[0]?.answer({ action: 'accept', content: { name: 'Ada' } });
+    const result = (await server.server.experimental.tasks.getTaskResult(created.task.taskId, types.ElicitResultSchema)) as {
+      action: string;
+    };
+    assert.equal(result.action, 'accept');
     await session.dispose();
   });
 });

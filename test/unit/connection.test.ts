@@ -169,6 +169,8 @@ void describe('Connection', () => {
           signIns.push(def.name);
           return Promise.resolve();
         },
+        refused: () => undefined,
+        endedInAuthFlow: () => false,
       },
     });
     launches.next('http401', 'serve');
@@ -192,6 +194,7 @@ void describe('Connection', () => {
       const launches = new FakeLaunches();
       const timers = new ManualTimers();
       let asked = 0;
+      const refused: string[] = [];
       const conn = new Connection(httpDef(), {
         log: new MemoryLog(),
         clientInfo: { name: 'test-host', version: '0.0.0' },
@@ -206,6 +209,8 @@ void describe('Connection', () => {
             asked++;
             return outcome === 'ok' ? Promise.resolve() : Promise.reject(new Error('sign-in was declined'));
           },
+          refused: (def, why) => refused.push(`${def.name}: ${why}`),
+          endedInAuthFlow: () => false,
         },
       });
       launches.next(...plan);
@@ -213,6 +218,8 @@ void describe('Connection', () => {
       assert.equal(asked, 1, 'the user is asked once');
       assert.ok(conn.state.kind === 'error' && conn.state.gaveUp);
       assert.match(conn.state.kind === 'error' ? conn.state.reason : '', reason);
+      // A declined sign-in is the user's own choice; a 401 loop is told, naming the server.
+      assert.equal(refused.length, outcome === 'ok' ? 1 : 0);
       assert.deepEqual(timers.waiting, [], 'no timer asks again');
       conn.dispose();
     }

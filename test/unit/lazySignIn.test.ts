@@ -5,25 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RemoteServerDefinition } from '../../src/config/parse/definitions';
-import { AuthStore, type SecretStore } from '../../src/servers/auth/authStore';
+import { AuthStore } from '../../src/servers/auth/authStore';
 import { LazySignIn } from '../../src/servers/auth/lazySignIn';
 import * as signInModule from '../../src/servers/auth/signIn';
 import * as engine from '../../src/servers/httpTransports';
-
-class MapSecrets implements SecretStore {
-  readonly map = new Map<string, string>();
-  get(key: string): Promise<string | undefined> {
-    return Promise.resolve(this.map.get(key));
-  }
-  store(key: string, value: string): Promise<void> {
-    this.map.set(key, value);
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.map.delete(key);
-    return Promise.resolve();
-  }
-}
+import { MapSecrets } from './support/signInHarness';
 
 const def: RemoteServerDefinition = {
   name: 'remote',

@@ -165,6 +165,18 @@ void describe('parseMcpJson: errors', () => {
     ['object env value', { command: 'x', env: { CFG: { a: 1 } } }, 'env.CFG', /"env.CFG" must be a string, a number or null/],
     ['non-string header', { type: 'http', url: 'https://x', headers: { 'X-N': true } }, 'headers.X-N', /must be a string/],
     ['non-string cwd', { command: 'x', cwd: 1 }, 'cwd', /"cwd" must be a string/],
+    [
+      'http client metadata document',
+      { url: 'https://x', clientMetadataUrl: 'http://c.example/doc.json' },
+      'clientMetadataUrl',
+      /https:\/\/ URL with a path/,
+    ],
+    [
+      'client metadata document without a path',
+      { url: 'https://x', clientMetadataUrl: 'https://c.example' },
+      'clientMetadataUrl',
+      /with a path/,
+    ],
     ['non-string envFile', { command: 'x', envFile: null }, 'envFile', /"envFile" must be a string/],
     ['entry not an object', 'node server.js', undefined, /must be an object/],
   ];
@@ -217,6 +229,16 @@ void describe('parseMcpJson: errors', () => {
     const def = only(r.servers);
     assert.ok(def.type === 'stdio');
     assert.deepEqual(def.env, { PORT: '8080', RATIO: '0.5', UNSET_ME: null, NAME: 'n' });
+  });
+
+  void it('a remote server keeps its pre-registered clientId and its clientMetadataUrl (sign-in, issue 25)', () => {
+    const r = parseServer({ url: 'https://x/mcp', clientId: 'pre-id', clientMetadataUrl: 'https://c.example/client.json' });
+    assert.deepEqual(r.errors, []);
+    const def = only(r.servers);
+    assert.ok(def.type === 'http');
+    assert.equal(def.clientId, 'pre-id');
+    assert.equal(def.clientMetadataUrl, 'https://c.example/client.json');
+    assert.equal(def.ignoredKeys, undefined, 'both keys are acted on');
   });
 
   void it('headers stay strings only: a number or null header is an error naming it', () => {

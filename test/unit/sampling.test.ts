@@ -7,9 +7,9 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { checkSamplingRequest, MAX_MESSAGES } from '../../src/sampling/samplingRequest';
-import { chooseModel, type ModelInfo } from '../../src/sampling/modelChoice';
+import { chooseModel, usableModels, type ModelInfo } from '../../src/sampling/modelChoice';
 import { ModelAccessError, SamplingBroker, type ModelAccess, type ModelFailure } from '../../src/sampling/samplingBroker';
-import type { SamplingRequest } from '../../src/sampling/samplingRequest';
+import type { ModelPreferences, SamplingRequest } from '../../src/sampling/samplingRequest';
 import type { SamplingWording } from '../../src/sampling/consentForm';
 import { ElicitationQueue } from '../../src/elicitation/queue/elicitationQueue';
 import { Gatekeeper } from '../../src/elicitation/policy/policy';
@@ -105,7 +105,7 @@ const MODELS: ModelInfo[] = [
   { id: 'mini-2', name: 'Mini Two', family: 'mini', vendor: 'v', maxInputTokens: 16_000 },
   { id: 'mid-3', name: 'Claude Sonnet', family: 'claude', vendor: 'w', maxInputTokens: 64_000 },
 ];
-const noPrefs = { hints: [], costPriority: undefined, speedPriority: undefined, intelligencePriority: undefined };
+const noPrefs: ModelPreferences = { hints: [], costPriority: undefined, speedPriority: undefined, intelligencePriority: undefined };
 
 void describe('model choice', () => {
   void it('the remembered model wins while it exists; then hints by substring; then priorities; then the first', () => {
@@ -115,6 +115,30 @@ void describe('model choice', () => {
     assert.equal(chooseModel(MODELS, undefined, { ...noPrefs, costPriority: 0.1, intelligencePriority: 0.8 })?.model.id, 'big-1');
     assert.deepEqual(chooseModel(MODELS, undefined, noPrefs)?.reason, 'first');
     assert.equal(chooseModel([], undefined, noPrefs), undefined);
+  });
+
+  // What VS Code 1.139 lists once its chat extension is active: Copilot CLI's "Auto" comes first
+  // and takes no input; it answered samples with an empty text.
+  const AUTO: ModelInfo = { id: 'copilotcli', name: 'Auto', family: 'copilotcli', vendor: 'copilotcli', maxInputTokens: 0 };
+  void it('a model with no input window never answers: not first, not the smallest, not remembered', () => {
+    const withAuto = [AUTO, ...MODELS];
+    assert.deepEqual(
+      usableModels(withAuto).map((m) => m.id),
+      ['big-1', 'mini-2', 'mid-3'],
+    );
+    assert.deepEqual(
+      usableModels([
+        { ...AUTO, maxInputTokens: Number.NaN },
+        { ...AUTO, id: 'neg', maxInputTokens: -1 },
+      ]),
+      [],
+    );
+    const choose = (remembered: string | undefined, prefs: ModelPreferences): string | undefined =>
+      chooseModel(usableModels(withAuto), remembered, prefs)?.model.id;
+    assert.equal(choose(undefined, noPrefs), 'big-1', 'first usable, not Auto');
+    assert.equal(choose(undefined, { ...noPrefs, hints: ['unknown-model'], speedPriority: 1, intelligencePriority: 0 }), 'mini-2');
+    assert.equal(choose('copilotcli', { ...noPrefs, hints: ['claude'] }), 'mid-3', 'a remembered Auto gives way to the hint');
+    assert.equal(chooseModel(usableModels([AUTO]), undefined, noPrefs), undefined, 'only Auto: no model');
   });
 });
 
@@ -251,6 +275,37 @@ void describe('sampling broker', () => {
       [['accept', 'policy']],
     );
     assert.equal(queue.size, 0);
+  });
+
+  void it('VS Code\'s placeholder model (Copilot CLI "Auto", no input window) is never offered or used; alone, it counts as no model', async () => {
+    const auto: ModelInfo = { id: 'copilotcli', name: 'Auto', family: 'copilotcli', vendor: 'copilotcli', maxInputTokens: 0 };
+    const a = setup({ srv: 'allow' });
+    a.models.models = [auto, ...MODELS];
+    const fast = await a.broker.handle(server, { ...ok, modelPreferences: { hints: [{ name: 'gpt-9' }], speedPriority: 1 } }, extra());
+    assert.equal(fast.model, 'mini-2', 'the smallest model that answers, not Auto');
+    assert.deepEqual(
+      a.models.sent.map((s) => s.model),
+      ['mini-2'],
+    );
+
+    const offered: string[][] = [];
+    const modelsOffered = new FakePresenter({
+      form: (p) => {
+        const field = p.form.fields[0];
+        offered.push(field?.kind === 'singleSelect' ? field.options.map((o) => o.value) : []);
+        return { action: 'decline' };
+      },
+    });
+    const b = setup({}, modelsOffered);
+    b.models.models = [auto, ...MODELS];
+    await rejection(b.broker.handle(server, ok, extra()));
+    assert.deepEqual(offered, [['big-1', 'mini-2', 'mid-3']], 'the consent offers only models that answer');
+
+    const c = setup({ srv: 'allow' });
+    c.models.models = [auto];
+    assert.match((await rejection(c.broker.handle(server, ok, extra()))).message, /No language model is available/);
+    assert.deepEqual(c.failures, ['srv: noModel']);
+    assert.equal(c.models.sent.length, 0);
   });
 
   void it('block: declined unseen, the user told once by the presenter, nothing sent', async () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { MissingCapabilityError, VersionGoneError } from '../../src/servers/mrtr/errors';
-import { CLIENT_CAPABILITIES, Session, type SessionEnd } from '../../src/servers/session';
+import { CLIENT_CAPABILITIES } from '../../src/servers/capabilities/clientCapabilities';
+import { Session, type SessionEnd } from '../../src/servers/session';
 import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
 
 async function connected(

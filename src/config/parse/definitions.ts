@@ -80,6 +80,11 @@ export interface RemoteServerDefinition extends ServerDefinitionBase {
   readonly headers: Readonly<Record<string, string>>;
   /** A client registered with the server's authorization server in advance (its secret is in SecretStorage). */
   readonly clientId?: string;
+  /**
+   * An https URL the user hosts with a client ID metadata document: the client's id where the
+   * authorization server takes such documents (`client_id_metadata_document_supported`).
+   */
+  readonly clientMetadataUrl?: string;
 }
 
 /** One configured MCP server, before variable substitution. */

@@ -246,8 +246,31 @@ function parseServer(
   }
   const headers = valueMap('headers');
   const clientId = optionalString('clientId');
+  const clientMetadataUrl = optionalString('clientMetadataUrl');
+  if (clientMetadataUrl !== undefined && !isClientMetadataUrl(clientMetadataUrl)) {
+    // The spec's rule (and the SDK's): the document's URL is the client id, so it must be https with a path.
+    fail('clientMetadataUrl', '"clientMetadataUrl" must be an https:// URL with a path', raw, 'clientMetadataUrl');
+  }
   if (failed || typeof url !== 'string') return undefined;
-  return { name, source, type, url, headers, ...(clientId !== undefined && { clientId }), ...extras };
+  return {
+    name,
+    source,
+    type,
+    url,
+    headers,
+    ...(clientId !== undefined && { clientId }),
+    ...(clientMetadataUrl !== undefined && { clientMetadataUrl }),
+    ...extras,
+  };
+}
+
+function isClientMetadataUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' && u.pathname !== '/';
+  } catch {
+    return false;
+  }
 }
 
 function parseArgs(
@@ -279,6 +302,8 @@ const KNOWN_SERVER_KEYS = new Set([
   'url',
   'headers',
   'clientId',
+  // Ours: a client ID metadata document (issue 25); VS Code's entries have no such key.
+  'clientMetadataUrl',
   'dev',
   'protocolVersion',
 ]);
@@ -385,7 +410,15 @@ export function fingerprint(def: ServerDefinition): string {
           folder,
           protocolVersion: def.protocolVersion,
         }
-      : { type: def.type, url: def.url, headers: def.headers, clientId: def.clientId, folder, protocolVersion: def.protocolVersion };
+      : {
+          type: def.type,
+          url: def.url,
+          headers: def.headers,
+          clientId: def.clientId,
+          clientMetadataUrl: def.clientMetadataUrl,
+          folder,
+          protocolVersion: def.protocolVersion,
+        };
   return canonicalJson(fields);
 }
 

@@ -108,6 +108,13 @@ export class AuthStore {
     return true;
   }
 
+  /** Sign Out: forgets `server`'s tokens and its pre-registered client's secret; true when there was either. */
+  async forgetServer(server: string): Promise<boolean> {
+    const hadSecret = (await this.clientSecret(server)) !== undefined;
+    if (hadSecret) await this.setClientSecret(server, undefined);
+    return (await this.forgetTokens(server)) || hadSecret;
+  }
+
   /** Whether `server` has tokens: signed in, as far as this window knows. */
   async isSignedIn(server: string): Promise<boolean> {
     return (await this.tokensOf(server)) !== undefined;

@@ -56,9 +56,17 @@ export class LazySignIn implements SignInPort {
     return this.service().signIn(def, signal);
   }
 
-  /** Forgets `server`'s tokens; true when there were some. */
-  signOut(server: string): Promise<boolean> {
-    return this.real ? this.real.signOut(server) : this.deps.store.forgetTokens(server);
+  refused(def: RemoteServerDefinition, reason: string): void {
+    this.service().refused(def, reason);
+  }
+
+  endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean {
+    return this.service().endedInAuthFlow(def, err);
+  }
+
+  /** Forgets `server`'s tokens and its client secret; true when there was either. */
+  async signOut(server: string): Promise<boolean> {
+    return this.real ? this.real.signOut(server) : this.deps.store.forgetServer(server);
   }
 
   dispose(): void {

@@ -31,6 +31,8 @@ export interface OAuthProviderOptions {
   readonly redirect: RedirectAddress;
   /** A pre-registered client's id, from the server's configuration (its secret is in SecretStorage). */
   readonly clientId?: string;
+  /** The https URL of a client ID metadata document the user hosts (the SDK uses it where the AS takes one). */
+  readonly clientMetadataUrl?: string;
   readonly store: AuthStore;
   /** The fetch OAuth requests go through (guarded: authFetchGuard.ts). */
   readonly fetch: FetchLike;
@@ -47,22 +49,37 @@ export interface RedirectAddress {
   current(): string | undefined;
 }
 
-/** An authorization request the SDK built and that waits for the user: where to go and its `state`. */
+/**
+ * An authorization request the SDK built and that waits for the user: where to go, its `state`,
+ * and the PKCE verifier and discovery made for it. These travel with the request because another
+ * 401 meanwhile (a second request, a probe) makes the SDK start a new authorization, whose
+ * verifier and discovery would otherwise replace those the user's code was issued under.
+ */
 export interface PendingAuthorization {
   readonly url: URL;
   readonly state: string;
+  readonly verifier: string | undefined;
+  readonly discovery: OAuthDiscoveryState | undefined;
 }
 
 export class ServerOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
+  /** What the SDK's latest discovery found: which issuer a stored client belongs to. */
   private discovery: OAuthDiscoveryState | undefined;
+  /** The authorization whose code is being redeemed ({@link finish}): its verifier and discovery. */
+  private redeeming: PendingAuthorization | undefined;
   private resource: string | undefined;
   private lastState: string | undefined;
   private refreshing: Promise<void> | undefined;
   /** Set when the SDK wants the user to authorize; taken by the sign-in service. */
   pending: PendingAuthorization | undefined;
 
-  constructor(private readonly o: OAuthProviderOptions) {}
+  /** Read by the SDK: with it, an authorization server that takes metadata documents needs no registration. */
+  readonly clientMetadataUrl?: string;
+
+  constructor(private readonly o: OAuthProviderOptions) {
+    if (o.clientMetadataUrl !== undefined) this.clientMetadataUrl = o.clientMetadataUrl;
+  }
 
   /**
    * Opens the loopback listener. Every run of the SDK's OAuth flow awaits this first: ours
@@ -101,7 +118,9 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
     if (this.o.clientId) {
       const secret = await this.o.store.clientSecret(this.o.server);
-      return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}) };
+      if (secret) this.o.addSecret(secret);
+      // Stamped with the issuer asking: the id is configuration for whichever server this one trusts (SEP-2352).
+      return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx ? { issuer: ctx.issuer } : {}) };
     }
     const issuer = ctx?.issuer ?? this.discovery?.authorizationServerMetadata?.issuer;
     return issuer ? this.o.store.client(issuer, this.redirectUrl) : undefined;
@@ -140,7 +159,13 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(url: URL): void {
     // Not opened here: the user is asked first (signIn.ts). The SDK put our state() in the URL.
-    this.pending = { url, state: url.searchParams.get('state') ?? this.lastState ?? '' };
+    // The SDK saved this request's verifier just before (saveCodeVerifier).
+    this.pending = {
+      url,
+      state: url.searchParams.get('state') ?? this.lastState ?? '',
+      verifier: this.verifier,
+      discovery: this.discovery,
+    };
   }
 
   saveCodeVerifier(verifier: string): void {
@@ -148,16 +173,35 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (!this.verifier) throw new Error('no sign-in is in progress for this server');
-    return this.verifier;
+    // While a code is redeemed, its own request's: another 401 meanwhile saves a new verifier.
+    const verifier = this.redeeming?.verifier ?? this.verifier;
+    if (!verifier) throw new Error('no sign-in is in progress for this server');
+    return verifier;
+  }
+
+  /**
+   * A launch begins. The SDK keeps the discovered authorization server for as long as the provider
+   * lives and never looks again, so one that changed between runs would get the old tokens and
+   * client (a gap, issue 25): each launch discovers afresh at its first 401. A launch whose token
+   * still works makes no discovery request at all.
+   */
+  beginRun(): void {
+    this.discovery = undefined;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
   }
 
+  /**
+   * Only while a code is redeemed, where the SDK checks that the issuer is the one the request
+   * went to. Every other flow discovers afresh: the SDK would otherwise reuse a cached discovery
+   * after the server refused a token, and never learn that the server moved to another
+   * authorization server (SEP-2352), where it must register again. That costs a refresh two
+   * metadata requests.
+   */
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
+    return this.redeeming?.discovery;
   }
 
   saveResourceUrl(url: string): void {
@@ -181,15 +225,24 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     return auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, ...options });
   }
 
-  /** Redeems the code the browser brought back; the SDK checks `iss` (RFC 9207) and the issuer binding. */
-  async finish(code: string, iss: string | undefined): Promise<void> {
+  /**
+   * Redeems the code the browser brought back for `request`, with that request's PKCE verifier;
+   * the SDK checks `iss` (RFC 9207) and the issuer binding.
+   */
+  async finish(request: PendingAuthorization, code: string, iss: string | undefined): Promise<void> {
     await this.ready();
-    const result = await auth(this, {
-      serverUrl: this.o.serverUrl,
-      fetchFn: this.o.fetch,
-      authorizationCode: code,
-      ...(iss !== undefined ? { iss } : {}),
-    });
+    this.redeeming = request;
+    let result: AuthResult;
+    try {
+      result = await auth(this, {
+        serverUrl: this.o.serverUrl,
+        fetchFn: this.o.fetch,
+        authorizationCode: code,
+        ...(iss !== undefined ? { iss } : {}),
+      });
+    } finally {
+      this.redeeming = undefined;
+    }
     this.verifier = undefined;
     this.pending = undefined;
     if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');

@@ -58,10 +58,15 @@ export class SignInFailed extends Error {
 }
 
 /** The reason an error gives, in a sentence (SDK errors carry their OAuth code and description). */
-function reasonOf(err: unknown): string {
+function reasonOf(err: unknown, def: RemoteServerDefinition): string {
   if (!(err instanceof Error)) return String(err);
   if (err instanceof SyntaxError || /JSON|Unexpected token/.test(err.message)) {
     return `the authorization server sent an answer that is not JSON (${err.message})`;
+  }
+  const code = (err as { code?: unknown }).code;
+  if (def.clientId && (code === 'invalid_client' || code === 'unauthorized_client')) {
+    // A pre-registered client the server refuses: most often its secret is missing or old.
+    return `the authorization server did not accept client "${def.clientId}" (${String(code)}: ${err.message}); set its secret with "MCP Elicitation: Set Client Secret for Server…"`;
   }
   return err.message;
 }
@@ -105,8 +110,16 @@ export class SignInService implements SignInPort {
     this._onDidChange.fire(server);
   }
 
-  providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
-    const key = JSON.stringify([def.url, def.clientId]);
+  /** The OAuth client of a launch that begins: it discovers the authorization server afresh (beginRun). */
+  async providerFor(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
+    const provider = await this.provider(def);
+    provider.beginRun();
+    return provider;
+  }
+
+  /** `def`'s OAuth client, kept while its configuration stays the same. */
+  private provider(def: RemoteServerDefinition): Promise<ServerOAuthProvider> {
+    const key = JSON.stringify([def.url, def.clientId, def.clientMetadataUrl]);
     const known = this.providers.get(def.name);
     if (known?.key === key) return Promise.resolve(known.provider);
     if (!this.known.has(def.name)) void this.recheck(def.name);
@@ -118,6 +131,7 @@ export class SignInService implements SignInPort {
       store: this.deps.store,
       addSecret: this.deps.addSecret,
       ...(def.clientId ? { clientId: def.clientId } : {}),
+      ...(def.clientMetadataUrl ? { clientMetadataUrl: def.clientMetadataUrl } : {}),
     });
     this.providers.set(def.name, { key, provider });
     return Promise.resolve(provider);
@@ -136,7 +150,7 @@ export class SignInService implements SignInPort {
       this.deps.log.info(`[${def.name}] signed in`);
     } catch (err) {
       const failure =
-        err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err));
+        err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err, def));
       this.deps.log.warn(`[${def.name}] sign-in ended: ${failure.message}`);
       if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, failure.message);
       throw failure;
@@ -147,7 +161,7 @@ export class SignInService implements SignInPort {
   }
 
   private async run(def: RemoteServerDefinition, stop: AbortSignal): Promise<void> {
-    const provider = await this.providerFor(def);
+    const provider = await this.provider(def);
     let pending = provider.pending;
     if (!pending) {
       // The 401 came without the SDK reaching the authorization step (say, a refresh the server
@@ -184,13 +198,24 @@ export class SignInService implements SignInPort {
     const code = params.get('code');
     if (!code) throw new SignInFailed('the browser came back without an authorization code');
     this.deps.addSecret(code);
-    await provider.finish(code, params.get('iss') ?? undefined);
+    await provider.finish(pending, code, params.get('iss') ?? undefined);
   }
 
-  /** Forgets `server`'s tokens; true when there were some. */
+  endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean {
+    if (!this.deps.engine().isAuthFlowError(err)) return false;
+    this.refused(def, reasonOf(err, def));
+    return true;
+  }
+
+  refused(def: RemoteServerDefinition, reason: string): void {
+    this.deps.log.warn(`[${def.name}] sign-in ended: ${reason}`);
+    this.deps.failed(def.name, reason);
+  }
+
+  /** Forgets `server`'s tokens and its pre-registered client's secret; true when there was either. */
   async signOut(server: string): Promise<boolean> {
     this.running.get(server)?.abort(new SignInFailed('signed out', true));
-    return this.deps.store.forgetTokens(server);
+    return this.deps.store.forgetServer(server);
   }
 
   dispose(): void {

@@ -211,6 +211,26 @@ export class ClientTasks {
     return end < all.length ? { tasks: page, nextCursor: String(end) } : { tasks: page };
   }
 
+  /**
+   * `tasks/update` (the 2026-07-28 extension's way to bring a task the input it asked for) sent to
+   * us: our tasks never ask the server for input (they wait on the user), so every key it carries
+   * was never asked. -32602 naming them, and the task goes on untouched; an unknown id is -32602 too.
+   */
+  update(taskId: string, keys: readonly string[]): never {
+    this.find(taskId);
+    const named =
+      keys.length === 0
+        ? 'no input'
+        : keys
+            .slice(0, 10)
+            .map((k) => `"${k.slice(0, 40)}"`)
+            .join(', ');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `tasks/update: task "${taskId}" never asked for input, so ${named} was never asked (this client's tasks wait on the user, not on the server)`,
+    );
+  }
+
   /** `tasks/cancel`: closes the question and marks the task cancelled; a finished task is -32602. */
   cancel(taskId: string): WireTask {
     const entry = this.find(taskId);

@@ -127,4 +127,10 @@ export function installTasks(client: HostClient, tasks: SessionTasks): void {
   client.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, (p, ctx) => tasks.current.result(p.taskId, ctx.mcpReq.signal));
   client.setRequestHandler('tasks/list', { params: LIST_PARAMS }, (p) => tasks.current.list(p.cursor));
   client.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, (p) => ({ ...tasks.current.cancel(p.taskId) }));
+  // Not a 2025-11-25 request: answered with the reason rather than the SDK's bare "Method not found".
+  // The SDK lifts `inputResponses` out of the params (a 2026-07-28 retry field) into the context:
+  // the well-formed answers, and the keys of those it dropped.
+  client.setRequestHandler('tasks/update', { params: TASK_ID_PARAMS }, (p, ctx) =>
+    tasks.current.update(p.taskId, [...Object.keys(ctx.mcpReq.inputResponses ?? {}), ...(ctx.mcpReq.droppedInputResponseKeys ?? [])]),
+  );
 }

@@ -1,0 +1,159 @@
+/**
+ * Sign-in tests in plain Node (issue 25): the real Connection, transports, SDK OAuth client,
+ * loopback redirect and SignInService against test/fixtures/oauthServer.mjs (an SDK MCP server
+ * behind the SDK's bearer gate, with its own authorization server). The "browser" is an HTTP
+ * client that follows the authorization URL; the consent step is the only stand-in.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { RemoteServerDefinition } from '../../../src/config/parse/definitions';
+import { Connection } from '../../../src/servers/connection';
+import { AuthStore, type SecretStore } from '../../../src/servers/auth/authStore';
+import { LoopbackRedirect } from '../../../src/servers/auth/loopbackRedirect';
+import { SignInService, type SignInConsentAnswer, type SignInRequest } from '../../../src/servers/auth/signIn';
+import * as engine from '../../../src/servers/httpTransports';
+import { MemoryLog, RecordingSampler, RecordingSink } from './fakeLaunches';
+
+const children: ChildProcess[] = [];
+
+/** Stops every fixture this file started (call from the test file's `after`). */
+export function killFixtures(): void {
+  for (const c of children) c.kill();
+}
+
+/** Starts the fixture; resolves with its base URL once it listens. */
+export function fixture(env: Record<string, string> = {}): Promise<string> {
+  return fixtureAt(path.join(__dirname, '..', '..', 'fixtures', 'oauthServer.mjs'), env);
+}
+
+/** Starts the fixture at `script` (the bench runs from a bundle elsewhere and names it). */
+export function fixtureAt(script: string, env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, [script, '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`oauthServer.mjs exited (${code})`)));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    });
+  });
+}
+
+export class MapSecrets implements SecretStore {
+  readonly map = new Map<string, string>();
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.map.get(key));
+  }
+  store(key: string, value: string): Promise<void> {
+    this.map.set(key, value);
+    return Promise.resolve();
+  }
+  delete(key: string): Promise<void> {
+    this.map.delete(key);
+    return Promise.resolve();
+  }
+}
+
+export interface Stats {
+  registrations: { application_type?: string; redirect_uris?: string[] }[];
+  authorizations: Record<string, string>[];
+  codeGrants: number;
+  refreshGrants: number;
+  unauthorized: number;
+  clientAuth: string[];
+  issuers: string[];
+}
+
+export async function stats(base: string): Promise<Stats> {
+  return (await (await fetch(`${base}/fixture/stats`)).json()) as Stats;
+}
+
+/** The user: answers the consent, and as the browser follows the authorization URL to the redirect. */
+export type User = (request: SignInRequest) => Promise<SignInConsentAnswer>;
+export const approvingUser: User = async (request) => {
+  // Not awaited by the consent: the browser goes on its own after "Sign In in Browser".
+  void fetch(request.url, { redirect: 'follow' }).catch(() => undefined);
+  return Promise.resolve('opened');
+};
+
+export interface SignInHarness {
+  readonly signIn: SignInService;
+  readonly store: AuthStore;
+  readonly asked: SignInRequest[];
+  /** The notices shown: `server: reason`. */
+  readonly failures: string[];
+  readonly log: MemoryLog;
+  readonly secrets: MapSecrets;
+  /** Every value registered with the log's redaction. */
+  readonly secretsLogged: string[];
+  readonly redirect: LoopbackRedirect;
+}
+
+/** One sign-in service, as the extension has one for all servers. */
+export function signInService(user: User, secrets = new MapSecrets(), timeoutMs = 30_000): SignInHarness {
+  const log = new MemoryLog();
+  const store = new AuthStore(secrets);
+  const asked: SignInRequest[] = [];
+  const failures: string[] = [];
+  const secretsLogged: string[] = [];
+  const redirect = new LoopbackRedirect();
+  const signIn = new SignInService({
+    store,
+    redirect,
+    engine: () => engine,
+    consent: (request) => {
+      asked.push(request);
+      return user(request);
+    },
+    failed: (server, reason) => failures.push(`${server}: ${reason}`),
+    log,
+    addSecret: (v) => secretsLogged.push(v),
+    timeoutMs: () => timeoutMs,
+  });
+  return { signIn, store, asked, failures, log, secrets, secretsLogged, redirect };
+}
+
+/** A connection to the fixture at `base` that signs in through `h`. */
+export function connect(h: SignInHarness, base: string, extra: Partial<RemoteServerDefinition> = {}): Connection {
+  const def: RemoteServerDefinition = {
+    name: 'protected',
+    type: 'http',
+    url: `${base}/mcp`,
+    headers: {},
+    source: { kind: 'setting', scope: 'user' },
+    ...extra,
+  };
+  return new Connection(def, {
+    log: h.log,
+    clientInfo: { name: 'test-host', version: '0.0.0' },
+    sink: new RecordingSink(),
+    sampler: new RecordingSampler(),
+    onGaveUp: () => undefined,
+    signIn: h.signIn,
+    restartDelaysMs: [],
+  });
+}
+
+/** A sign-in service with one connection, named `protected`. */
+export function harness(
+  base: string,
+  user: User,
+  secrets = new MapSecrets(),
+  timeoutMs = 30_000,
+  protocolVersion?: RemoteServerDefinition['protocolVersion'],
+): SignInHarness & { conn: Connection } {
+  const h = signInService(user, secrets, timeoutMs);
+  return { ...h, conn: connect(h, base, protocolVersion ? { protocolVersion } : {}) };
+}
+
+export async function whoami(conn: Connection): Promise<string> {
+  const r = (await conn.sendLeg('tools/call', { name: 'whoami', arguments: {} }, {}, 'whoami')) as CallToolResult;
+  const first = r.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
