@@ -37,6 +37,7 @@ import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
 import { AuthStore } from './servers/auth/authStore';
+import { SecretCache } from './servers/auth/secretCache';
 import { LazySignIn } from './servers/auth/lazySignIn';
 import { httpTransports } from './servers/transports';
 import { isLoopback } from './servers/loopbackFetch';
@@ -234,7 +235,7 @@ export class Services extends Disposable {
     const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
     const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
-    const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
+    const authStore = (this.authStore = this._register(new AuthStore(this._register(new SecretCache(context.secrets)))));
     let signIns = 0;
     this.signIn = this._register(
       new LazySignIn({

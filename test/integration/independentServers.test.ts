@@ -1,7 +1,9 @@
 // Issue 24, "How it will be checked": servers the team did not build with the official TypeScript
 // SDK, which ask for roots, a sample and a form, each alone and all in one round, in both eras.
-// - pyStdioServer.py: Python's standard library only, JSON-RPC written from the spec.
-// More independent servers join SERVERS below. Each runs twice, once pinned to the 2025 handshake
+// - pyStdioServer.py: Python's standard library only, JSON-RPC written from the spec;
+// - tmcpServer.mjs: `tmcp`, a TypeScript MCP SDK of its own (no @modelcontextprotocol/sdk), which
+//   answers our 2025-11-25 `initialize` with 2025-06-18 and sends no roots in 2026-07-28.
+// Each runs twice, once pinned to the 2025 handshake
 // (pushed requests) and once left to `auto` (2026-07-28 `input_required` rounds). What a tool
 // returns is what the server received from us, so the assertions read the wire.
 import * as assert from 'node:assert/strict';
@@ -33,9 +35,18 @@ const python = (name: string, protocolVersion?: string): Record<string, unknown>
   ...(protocolVersion ? { protocolVersion } : {}),
 });
 
+const tmcp = (name: string, protocolVersion?: string): Record<string, unknown> => ({
+  command: 'node',
+  args: [fixture('tmcpServer.mjs'), name],
+  ...(protocolVersion ? { protocolVersion } : {}),
+});
+
 const SERVERS: readonly Independent[] = [
   { name: 'py-2025', definition: python('py-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
   { name: 'py-modern', definition: python('py-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
+  // tmcp reports no revision for a session; the handshake settles on its newest, 2025-06-18.
+  { name: 'tmcp-2025', definition: tmcp('tmcp-2025', '2025-11-25'), era: 'session', kinds: ['roots', 'sample', 'form'] },
+  { name: 'tmcp-modern', definition: tmcp('tmcp-modern'), era: '2026-07-28', kinds: ['sample', 'form'] },
 ];
 
 interface Answers {
@@ -107,7 +118,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
   };
 
   for (const x of SERVERS) {
-    test(`${x.name}: roots, a sample and a form, each alone (${x.era})`, async function () {
+    test(`${x.name}: ${x.kinds.join(', ')}, each alone (${x.era})`, async function () {
       this.timeout(60_000);
       const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Ada' } }));
       try {
