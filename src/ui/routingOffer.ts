@@ -27,6 +27,8 @@ export interface OfferPrompt {
   ask(servers: readonly ServerDefinition[]): Promise<OfferAnswer | undefined>;
   /** The multi-select of VS Code's servers; the names picked, or undefined when it was closed. */
   choose(servers: readonly ServerDefinition[]): Promise<string[] | undefined>;
+  /** Choose… was answered when no server of VS Code's was left to pick: says so instead of an empty list. */
+  nothingToChoose(): void;
 }
 
 export interface RoutingOfferDeps {
@@ -89,7 +91,15 @@ export class RoutingOffer extends Disposable {
     let names = servers.map((d) => d.name);
     if (answer === 'choose') {
       // The servers as they are now: the offer may have waited a while in the notification center.
-      const picked = await prompt.choose(offerable(this.deps.manager.vscodeOwned()));
+      const left = offerable(this.deps.manager.vscodeOwned());
+      if (left.length === 0) {
+        // Routed (or removed) meanwhile: an empty picker would look broken. Not kept as an answer:
+        // the user chose nothing, so a later window with servers of VS Code's may offer again.
+        log.info('Choose… on the offer to route: no server VS Code runs is left to route here');
+        prompt.nothingToChoose();
+        return;
+      }
+      const picked = await prompt.choose(left);
       if (!picked || this.isDisposed) return;
       names = picked;
     }
@@ -131,6 +141,11 @@ export function vscodeOfferPrompt(onDidShowChoose?: (widget: vscode.QuickPick<vs
       const never = vscode.l10n.t("Don't Ask Again");
       const picked = await safe.showInformationMessage(offerMessage(servers), all, choose, never);
       return picked === all ? 'routeAll' : picked === choose ? 'choose' : picked === never ? 'never' : undefined;
+    },
+    nothingToChoose() {
+      void safe.showInformationMessage(
+        safe.l10n.t('Nothing left to choose: every MCP server VS Code ran in this workspace is routed here already, or gone.'),
+      );
     },
     choose(servers) {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { readonly name: string }>();

@@ -186,4 +186,32 @@ suite('The offer to route VS Code’s servers: once per workspace, Route All, Ch
     await s.manager.reload();
     assert.equal(asked.length, 1, 'asked once');
   });
+  test('Choose… after every server was routed while the offer waited: it says so instead of an empty picker, and keeps no answer', async () => {
+    let answer: (a: OfferAnswer) => void = () => undefined;
+    answerWith(() => new Promise((r) => (answer = r)));
+    let told = 0;
+    const telling = s.hooks.routingOffer.intercept('nothingToChoose', (tell) => () => {
+      told++;
+      tell();
+    });
+    const pickers: ShownPrompt[] = [];
+    const watching = s.hooks.onDidShowPrompt((p) => {
+      if (p.kind === 'routingOffer.choose') pickers.push(p);
+    });
+    try {
+      await turnOfferOn();
+      await waitFor(() => asked.length === 1, 'the offer');
+      // Meanwhile the user routes every one of them another way (the Route command).
+      await vscode.commands.executeCommand('mcpElicitation.routeServer', vscodeNames());
+      await waitFor(() => vscodeNames().length === 0, 'every server routed while the offer waited');
+      answer('choose');
+      await waitFor(() => told === 1, 'told that nothing is left to choose');
+      assert.deepEqual(pickers, [], 'no empty picker');
+      assert.equal(answered(), undefined, 'not kept as an answer: nothing was chosen');
+      assert.ok(s.hooks.logLines.some((l) => /no server VS Code runs is left to route here/.test(l.text)));
+    } finally {
+      telling.dispose();
+      watching.dispose();
+    }
+  });
 });
