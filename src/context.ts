@@ -17,6 +17,8 @@ import { VscodePresenter } from './ui/vscodePresenter';
 import { ServersView } from './ui/serversView';
 import { CommandContext } from './ui/commandContext';
 import { bindPendingBadge, PendingTreeView } from './ui/pendingView';
+import { RememberedTreeView } from './ui/rememberedView';
+import { AnswerMemory } from './elicitation/memory/answerMemory';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
 import { showUrlConsent } from './ui/urlConsent';
@@ -35,6 +37,7 @@ import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
 import { AuthStore } from './servers/auth/authStore';
+import { SecretCache } from './servers/auth/secretCache';
 import { LazySignIn } from './servers/auth/lazySignIn';
 import { httpTransports } from './servers/transports';
 import { isLoopback } from './servers/loopbackFetch';
@@ -114,6 +117,8 @@ export class Services extends Disposable {
   readonly gatekeeper: Gatekeeper;
   readonly presenter: VscodePresenter;
   readonly broker: ElicitationBroker;
+  /** Remembered answers: this session's in memory, this workspace's in `workspaceState` (issue 26 item 3). */
+  readonly memory: AnswerMemory;
   /** Every server's `sampling/createMessage`: same policy, pending list and audit as the broker. */
   readonly sampler: SamplingBroker;
   readonly loader: ConfigLoader;
@@ -155,6 +160,15 @@ export class Services extends Disposable {
     this.limiter = new RateLimiter(this.settings.rateLimit, now);
     this.gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
     const pkg = context.extension.packageJSON as { name: string; version: string; displayName: string };
+    const memory = (this.memory = this._register(
+      new AnswerMemory(context.workspaceState, (reason) => {
+        // One warning; only the remembered answers are gone, nothing else in the workspace state.
+        this.log.warn(`remembered answers discarded: the stored list was ${reason === 'corrupt' ? 'unreadable' : 'of another version'}`);
+        void safe.showWarningMessage(
+          safe.l10n.t('The remembered answers of this workspace could not be read and were discarded; questions will be asked again.'),
+        );
+      }),
+    ));
     this.presenter = new VscodePresenter({
       extensionUri: context.extensionUri,
       settings: () => this.settings,
@@ -165,6 +179,7 @@ export class Services extends Disposable {
       onCspViolation: (server, directive) => observers.cspViolation?.(server, directive),
       onDidShowPrompt: (kind, id, widget) => observers.promptShown?.(kind, id, widget),
       openExternal: (uri) => this.openExternal(uri),
+      forgetAnswer: (fingerprint) => memory.forget(fingerprint),
     });
     const presenter = options.presenter?.(this.presenter) ?? this.presenter;
     this.broker = new ElicitationBroker({
@@ -177,6 +192,7 @@ export class Services extends Disposable {
       }),
       log: this.log,
       now,
+      memory,
       get keepAliveMs() {
         return options.keepAliveMs?.() ?? KEEP_ALIVE_MS;
       },
@@ -219,7 +235,7 @@ export class Services extends Disposable {
     const routes = (this.routes = this._register(new RouteStore(context.workspaceState)));
     const routed = (def: Parameters<RouteStore['isRouted']>[0]): boolean => routes.isRouted(def);
     this.loader = this._register(new ConfigLoader(context, this.log, currentMcpJsonOwner, routed));
-    const authStore = (this.authStore = this._register(new AuthStore(context.secrets)));
+    const authStore = (this.authStore = this._register(new AuthStore(this._register(new SecretCache(context.secrets)))));
     let signIns = 0;
     this.signIn = this._register(
       new LazySignIn({
@@ -301,6 +317,9 @@ export class Services extends Disposable {
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
     const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this.pendingTree }));
     this._register(bindPendingBadge(pendingView, this.broker.queue));
+    this._register(
+      vscode.window.createTreeView('mcpElicitation.remembered', { treeDataProvider: this._register(new RememberedTreeView(memory)) }),
+    );
     this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
     this.api = this._register(new PublicApi(this.broker, this.manager));
     this._register(

@@ -60,10 +60,21 @@ const status = el('div', { class: 'status', role: 'status', hidden: true });
 const acceptButton = el('button', { type: 'button', class: 'primary', disabled: true }, s.accept);
 const declineButton = el('button', { type: 'button', class: 'secondary' }, s.decline);
 const cancelButton = el('button', { type: 'button', class: 'secondary' }, s.cancel);
+// Offered only where the host allows it (no secret-like field, not a preview).
+const rememberSelect = init.canRemember
+  ? el(
+      'select',
+      { id: 'remember', class: 'remember-select' },
+      el('option', { value: '' }, s.rememberNo),
+      el('option', { value: 'session' }, s.rememberSession),
+      el('option', { value: 'workspace' }, s.rememberWorkspace),
+    )
+  : undefined;
 const footer = el(
   'footer',
   { class: 'actions' },
   el('div', { class: 'buttons' }, acceptButton, declineButton, cancelButton),
+  rememberSelect && el('label', { class: 'remember', for: 'remember' }, s.remember, rememberSelect),
   el('div', { class: 'accept-hint' }, fmt(s.acceptHint, /Mac|iPhone|iPad/.test(navigator.userAgent) ? '⌘' : 'Ctrl')),
 );
 
@@ -111,6 +122,7 @@ function renderButtons(): void {
   acceptButton.disabled = !open || !valid;
   declineButton.disabled = !open;
   cancelButton.disabled = !open;
+  if (rememberSelect) rememberSelect.disabled = !open;
   banner.blockButton.disabled = !open;
   fields.disabled = phase === 'closed';
 }
@@ -135,7 +147,8 @@ function accept(): void {
   showAll = true;
   phase = 'submitting';
   renderButtons();
-  post({ type: 'accept', values: currentValues() });
+  const remember = rememberSelect?.value;
+  post({ type: 'accept', values: currentValues(), ...(remember === 'session' || remember === 'workspace' ? { remember } : {}) });
 }
 
 /** Decline, cancel and block end the request: buttons go dead at once so a double click sends one message. */

@@ -78,6 +78,17 @@ export function createDemoServer(name) {
     ),
   );
 
+  server.registerTool(
+    'confirm_cleanup',
+    { title: 'Confirm a cleanup', description: 'A confirmation without fields (Accept, Decline, Cancel); try "Accept and remember".' },
+    async () =>
+      reply(
+        'confirm_cleanup',
+        await ask({ message: 'Delete the build cache of this project?', requestedSchema: { type: 'object', properties: {} } }),
+        () => 'Deleted the build cache.',
+      ),
+  );
+
   server.registerTool('choose_region', { title: 'Choose a region', description: 'One choice from titled options (QuickPick).' }, async () =>
     reply(
       'choose_region',

@@ -10,6 +10,7 @@ import { callToolWithElicitation, UrlElicitationDeclinedError } from '../servers
 import { showPending } from './showPending';
 import { collectToolArgs } from '../ui/toolArgs';
 import { previewForm } from './previewForm';
+import { forgetRemembered } from './forgetRemembered';
 import { setClientSecret } from './clientSecret';
 import type * as RouteCommands from './routeCommands';
 import * as safe from '../util/safeText';
@@ -180,6 +181,8 @@ const COMMANDS: Record<string, Handler> = {
   'mcpElicitation.enableRoutedInVscode': (s, arg) => routing().enableRoutedInVscode(routeDeps(s), arg),
   'mcpElicitation.previewForm': (s) =>
     previewForm(s.context.extensionUri, s.previewDiagnostics, () => s.observers.promptShown?.('webview', 'preview')),
+  'mcpElicitation.forgetRememberedAnswers': (s) => forgetRemembered(s.memory),
+  'mcpElicitation.forgetRemembered': (s, arg) => forgetRemembered(s.memory, arg),
   'mcpElicitation.policy.allow': setPolicy('allow'),
   'mcpElicitation.policy.ask': setPolicy('ask'),
   'mcpElicitation.policy.block': setPolicy('block'),

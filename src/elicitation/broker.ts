@@ -19,6 +19,8 @@ import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
 import type { BrowserStep, CallRound, DecidedBy, ElicitationAction } from './outcome';
 import { abortedBy } from './callCancel';
+import { canRemember, type AnswerMemory } from './memory/answerMemory';
+import { questionFingerprint } from './memory/fingerprint';
 
 export interface HandleExtra {
   readonly signal: AbortSignal;
@@ -51,6 +53,8 @@ export interface BrokerDeps {
   readonly now?: () => number;
   /** Interval of keep-alive progress notifications while the user answers. */
   readonly keepAliveMs?: number;
+  /** Remembered answers (memory/): without it nothing is remembered or answered from memory. */
+  readonly memory?: AnswerMemory;
 }
 
 const KEEP_ALIVE_MS = 15_000;
@@ -83,6 +87,8 @@ interface CheckedRequest {
   readonly secretKeys: readonly string[];
   readonly started: number;
   readonly round?: CallRound;
+  /** Set when the question may be remembered (memory/answerMemory.ts, `canRemember`): its fingerprint. */
+  readonly fingerprint?: string;
 }
 
 interface PreparedForm {
@@ -114,6 +120,9 @@ export class ElicitationBroker implements ElicitationSink {
       : checked;
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
+    // After the gate: a block always wins, and the rate limit counts this request as any other.
+    const recalled = this.answerFromMemory(req);
+    if (recalled) return recalled;
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
     const keepAlive = this.startKeepAlive(req.params, extra);
     // Listed from now on, the `ask` notification's wait included: counted, and settled from the list.
@@ -153,6 +162,13 @@ export class ElicitationBroker implements ElicitationSink {
     const rawMessage = params['message'];
     const prepared = mode === 'form' ? this.prepareForm(asker, params) : this.prepareUrl(asker, params);
     const fields = prepared.kind === 'form' ? prepared.form.fields : [];
+    const secretKeys = fields.filter((f) => f.secretLike).map((f) => f.key);
+    // The exact message and the schema as the server sent it: the sanitised text could make two
+    // different questions look alike.
+    const fingerprint =
+      this.deps.memory && canRemember({ mode, secretKeys })
+        ? questionFingerprint(asker.name, rawMessage, params['requestedSchema'])
+        : undefined;
     return {
       id: `e${this.nextId++}`,
       asker,
@@ -162,8 +178,9 @@ export class ElicitationBroker implements ElicitationSink {
       params,
       prepared,
       fieldKeys: fields.map((f) => f.key),
-      secretKeys: fields.filter((f) => f.secretLike).map((f) => f.key),
+      secretKeys,
       started,
+      ...(fingerprint !== undefined ? { fingerprint } : {}),
     };
   }
 
@@ -207,6 +224,28 @@ export class ElicitationBroker implements ElicitationSink {
       this.finish(req, 'decline', gate.decidedBy);
     }
     return gate.outcome;
+  }
+
+  /**
+   * The same question (server, exact message, schema) answered with "remember" before: the server
+   * gets exactly the content the user sent then, the record says `memory`, and a note tells the
+   * user, with Undo. A remembered answer the form no longer accepts is forgotten and the user asked.
+   */
+  private answerFromMemory(req: CheckedRequest): ElicitResult | undefined {
+    const { memory } = this.deps;
+    if (!memory || req.fingerprint === undefined || req.prepared.kind !== 'form') return undefined;
+    const remembered = memory.recall(req.asker.name, req.fingerprint);
+    if (!remembered) return undefined;
+    if (!buildReply(req.prepared.form, remembered.content).ok) {
+      this.deps.log.warn(`[${req.asker.name}] a remembered answer no longer fits its form; forgotten, asking the user`);
+      void memory.forget(remembered.fingerprint);
+      return undefined;
+    }
+    const content = { ...remembered.content };
+    this.deps.log.info(`[${req.asker.name}] answered from memory (${remembered.scope})`);
+    this.finish(req, 'accept', 'memory', content);
+    this.deps.presenter.notifyAnsweredFromMemory({ asker: req.asker, message: req.message.text, fingerprint: remembered.fingerprint });
+    return { action: 'accept', content };
   }
 
   private enlist(req: CheckedRequest, asking: boolean, extra: HandleExtra): Ticket {
@@ -263,6 +302,7 @@ export class ElicitationBroker implements ElicitationSink {
         messageTruncated: req.message.truncated,
         form: display.form,
         warnings: [...display.notes, ...formWarnings(req.rawMessage, form)],
+        canRemember: req.fingerprint !== undefined,
       },
       ticket.controller.signal,
       { setAside: (aside) => this.queue.setAside(ticket, aside) },
@@ -283,6 +323,21 @@ export class ElicitationBroker implements ElicitationSink {
     // We declare `form.applyDefaults`: keys the user left out get their schema default.
     const content = withDefaults(form, reply.content);
     this.finish(req, 'accept', 'user', content);
+    if (answer.remember && req.fingerprint !== undefined) {
+      // Exactly what goes to the server now is what it gets from memory later.
+      void this.deps.memory?.remember(
+        {
+          fingerprint: req.fingerprint,
+          server: req.asker.name,
+          message: req.message.text,
+          fieldKeys: req.fieldKeys,
+          content,
+          savedAt: this.now(),
+        },
+        answer.remember,
+      );
+      this.deps.log.info(`[${req.asker.name}] answer remembered (${answer.remember})`);
+    }
     return { action: 'accept', content };
   }
 

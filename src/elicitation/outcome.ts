@@ -11,9 +11,9 @@ export type ElicitationAction = 'accept' | 'decline' | 'cancel' | 'error';
 /**
  * Who or what ended it: the user, a policy or the rate limit (declined unseen), the server
  * (cancelled its request), the cancellation of the call that raised it (callCancel.ts), a
- * timeout, or the server disconnecting.
+ * timeout, the server disconnecting, or an answer the user asked to have remembered (`memory`).
  */
-export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'callCancel' | 'timeout' | 'disconnect';
+export type DecidedBy = 'user' | 'policy' | 'rateLimit' | 'serverCancel' | 'callCancel' | 'timeout' | 'disconnect' | 'memory';
 
 /**
  * Where a request came from when a 2026-07-28 server asked inside a call (`input_required`): the

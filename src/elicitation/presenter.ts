@@ -8,6 +8,7 @@ import type { FormWarning } from './safety/text';
 import type { BrowserStep } from './outcome';
 import type { DisplayText } from './safety/displayText';
 import type { Asker } from './asker';
+import type { MemoryScope } from './memory/rememberedStore';
 
 export interface FormPrompt {
   readonly id: string;
@@ -19,6 +20,17 @@ export interface FormPrompt {
   readonly form: FormModel;
   /** What the person answering should check: links in form text, secret-like fields, shortened text. */
   readonly warnings: readonly FormWarning[];
+  /** The answer may be remembered ("remember for this session / in this workspace"). */
+  readonly canRemember?: boolean;
+}
+
+/** A question answered from memory, for the note that says so (with Undo). */
+export interface RecalledNote {
+  readonly asker: Asker;
+  /** The server's text, neutralised for display. */
+  readonly message: DisplayText;
+  /** The remembered answer's id: Undo forgets it. */
+  readonly fingerprint: string;
 }
 
 export interface UrlPrompt {
@@ -45,7 +57,10 @@ export interface SignInPrompt {
 export type SignInAnswer = 'opened' | 'declined' | 'cancelled';
 
 export type FormAnswer =
-  { readonly action: 'accept'; readonly content: AnswerContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+  /** `remember`: the user chose to have this answer given again (only offered when `canRemember`). */
+  | { readonly action: 'accept'; readonly content: AnswerContent; readonly remember?: MemoryScope }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
 
 export type UrlAnswer =
   | { readonly action: 'accept'; readonly browser?: BrowserStep }
@@ -95,4 +110,6 @@ export interface Presenter {
   notifyCallCancelled(asker: Asker): void;
   notifyServerGone(asker: Asker): void;
   notifyUrlCompleted(asker: Asker): void;
+  /** A question was answered from memory: a short, non-modal note with Undo and Forget. */
+  notifyAnsweredFromMemory(note: RecalledNote): void;
 }

@@ -32,7 +32,12 @@ export interface FormInit {
   readonly strings: Readonly<Record<WebviewStringKey, string>>;
   /** Preview mode (server authors): Accept shows the result instead of sending it. */
   readonly preview: boolean;
+  /** The answer may be remembered: the footer offers "this session" and "this workspace". */
+  readonly canRemember?: boolean;
 }
+
+/** Where an accepted answer is remembered, when the user chose to (issue 26 item 3). */
+export type RememberChoice = 'session' | 'workspace';
 
 export type WebviewStringKey =
   | 'accept'
@@ -61,7 +66,12 @@ export type WebviewStringKey =
   | 'numberMax'
   | 'wholeNumber'
   | 'preview'
-  | 'closed';
+  | 'closed'
+  // Added with remembered answers.
+  | 'remember'
+  | 'rememberNo'
+  | 'rememberSession'
+  | 'rememberWorkspace';
 
 /** webview → extension */
 export type FromWebview =
@@ -69,8 +79,8 @@ export type FromWebview =
   | { readonly type: 'ready' }
   /** The user edited something; the host validates with the one shared validator and answers `validation`. */
   | { readonly type: 'change'; readonly values: Readonly<Record<string, AnswerValue | undefined>> }
-  /** Accept pressed (button or Ctrl/Cmd+Enter). The host re-validates before replying. */
-  | { readonly type: 'accept'; readonly values: Readonly<Record<string, AnswerValue | undefined>> }
+  /** Accept pressed (button or Ctrl/Cmd+Enter). The host re-validates before replying. `remember`: the footer's choice. */
+  | { readonly type: 'accept'; readonly values: Readonly<Record<string, AnswerValue | undefined>>; readonly remember?: RememberChoice }
   | { readonly type: 'decline' }
   | { readonly type: 'cancel' }
   | { readonly type: 'blockServer' }
@@ -112,8 +122,13 @@ export function parseFromWebview(msg: unknown): FromWebview | undefined {
     case 'blockServer':
       return { type: msg['type'] };
     case 'change':
-    case 'accept':
-      return isValues(msg['values']) ? { type: msg['type'], values: msg['values'] } : undefined;
+      return isValues(msg['values']) ? { type: 'change', values: msg['values'] } : undefined;
+    case 'accept': {
+      if (!isValues(msg['values'])) return undefined;
+      const r = msg['remember'];
+      // Anything but the two known choices is no choice: nothing is remembered by mistake.
+      return { type: 'accept', values: msg['values'], ...(r === 'session' || r === 'workspace' ? { remember: r } : {}) };
+    }
     case 'cspViolation':
       return typeof msg['directive'] === 'string' ? { type: 'cspViolation', directive: msg['directive'].slice(0, 200) } : undefined;
     default:

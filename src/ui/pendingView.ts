@@ -91,6 +91,8 @@ function historyIcon(h: FinishedElicitation): string {
       return 'discard';
     case 'timeout':
       return 'watch';
+    case 'memory':
+      return 'pinned';
     case 'user':
       return h.action === 'accept' ? 'check' : h.action === 'decline' ? 'circle-slash' : 'close';
   }

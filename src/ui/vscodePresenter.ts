@@ -6,6 +6,7 @@ import type {
   FormPrompt,
   Presenter,
   PromptControl,
+  RecalledNote,
   UrlAnswer,
   UrlPrompt,
   SignInAnswer,
@@ -44,6 +45,8 @@ export interface PresenterDeps {
   readonly openExternal: (uri: vscode.Uri) => Thenable<boolean>;
   /** A form webview reported a CSP violation: something tried to run or load that must not. */
   readonly onCspViolation?: (server: string, directive: string) => void;
+  /** Undo on the answered-from-memory note: forgets that answer. */
+  readonly forgetAnswer: (fingerprint: string) => Promise<boolean>;
 }
 
 /** The real user interface behind the broker: native quick input, the webview form, modal consent. */
@@ -126,6 +129,7 @@ export class VscodePresenter implements Presenter {
         warnings: prompt.warnings,
         values: defaultValues(prompt.form),
         preview: false,
+        canRemember: prompt.canRemember === true,
       },
     });
     return outcome.action === 'cancel' ? { action: 'cancel' } : outcome;
@@ -286,6 +290,36 @@ export class VscodePresenter implements Presenter {
 
   notifyServerGone(asker: Asker): void {
     void safe.showWarningMessage(safe.l10n.t('MCP server “{0}” disconnected; its question was closed.', displayText(asker.name)));
+  }
+
+  /**
+   * Non-modal, and after the fact: the answer has gone to the server, which may already have acted
+   * on it. So Undo cannot take it back; it forgets the remembered answer, and the server's next
+   * such question is asked again. Forget… opens the list of every remembered answer.
+   */
+  notifyAnsweredFromMemory(note: RecalledNote): void {
+    const undo = vscode.l10n.t('Undo');
+    const forget = vscode.l10n.t('Forget…');
+    void safe
+      .showInformationMessage(
+        safe.l10n.t(
+          'Answered from memory: {0} asked “{1}”; it got the answer you gave before.',
+          displayText(note.asker.name),
+          firstLine(note.message),
+        ),
+        undo,
+        forget,
+      )
+      .then(async (c) => {
+        if (c === undo) {
+          await this.deps.forgetAnswer(note.fingerprint);
+          void safe.showInformationMessage(
+            safe.l10n.t('Forgotten. The answer already sent stays sent; {0} will ask you next time.', displayText(note.asker.name)),
+          );
+        } else if (c === forget) {
+          await vscode.commands.executeCommand('mcpElicitation.forgetRememberedAnswers');
+        }
+      });
   }
 
   notifyUrlCompleted(asker: Asker): void {

@@ -84,14 +84,19 @@ export function redactUrls(text: string): string {
   return text.replace(URL_TAIL, (_m, base: string) => `${base}?${REDACTED}`);
 }
 
-// `KEY=value`, `key: value` and `Bearer value` in free text (stderr, error messages).
+// `KEY=value`, `key: value`, `--key value` and `Bearer value` in free text (stderr, error messages, command lines).
 const ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(=)([^\s"',;&]+)/g;
 const COLON = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(:[ \t]*)([^\s"',;&]+)/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+// `--api-key sk-…` on a logged command line: the flag names the secret, the next word is it.
+const FLAG_VALUE = /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]{1,63})(\s+)([^\s"'-][^\s"']*)/g;
 
 function redactFreeText(text: string): string {
   return text
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(FLAG_VALUE, (whole, lead: string, flag: string, gap: string) =>
+      looksSecret(flag.replace(/^-+/, '')) ? `${lead}${flag}${gap}${REDACTED}` : whole,
+    )
     .replace(ASSIGNMENT, secretAssignment)
     .replace(COLON, secretAssignment);
 }

@@ -5,7 +5,16 @@
  */
 import type { CreateMessageResult, Tool } from '@modelcontextprotocol/client';
 import type { Asker } from '../../src/elicitation/asker';
-import type { AskAnswer, FormAnswer, FormPrompt, Presenter, SignInAnswer, UrlAnswer, UrlPrompt } from '../../src/elicitation/presenter';
+import type {
+  AskAnswer,
+  FormAnswer,
+  FormPrompt,
+  Presenter,
+  RecalledNote,
+  SignInAnswer,
+  UrlAnswer,
+  UrlPrompt,
+} from '../../src/elicitation/presenter';
 import type { SamplingSink } from '../../src/sampling/samplingBroker';
 import type { SecretStore } from '../../src/servers/auth/authStore';
 import type { SessionLog } from '../../src/servers/session';
@@ -82,6 +91,9 @@ export class HeadlessPresenter implements Presenter {
   }
   notifyUrlCompleted(asker: Asker): void {
     this.log.info(`browser step completed: ${asker.name}`);
+  }
+  notifyAnsweredFromMemory(note: RecalledNote): void {
+    this.log.info(`answered from memory: ${note.asker.name}`);
   }
 }
 

@@ -280,6 +280,36 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     assert.deepEqual(await answer('long_question', 'inject'), { action: 'accept', content: { proceed: false } });
   });
 
+  it('remember: "Accept and remember for this session" answers the same confirmation the next time, with a note; Undo asks again', async () => {
+    const { page } = wb;
+    await hideNotifications(page);
+    await ask('Confirm without fields', 'Restart the build agents now?', 'inject');
+    await focusRow(page, 'Accept and remember for this session');
+    await shot('remember-option-dark');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
+
+    // The same question again: no prompt, the same answer on the wire, and a note that says so.
+    await runCommand(page, 'MCP Elicitation: Run Tool…');
+    await pickItem(page, 'inject');
+    await pickItem(page, 'Confirm without fields');
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
+    const note = await notification(page, 'Answered from memory: inject asked “Restart the build agents now?”');
+    await screenshot(page, 'remember-note-dark');
+    // By keyboard: the hover of the bell just clicked can lie over the button.
+    await note.getByRole('button', { name: 'Undo' }).focus();
+    await page.keyboard.press('Enter');
+    await notification(page, 'Forgotten. The answer already sent stays sent; inject will ask you next time.');
+    await hideNotifications(page);
+
+    // Forgotten: asked again.
+    await ask('Confirm without fields', 'Restart the build agents now?', 'inject');
+    await rows()
+      .filter({ hasText: /^\s*Decline/ })
+      .click();
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'decline' });
+  });
+
   /** The title-bar Cancel: the one way on the prompt itself to answer cancel (Escape only sets it aside). */
   const cancelButton = (): Locator => qi().getByRole('button', { name: /^Cancel \(close without answering/ });
 
@@ -288,7 +318,14 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await ask('Confirm without fields', 'Restart the build agents now?', 'inject');
     await qi().locator('.quick-input-message', { hasText: 'Restart the build agents now?' }).waitFor();
     const labels = await rows().evaluateAll((rs) => rs.map((r) => r.querySelector('.label-name')?.textContent?.trim() ?? ''));
-    assert.deepEqual(labels, ['Accept', 'Decline', 'Cancel']);
+    // The three answers first; remembering (issue 26 item 3) comes after them, so Enter never remembers.
+    assert.deepEqual(labels, [
+      'Accept',
+      'Decline',
+      'Cancel',
+      'Accept and remember for this session',
+      'Accept and remember in this workspace',
+    ]);
     assert.match(await rows().and(qi().locator('.focused')).innerText(), /^\s*Accept/, 'Enter accepts');
     await shot('quickpick-confirmation-dark');
     await page.keyboard.press('Enter');

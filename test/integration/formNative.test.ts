@@ -211,7 +211,14 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
         const labels = qp.items
           .filter((i) => i.kind !== vscode.QuickPickItemKind.Separator)
           .map((i) => i.label.replace(/^\$\([\w-]+\) /, ''));
-        assert.deepEqual(labels, ['Accept', 'Decline', 'Cancel']);
+        // The three answers first; remembering (issue 26 item 3) comes after them.
+        assert.deepEqual(labels, [
+          'Accept',
+          'Decline',
+          'Cancel',
+          'Accept and remember for this session',
+          'Accept and remember in this workspace',
+        ]);
         await waitFor(() => qp.activeItems.length > 0, 'active item');
         assert.match(qp.activeItems[0]?.label ?? '', /Accept$/, 'Enter accepts');
         qp.activeItems = qp.items.filter((i) => i.label.endsWith(choice));

@@ -4,6 +4,17 @@ import { envSecrets, redactSecrets, redactUrls } from '../../src/util/redact';
 import { inputStorageKey } from '../../src/config/parse/inputKey';
 
 describe('the log never shows a secret, at any level', () => {
+  it('a secret passed as a command-line flag is redacted on the logged command line; other flags stay', () => {
+    const line = redactSecrets(
+      'command line: npx server --api-key sk-live-123 --password=hunter22 -t tok-9 --port 8080 --verbose (in /w)',
+      [],
+    );
+    for (const secret of ['sk-live-123', 'hunter22']) assert.ok(!line.includes(secret), `${secret} in ${line}`);
+    assert.ok(line.includes('--port 8080'), line);
+    assert.ok(line.includes('--verbose (in /w)'), line);
+    assert.ok(line.includes('-t tok-9'), 'a one-letter flag names nothing, so it stays');
+  });
+
   it('answers to secret-like fields are redacted in a traced reply and in an MRTR retry, by the form rule', () => {
     const reply = JSON.stringify({
       jsonrpc: '2.0',

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AnswerContent, AnswerValue, FormModel } from '../../shared/fieldModel';
 import { buildReply } from '../../elicitation/form/validator';
 import type { FormWarning } from '../../elicitation/safety/text';
-import type { FormInit, ToWebview } from '../../shared/webviewMessages';
+import type { FormInit, RememberChoice, ToWebview } from '../../shared/webviewMessages';
 import { parseFromWebview } from '../../shared/webviewMessages';
 import { Disposable } from '../../util/disposable';
 import { onAbort, settleOnce } from '../../util/async';
@@ -18,7 +18,7 @@ import { renderFormHtml } from './formHtml';
 import { formStrings } from './formStrings';
 
 export type FormOutcome =
-  | { readonly action: 'accept'; readonly content: AnswerContent }
+  | { readonly action: 'accept'; readonly content: AnswerContent; readonly remember?: RememberChoice }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel'; readonly by: 'user' | 'server' };
 
@@ -146,7 +146,9 @@ class FormPanel extends Disposable {
         this.values = this.known(msg.values);
         // The final check: buildReply validates the exact content that would be sent.
         const r = buildReply(this.opts.form, this.values);
-        if (r.ok) this.settle({ action: 'accept', content: r.content });
+        // A remember choice counts only where the host offered one.
+        const remember = this.opts.init.canRemember === true ? msg.remember : undefined;
+        if (r.ok) this.settle({ action: 'accept', content: r.content, ...(remember ? { remember } : {}) });
         else this.post({ type: 'validation', valid: false, errors: issueTexts(r.errors, vscode.l10n) });
         return;
       }

@@ -35,5 +35,9 @@ export function formStrings(): Record<WebviewStringKey, string> {
     wholeNumber: vscode.l10n.t('Whole number'),
     preview: vscode.l10n.t('Preview'),
     closed: vscode.l10n.t('This request is closed.'),
+    remember: vscode.l10n.t('Remember this answer'),
+    rememberNo: vscode.l10n.t('No, ask me next time'),
+    rememberSession: vscode.l10n.t('For this session'),
+    rememberWorkspace: vscode.l10n.t('In this workspace'),
   };
 }

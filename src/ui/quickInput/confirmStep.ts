@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { attributionTitle, noIcons, separatorLabel, setPickPrompt } from './quickInputParts';
 import { runStep, titleButtons, type StepContext, type StepResult } from './fieldStep';
+import { rememberRows } from './rememberChoice';
+import type { MemoryScope } from '../../elicitation/memory/rememberedStore';
 
 interface ConfirmItem extends vscode.QuickPickItem {
   readonly action: 'accept' | 'decline' | 'cancel';
+  readonly remember?: MemoryScope;
 }
 
 /**
@@ -12,7 +15,9 @@ interface ConfirmItem extends vscode.QuickPickItem {
  * title bar as every other question. Settles as a `StepResult`: a value (accept), decline, cancel,
  * block or hidden.
  */
-export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promise<StepResult> {
+export function askConfirmation(
+  ctx: Omit<StepContext, 'form' | 'step' | 'remember'> & { readonly canRemember?: boolean },
+): Promise<StepResult> {
   const qp = vscode.window.createQuickPick<ConfirmItem>();
   qp.title = attributionTitle(ctx.asker, vscode.l10n.t('Confirm'));
   qp.ignoreFocusOut = true;
@@ -32,6 +37,8 @@ export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promis
     accept,
     { label: vscode.l10n.t('$(circle-slash) Decline'), description: vscode.l10n.t('tell the server no'), action: 'decline' },
     { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('close without answering'), action: 'cancel' },
+    // After the three answers, so Enter still means a plain Accept and nothing is remembered by accident.
+    ...(ctx.canRemember ? rememberRows().map((r): ConfirmItem => ({ ...r, action: 'accept' })) : []),
   ];
   qp.activeItems = [accept];
   return runStep(qp, ctx, (settle, d) => {
@@ -39,7 +46,11 @@ export function askConfirmation(ctx: Omit<StepContext, 'form' | 'step'>): Promis
       qp.onDidAccept(() => {
         const picked = qp.activeItems[0];
         if (!picked || picked.kind === vscode.QuickPickItemKind.Separator) return;
-        settle(picked.action === 'accept' ? { kind: 'value', value: undefined } : { kind: picked.action });
+        settle(
+          picked.action === 'accept'
+            ? { kind: 'value', value: undefined, ...(picked.remember ? { remember: picked.remember } : {}) }
+            : { kind: picked.action },
+        );
       }),
     );
   });

@@ -15,10 +15,13 @@ import {
   separatorLabel,
   setPickPrompt,
 } from './quickInputParts';
+import type { RememberToggle } from './rememberChoice';
+import type { MemoryScope } from '../../elicitation/memory/rememberedStore';
 
 /** How one step of a quick-input flow ended. */
 export type StepResult =
-  | { readonly kind: 'value'; readonly value: AnswerValue | undefined }
+  /** `remember`: chosen on this step's own rows (a confirmation). */
+  | { readonly kind: 'value'; readonly value: AnswerValue | undefined; readonly remember?: MemoryScope }
   | { readonly kind: 'back' }
   | { readonly kind: 'decline' }
   | { readonly kind: 'cancel' }
@@ -38,6 +41,8 @@ export interface StepContext {
   readonly canSetAside: boolean;
   /** Lets tests and the benchmark see the live widget. */
   readonly onShow?: (w: vscode.QuickInput) => void;
+  /** A one-field question that may be remembered: the title-bar choice (rememberChoice.ts). */
+  readonly remember?: RememberToggle;
 }
 
 interface Item extends vscode.QuickPickItem {
@@ -62,7 +67,7 @@ export function askField(field: Field, current: AnswerValue | undefined, ctx: St
 
 export function runStep<I extends vscode.QuickPickItem>(
   input: vscode.InputBox | vscode.QuickPick<I>,
-  ctx: Pick<StepContext, 'signal' | 'onShow'>,
+  ctx: Pick<StepContext, 'signal' | 'onShow' | 'remember'>,
   run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void,
 ): Promise<StepResult> {
   return new Promise<StepResult>((resolve) => {
@@ -81,9 +86,21 @@ export function runStep<I extends vscode.QuickPickItem>(
     disposables.push(
       input.onDidHide(() => settle({ kind: 'hidden', ...('password' in input && input.value !== '' ? { draft: input.value } : {}) })),
     );
+    const { remember } = ctx;
+    // The title as the step set it; the remember choice is said after it.
+    const title = input.title ?? '';
+    const showRemember = (): void => {
+      if (!remember) return;
+      input.title = title + remember.titleSuffix();
+      input.buttons = [...input.buttons.filter((x) => !remember.isButton(x)), remember.button()];
+    };
+    showRemember();
     disposables.push(
       input.onDidTriggerButton((b) => {
-        if (b === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
+        if (remember?.isButton(b)) {
+          remember.next();
+          showRemember();
+        } else if (b === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (b === declineButton()) settle({ kind: 'decline' });
         else if (b === cancelButton()) settle({ kind: 'cancel' });
         else if (b === blockButton()) settle({ kind: 'block' });

@@ -11,6 +11,8 @@ import { attributionTitle, blockButton, cancelButton, declineButton, noIcons, se
 import { displayText } from '../../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../../elicitation/safety/text';
 import * as safe from '../../util/safeText';
+import { RememberToggle, rememberRows } from './rememberChoice';
+import type { MemoryScope } from '../../elicitation/memory/rememberedStore';
 
 export interface QuickFormHooks {
   readonly onBlockServer: () => void;
@@ -44,9 +46,10 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
         warnings,
         signal,
         canSetAside,
+        canRemember: prompt.canRemember === true,
         ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
       });
-      if (r.kind === 'value') return { action: 'accept', content: {} };
+      if (r.kind === 'value') return { action: 'accept', content: {}, ...(r.remember ? { remember: r.remember } : {}) };
       if (r.kind !== 'hidden') return finishOther(r.kind === 'back' ? 'cancel' : r.kind, hooks);
       if (!(await hidden())) return { action: 'cancel' };
     }
@@ -56,6 +59,9 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   let fromReview = false;
   /** Text typed into a step that was then hidden: it is there again when the step comes back. */
   const drafts = new Map<string, string>();
+  // Several fields: the review step offers remembering; one field: its title bar does.
+  const toggle = prompt.canRemember === true && !multi ? new RememberToggle() : undefined;
+  let remember: MemoryScope | undefined;
   for (;;) {
     if (i >= fields.length) {
       if (!multi) break;
@@ -68,6 +74,10 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
       if (typeof review === 'number') {
         i = review;
         continue;
+      }
+      if (typeof review === 'object') {
+        remember = review.remember;
+        break;
       }
       if (review === 'back') {
         i = fields.length - 1;
@@ -87,6 +97,7 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
       canSetAside,
       ...(multi ? { step: { n: i + 1, total } } : {}),
       ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
+      ...(toggle ? { remember: toggle } : {}),
     };
     const r = await askField(field, values[field.key], ctx, drafts.get(field.key));
     drafts.delete(field.key);
@@ -122,7 +133,8 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
     );
     return { action: 'cancel' };
   }
-  return { action: 'accept', content: reply.content };
+  remember ??= toggle?.scope;
+  return { action: 'accept', content: reply.content, ...(remember ? { remember } : {}) };
 }
 
 function finishOther(kind: 'decline' | 'cancel' | 'block', hooks: QuickFormHooks): FormAnswer {
@@ -136,6 +148,7 @@ function finishOther(kind: 'decline' | 'cancel' | 'block', hooks: QuickFormHooks
 interface ReviewItem extends vscode.QuickPickItem {
   readonly action?: 'accept' | 'edit';
   readonly index?: number;
+  readonly remember?: MemoryScope;
 }
 
 /** An answer as the user saw it while giving it: option titles rather than the values sent. */
@@ -150,7 +163,10 @@ function display(field: Field, v: AnswerValue | undefined): string {
 
 type ReviewResult = 'accept' | 'back' | 'decline' | 'cancel' | 'block' | 'hidden';
 
-/** The last step: every answer, then Accept, Back, or an answer picked to change it (its field index). */
+/**
+ * The last step: every answer, then Accept (or Accept and remember, when offered), Back, or an
+ * answer picked to change it (its field index).
+ */
 function reviewStep(
   prompt: FormPrompt,
   warnings: readonly string[],
@@ -159,7 +175,7 @@ function reviewStep(
   signal: AbortSignal,
   hooks: QuickFormHooks,
   canSetAside: boolean,
-): Promise<ReviewResult | number> {
+): Promise<ReviewResult | number | { readonly remember: MemoryScope }> {
   const qp = vscode.window.createQuickPick<ReviewItem>();
   qp.title = attributionTitle(prompt.asker, vscode.l10n.t('Review'));
   qp.step = total;
@@ -174,8 +190,12 @@ function reviewStep(
   const header: ReviewItem[] = setPickPrompt(qp, text)
     ? []
     : [{ label: noIcons(separatorLabel(text)), kind: vscode.QuickPickItemKind.Separator }];
+  const remembering: ReviewItem[] = prompt.canRemember
+    ? rememberRows().map((r) => ({ ...r, action: 'accept' as const, alwaysShow: true }))
+    : [];
   qp.items = [
     accept,
+    ...remembering,
     ...header,
     ...prompt.form.fields.map((f, index) => ({
       label: noIcons(f.title),
@@ -188,7 +208,7 @@ function reviewStep(
   return new Promise((resolve) => {
     const d: vscode.Disposable[] = [];
     const once = settleOnce();
-    const settle = (r: ReviewResult | number): void =>
+    const settle = (r: ReviewResult | number | { readonly remember: MemoryScope }): void =>
       void once(() => {
         for (const x of d) x.dispose();
         qp.dispose();
@@ -208,7 +228,7 @@ function reviewStep(
     d.push(
       qp.onDidAccept(() => {
         const picked = qp.activeItems[0];
-        if (picked?.action === 'accept') settle('accept');
+        if (picked?.action === 'accept') settle(picked.remember ? { remember: picked.remember } : 'accept');
         else if (picked?.index !== undefined) settle(picked.index);
       }),
     );

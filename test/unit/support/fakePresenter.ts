@@ -6,6 +6,7 @@
  */
 import type { Asker } from '../../../src/elicitation/asker';
 import type {
+  RecalledNote,
   SignInAnswer,
   AskAnswer,
   AskPrompt,
@@ -33,7 +34,7 @@ export interface Shown<P, A> {
 
 /** A notification the presenter was asked to show, with the server it names. */
 export interface Notice {
-  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'callCancelled' | 'serverGone' | 'urlCompleted';
+  readonly kind: 'blocked' | 'rateLimited' | 'serverCancelled' | 'callCancelled' | 'serverGone' | 'urlCompleted' | 'answeredFromMemory';
   readonly server: string;
 }
 
@@ -100,6 +101,10 @@ export class FakePresenter implements Presenter {
 
   notifyUrlCompleted(asker: Asker): void {
     this.notices.push({ kind: 'urlCompleted', server: asker.name });
+  }
+
+  notifyAnsweredFromMemory(note: RecalledNote): void {
+    this.notices.push({ kind: 'answeredFromMemory', server: note.asker.name });
   }
 }
 

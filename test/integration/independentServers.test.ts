@@ -1,0 +1,180 @@
+// Issue 24, "How it will be checked": servers the team did not build with the official TypeScript
+// SDK, which ask for roots, a sample and a form, each alone and all in one round, in both eras.
+// - pyStdioServer.py: Python's standard library only, JSON-RPC written from the spec;
+// - tmcpServer.mjs: `tmcp`, a TypeScript MCP SDK of its own (no @modelcontextprotocol/sdk), which
+//   answers our 2025-11-25 `initialize` with 2025-06-18 and sends no roots in 2026-07-28.
+// Each runs twice, once pinned to the 2025 handshake
+// (pushed requests) and once left to `auto` (2026-07-28 `input_required` rounds). What a tool
+// returns is what the server received from us, so the assertions read the wire.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestServices } from '../host/testServices';
+import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
+import { services, setPolicy, waitFor, waitForRunning } from './helpers';
+
+const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
+const record = (server: string): string => path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', `${server}.jsonl`);
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+
+interface Independent {
+  /** The name in `mcpElicitation.servers`. */
+  readonly name: string;
+  readonly definition: Record<string, unknown>;
+  /** The revision the server reports it spoke (`era` in its answers). */
+  readonly era: string;
+  /** What the server can ask for in this era (a library may not offer every kind). */
+  readonly kinds: readonly Kind[];
+}
+type Kind = 'roots' | 'sample' | 'form';
+
+const python = (name: string, protocolVersion?: string): Record<string, unknown> => ({
+  command: 'python3',
+  args: [fixture('pyStdioServer.py'), name],
+  env: { FIXTURE_RECORD: record(name) },
+  ...(protocolVersion ? { protocolVersion } : {}),
+});
+
+const tmcp = (name: string, protocolVersion?: string): Record<string, unknown> => ({
+  command: 'node',
+  args: [fixture('tmcpServer.mjs'), name],
+  ...(protocolVersion ? { protocolVersion } : {}),
+});
+
+const SERVERS: readonly Independent[] = [
+  { name: 'py-2025', definition: python('py-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
+  { name: 'py-modern', definition: python('py-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
+  // tmcp reports no revision for a session; the handshake settles on its newest, 2025-06-18.
+  { name: 'tmcp-2025', definition: tmcp('tmcp-2025', '2025-11-25'), era: 'session', kinds: ['roots', 'sample', 'form'] },
+  { name: 'tmcp-modern', definition: tmcp('tmcp-modern'), era: '2026-07-28', kinds: ['sample', 'form'] },
+];
+
+interface Answers {
+  readonly era?: string;
+  readonly roots?: { roots: { uri: string; name?: string }[] };
+  readonly sample?: { role: string; content: { type: string; text: string }; model: string };
+  readonly form?: { action: string; content?: Record<string, unknown> };
+  readonly error?: string;
+}
+
+async function ask(server: string, what: readonly Kind[], text = 'Hello from an independent server'): Promise<Answers> {
+  const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', server, 'ask', {
+    what,
+    text,
+  });
+  return JSON.parse(r.content[0]?.text ?? 'null') as Answers;
+}
+
+suite('Independent servers: other languages and SDKs ask for roots, samples and forms (issue 24)', () => {
+  let s: TestServices;
+  let savedServers: unknown;
+  let savedPolicy: unknown;
+  let savedRate: unknown;
+
+  suiteSetup(async function () {
+    this.timeout(120_000);
+    s = await services();
+    savedServers = config().inspect('servers')?.workspaceValue;
+    savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
+    savedRate = config().inspect('rateLimit')?.workspaceValue;
+    await config().update('rateLimit', { requests: 0, perSeconds: 0 }, vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'servers',
+      { ...(savedServers as Record<string, unknown> | undefined), ...Object.fromEntries(SERVERS.map((x) => [x.name, x.definition])) },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    // `allow` sends their samples to the model with no consent (the consent has its own tests in
+    // sampling.test.ts); forms are still shown, and answered below in the user's place.
+    await setPolicy(s, Object.fromEntries(SERVERS.map((x) => [x.name, 'allow'])));
+    await vscode.commands.executeCommand('mcpTest.samplingModel.register');
+    for (const x of SERVERS) await waitForRunning(s, x.name);
+  });
+  suiteTeardown(async () => {
+    // sampling.test.ts starts from a VS Code without models.
+    await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
+    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
+    await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
+    await config().update('rateLimit', savedRate, vscode.ConfigurationTarget.Workspace);
+  });
+  teardown(async () => {
+    s.broker.queue.cancelAll();
+    await waitFor(() => s.broker.queue.size === 0, 'queue drained');
+  });
+
+  /** Answers each form in the user's place; records what each showed. */
+  function answering(answer: (p: FormPrompt) => FormAnswer): { prompts: FormPrompt[]; done: vscode.Disposable } {
+    const prompts: FormPrompt[] = [];
+    const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
+      prompts.push(prompt);
+      return Promise.resolve(answer(prompt));
+    });
+    return { prompts, done };
+  }
+
+  const folderRoots = (): { uri: string; name: string }[] => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a folder');
+    return [{ uri: folder.uri.toString(), name: folder.name }];
+  };
+
+  for (const x of SERVERS) {
+    test(`${x.name}: ${x.kinds.join(', ')}, each alone (${x.era})`, async function () {
+      this.timeout(60_000);
+      const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Ada' } }));
+      try {
+        if (x.kinds.includes('roots')) assert.deepEqual(await ask(x.name, ['roots']), { era: x.era, roots: { roots: folderRoots() } });
+        if (x.kinds.includes('sample')) {
+          const r = await ask(x.name, ['sample'], 'alone');
+          assert.equal(r.era, x.era);
+          assert.deepEqual(
+            [r.sample?.role, r.sample?.content, r.sample?.model],
+            ['assistant', { type: 'text', text: `${r.sample?.model ?? ''} heard: alone` }, r.sample?.model],
+          );
+          assert.match(r.sample?.model ?? '', /^sampling-(large|mini)$/);
+        }
+        if (x.kinds.includes('form')) {
+          assert.deepEqual(await ask(x.name, ['form']), { era: x.era, form: { action: 'accept', content: { name: 'Ada' } } });
+          assert.equal(prompts.at(-1)?.asker.name, x.name, 'the form names the server that asks');
+        }
+      } finally {
+        done.dispose();
+      }
+    });
+
+    test(`${x.name}: all of them in one round (${x.era})`, async function () {
+      this.timeout(60_000);
+      const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Grace' } }));
+      try {
+        const r = await ask(x.name, x.kinds, 'together');
+        assert.equal(r.era, x.era);
+        if (x.kinds.includes('roots')) assert.deepEqual(r.roots, { roots: folderRoots() });
+        if (x.kinds.includes('sample')) assert.equal(r.sample?.content.text, `${r.sample?.model ?? ''} heard: together`);
+        assert.deepEqual(r.form, { action: 'accept', content: { name: 'Grace' } });
+        assert.equal(prompts.length, 1, 'one form, however many questions came with it');
+      } finally {
+        done.dispose();
+      }
+      const history = s.broker.queue.history.list().slice(x.kinds.includes('sample') ? -2 : -1);
+      assert.deepEqual(
+        history.map((h) => [h.asker.name, h.mode, h.action]).sort(),
+        x.kinds.includes('sample')
+          ? [
+              [x.name, 'form', 'accept'],
+              [x.name, 'sampling', 'accept'],
+            ]
+          : [[x.name, 'form', 'accept']],
+        'the sample and the form are in the history like any question',
+      );
+    });
+  }
+
+  test('a declined form reaches each independent server as `decline`, with no content', async function () {
+    this.timeout(60_000);
+    const { done } = answering(() => ({ action: 'decline' }));
+    try {
+      for (const x of SERVERS) assert.deepEqual((await ask(x.name, ['form'])).form, { action: 'decline' }, x.name);
+    } finally {
+      done.dispose();
+    }
+  });
+});
