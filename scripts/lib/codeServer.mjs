@@ -69,9 +69,11 @@ const DEFAULT_SETTINGS = {
 
 /**
  * @param {{ workspace: string, port?: number, settings?: Record<string, unknown>, env?: Record<string,string>,
- *           extensionsDir?: string, host?: string, locale?: string, quiet?: boolean, workspaceTrust?: boolean }} opts
+ *           extensionsDir?: string, host?: string, locale?: string, quiet?: boolean, workspaceTrust?: boolean,
+ *           enableProposedApi?: string[] }} opts
  *   `workspaceTrust`: keep VS Code's workspace trust on, without the startup prompt, so the
  *   workspace opens untrusted (restricted mode), as a folder from an unknown source would.
+ *   `enableProposedApi`: extension ids that may use proposed API (a stable build allows it to none).
  */
 export async function startCodeServer(opts) {
   const p = hostPaths();
@@ -120,6 +122,7 @@ export async function startCodeServer(opts) {
     '--vscode-option',
     'enable-smoke-test-driver',
     ...(opts.locale ? ['--locale', opts.locale] : []),
+    ...(opts.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
     opts.workspace,
   ];
   const child = spawn(p.node, args, {

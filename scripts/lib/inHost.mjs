@@ -1,13 +1,13 @@
 // Runs the mocha suite inside the real extension host of code-server: the workbench reads
 // `extensionDevelopmentPath` and `extensionTestsPath` from its `payload` URL parameter, loads our
 // `run()`, and reports the outcome through window.codeAutomationExit / codeAutomationLog.
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
 import { repoRoot, testExtensionDir } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
-import { startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { freePort, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
 import { parseJson } from './json.mjs';
 
@@ -61,11 +61,18 @@ async function runTrusted({ grep }) {
   cpSync(path.join(repoRoot, 'test', 'fixtures', 'samplingModelExtension'), path.join(extensionsDir, 'mcp-test.sampling-model-0.0.1'), {
     recursive: true,
   });
+  // Copilot Global of this host, empty: VS Code (through chat.mcp.discovery.enabled) and the
+  // extension read it from the same COPILOT_HOME, never the user's own ~/.copilot.
+  const copilotHome = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-copilot-'));
+  // Known before the start, so a test can name the ids VS Code gives the servers it discovers
+  // (`copilot.<remote authority>.<name>`): the authority is the workbench's host and port.
+  const port = await freePort();
   try {
     return await runHost({
       ws,
       logName: 'integration.log',
       codeServer: {
+        port,
         extensionsDir,
         // VS Code's chat on, so the gateway tests can play its agent; it starts no server by itself
         // (a copy of an mcp.json server started by VS Code would be a second client of the fixtures).
@@ -75,6 +82,8 @@ async function runTrusted({ grep }) {
           MCP_TEST_REPO_ROOT: repoRoot,
           MCP_TEST_HTTP_URL: http.url,
           MCP_TEST_SSE_URL: http.sseUrl,
+          COPILOT_HOME: copilotHome,
+          MCP_TEST_REMOTE_AUTHORITY: `127.0.0.1:${port}`,
           ...(grep ? { MCP_TEST_GREP: grep } : {}),
           // Where the agent parity test writes the README's comparison table (it always writes one in the record dir).
           ...(process.env['MCP_PARITY_TABLE'] ? { MCP_PARITY_TABLE: path.resolve(process.env['MCP_PARITY_TABLE']) } : {}),
@@ -83,6 +92,7 @@ async function runTrusted({ grep }) {
     });
   } finally {
     await http.stop();
+    rmSync(copilotHome, { recursive: true, force: true });
   }
 }
 

@@ -5,7 +5,7 @@ import type { ServersNode } from '../ui/serversView';
 import type { Logger } from '../util/log';
 import type { Gateway } from '../gateway/gateway';
 import type { RouteStore } from '../gateway/routeStore';
-import { providerServerId, routeOf, vscodeServerId, writtenName } from '../gateway/routes';
+import { collisionPicksOne, providerServerId, routeOf, vscodeServerId, writtenName } from '../gateway/routes';
 import { canGiveBackFrom, putIntoMcpJson, removeFromOurs, type JsonObject, type OurConfig } from '../config/parse/serverMove';
 import { describeIgnoredKeys, type ServerDefinition } from '../config/parse/definitions';
 import { displayText, MAX_MESSAGE_CHARS, type DisplayText } from '../elicitation/safety/displayText';
@@ -54,6 +54,32 @@ function routedMessage(def: ServerDefinition): DisplayText {
     displayText(def.name),
     displayText(shownFile(def)),
   );
+}
+
+/** Whether VS Code runs one copy of a label now (`chat.mcp.collisionBehavior`, routes.ts). */
+function vscodePicksOne(): boolean {
+  return collisionPicksOne(vscode.workspace.getConfiguration('chat.mcp').get<unknown>('collisionBehavior'));
+}
+
+/**
+ * Route with `chat.mcp.collisionBehavior` other than `disable`: VS Code keeps its copy enabled
+ * next to ours and no choice in its menu changes that, so "Enable" is not offered. Said plainly,
+ * with the setting one click away.
+ */
+function tellBothRun(log: Logger, names: readonly string[]): void {
+  log.warn(`[${names.join(', ')}] routed, but VS Code runs its own copy too: chat.mcp.collisionBehavior is not "disable"`);
+  const open = vscode.l10n.t('Open Setting');
+  void safe
+    .showWarningMessage(
+      safe.l10n.t(
+        '{0} now runs in MCP Elicitation Host, but VS Code keeps running its own copy as well: the setting chat.mcp.collisionBehavior is not "disable", so VS Code lists ours as a second server and the agent sees the tools of both. To run only ours, set chat.mcp.collisionBehavior to "disable".',
+        displayText(names.join(', ')),
+      ),
+      open,
+    )
+    .then(async (choice) => {
+      if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'chat.mcp.collisionBehavior');
+    });
 }
 
 /** VS Code's own menu for one of its servers, where "Enable" is the choice routing needs. */
@@ -112,6 +138,10 @@ export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boo
   await manager.reload();
   await deps.gateway.sync();
   log.info(`[${name}] routed for this user in this workspace; ${route.file} is unchanged`);
+  if (!vscodePicksOne()) {
+    tellBothRun(log, [name]);
+    return true;
+  }
   const open = vscode.l10n.t('Enable in VS Code');
   void safe.showInformationMessage(routedMessage(def), open).then(async (choice) => {
     if (choice === open) await enableRoutedInVscode(deps, name);
@@ -160,6 +190,13 @@ async function routeSeveral(deps: RouteDeps, names: readonly string[]): Promise<
   await manager.reload();
   await deps.gateway.sync();
   log.info(`[${defs.map((d) => d.name).join(', ')}] routed for this user in this workspace; no file changed`);
+  if (!vscodePicksOne()) {
+    tellBothRun(
+      log,
+      defs.map((d) => d.name),
+    );
+    return true;
+  }
   const open = vscode.l10n.t('Enable in VS Code');
   const [one] = defs;
   void safe
@@ -244,6 +281,11 @@ export async function giveBackToVscode(deps: RouteDeps, arg: unknown): Promise<b
     await manager.reload();
     await deps.gateway.sync();
     log.info(`[${name}] given back to VS Code; ${route.file} is unchanged`);
+    if (!vscodePicksOne()) {
+      // Its copy was never disabled: VS Code runs it as before, and there is nothing to enable.
+      void safe.showInformationMessage(safe.l10n.t("{0} is VS Code's again.", displayText(name)));
+      return true;
+    }
     const id = vscodeServerId(routedDef, folderIndex(routedDef));
     const open = vscode.l10n.t('Enable in VS Code');
     void safe

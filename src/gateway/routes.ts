@@ -11,8 +11,12 @@
  * Collections are ordered: `.vscode/mcp.json` 0, `.mcp.json` 1, `.code-workspace` 100, the
  * profile's `mcp.json` 200, extension providers (our gateway) 300. So our copy starts out as the
  * disabled twin, and one "Enable" by the user hands the server to us; after that VS Code neither
- * starts its copy nor lists its tools. Read from 1.139's workbench bundle and verified in the real
- * host (test/integration/routing.test.ts); these are internals of one VS Code version, not API.
+ * starts its copy nor lists its tools. 1.139 has no command that enables or disables a server, so
+ * that "Enable" is the user's, in VS Code's own menu, and Give Back cannot clear what it stored.
+ * Copilot Global is read by 1.139 only as a discovered collection (`chat.mcp.discovery.enabled`,
+ * order 400, 350 when remote), after ours: a server there is ours, and VS Code's copy yields to it
+ * with no click (test/integration/routeSources.test.ts). Read from 1.139's workbench bundle and verified in the real
+ * host (test/integration/gatewayModel.test.ts); these are internals of one VS Code version, not API.
  *
  * Routes live in our workspaceState: per user and per workspace, like VS Code's enablement.
  * Pure, no `vscode` import; routeStore.ts keeps them.
@@ -93,4 +97,13 @@ export function vscodeServerId(def: RoutableDef, folderIndex: number | undefined
 /** The id VS Code gives a server of an extension's definition provider: the extension id, lowercased, "/", the label. */
 export function providerServerId(extensionId: string, label: string): string {
   return `${extensionId.toLowerCase()}/${label}`;
+}
+
+/**
+ * Whether VS Code 1.139 runs one copy of a label: `chat.mcp.collisionBehavior` is `disable` (its
+ * default). With any other value (`suffix`) it builds no collision groups, keeps both copies
+ * enabled and lists ours as a second server, so routing cannot take the server from VS Code.
+ */
+export function collisionPicksOne(collisionBehavior: unknown): boolean {
+  return collisionBehavior === undefined || collisionBehavior === 'disable';
 }

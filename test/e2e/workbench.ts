@@ -19,6 +19,8 @@ export interface Workbench {
   readonly page: Page;
   readonly recordDir: string;
   readonly workspace: string;
+  /** code-server's user data folder: its `logs/` hold every log the host wrote, the extension's too. */
+  readonly userDataDir: string;
   /** Every URL the page tried to open in a new window (openExternal in the browser). */
   readonly popups: string[];
   /**
@@ -46,6 +48,8 @@ export interface WorkbenchOptions {
   readonly extensionsDir?: string;
   /** Extensions installed in this folder run beside the development folder (test helpers). */
   readonly alsoInstalled?: string;
+  /** Extension ids allowed to use proposed API, e.g. a test model's `requiresAuthorization`. */
+  readonly enableProposedApi?: string[];
   /**
    * Entries of the workbench's application storage (kept in the browser's IndexedDB, so fresh for
    * each test) as they are when it first starts, as if a profile had been used before.
@@ -72,6 +76,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     workspace: ws.dir,
     settings: { 'workbench.colorTheme': THEMES[opts.theme ?? 'dark'], ...opts.settings },
     ...(opts.locale ? { locale: opts.locale } : {}),
+    ...(opts.enableProposedApi ? { enableProposedApi: opts.enableProposedApi } : {}),
     ...((opts.extensionsDir ?? opts.alsoInstalled) ? { extensionsDir: opts.extensionsDir ?? opts.alsoInstalled } : {}),
   });
   let browser: Browser | undefined;
@@ -100,6 +105,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       page,
       recordDir,
       workspace: ws.dir,
+      userDataDir: cs.userDataDir,
       popups,
       openFolder: open,
       close: async () => {

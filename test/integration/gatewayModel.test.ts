@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { agentTools, alive, chooseEnable, invokeText, startInVscode } from './routeFlow';
 
 // The configuration model with VS Code's chat on (this host runs with AI features enabled):
 // a server in .vscode/mcp.json is VS Code's and we never start it. "Route Through MCP Elicitation
@@ -25,66 +26,6 @@ function initializedRecords(name: string): { clientInfo?: { name?: string } }[] 
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
     .filter((r) => r.kind === 'initialized');
-}
-
-/**
- * VS Code shortens the server part of tool names, uniquely per server: the two copies of the one
- * label became `mcp_fixture_gw-mo_pid` and `mcp_fixture_gw-m2_pid` in 1.139.
- */
-function agentTools(tool: string): vscode.LanguageModelToolInformation[] {
-  return vscode.lm.tools.filter((t) => t.name.startsWith('mcp_') && /_gw-m[^_]*_/.test(t.name) && t.name.endsWith(`_${tool}`));
-}
-
-async function invokeText(tool: vscode.LanguageModelToolInformation, input: object = {}): Promise<string> {
-  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Starts the server VS Code lists under `id` as chat would, until the one pid tool of the label
- * answers from a process `accept` accepts; returns that pid.
- */
-async function startInVscode(id: string, accept: (pid: number) => boolean, what: string): Promise<number> {
-  const t0 = Date.now();
-  let seen: number[] = [];
-  while (Date.now() - t0 < 60_000) {
-    await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
-    const tools = agentTools('pid');
-    seen = [];
-    // A tool of the copy VS Code just disabled may linger in the list a moment: not contributed any more.
-    for (const t of tools) seen.push(await invokeText(t).then(Number, () => NaN));
-    if (tools.length === 1 && seen[0] !== undefined && accept(seen[0])) return seen[0];
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(
-    `${what}: the agent's pid tools answered ${JSON.stringify(seen)} (tools: ${vscode.lm.tools
-      .map((t) => t.name)
-      .filter((n) => n.startsWith('mcp_'))
-      .join(', ')})`,
-  );
-}
-
-/**
- * Runs `command` (which opens VS Code's own options for a server, workbench.mcp.serverOptions) and
- * chooses "Enable", the first item VS Code lists for a disabled server, as the user would.
- */
-async function chooseEnable(command: () => Thenable<unknown>): Promise<void> {
-  let done = false;
-  const shown = Promise.resolve(command()).finally(() => (done = true));
-  for (let i = 0; i < 200 && !done; i++) {
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await shown;
 }
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
@@ -136,7 +77,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
 
     // The reference: VS Code runs its own copy, and the agent's pid tool answers from it.
     const vscodeId = `mcp.config.ws0.${NAME}`;
-    const theirs = await startInVscode(vscodeId, () => true, "VS Code's copy");
+    const theirs = await startInVscode(NAME, vscodeId, () => true, "VS Code's copy");
     assert.ok(alive(theirs));
     assert.equal(initializedRecords(NAME).at(-1)?.clientInfo?.name === 'mcp-elicitation-host', false, "VS Code's own client started it");
     assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME), true);
@@ -163,11 +104,11 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     await waitFor(() => !alive(theirs), 'VS Code stopped its copy', 45_000);
 
     // The agent's one pid tool now answers from the process we manage.
-    const ourPid = await startInVscode(ourId, (pid) => pid === s.manager.get(NAME)?.pid, 'our copy for the agent');
+    const ourPid = await startInVscode(NAME, ourId, (pid) => pid === s.manager.get(NAME)?.pid, 'our copy for the agent');
     assert.notEqual(ourPid, theirs);
-    assert.equal(agentTools('pid').length, 1, "VS Code's disabled copy lists no tools");
+    assert.equal(agentTools(NAME, 'pid').length, 1, "VS Code's disabled copy lists no tools");
     // A question the agent's call raises comes to our UI.
-    const [elicit] = agentTools('elicit');
+    const [elicit] = agentTools(NAME, 'elicit');
     assert.ok(elicit, 'the elicit tool is listed for the agent');
     const call = invokeText(elicit, {
       params: { message: 'Routed: your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
@@ -186,7 +127,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     assert.equal(readFileSync(mcpJson.path, 'utf8'), text, 'mcp.json still unchanged');
     assert.equal(s.routes.all().length, 0, 'no route left');
     await chooseEnable(() => vscode.commands.executeCommand('workbench.mcp.serverOptions', vscodeId));
-    const again = await startInVscode(vscodeId, (pid) => pid !== ourPid, "VS Code's copy again");
+    const again = await startInVscode(NAME, vscodeId, (pid) => pid !== ourPid, "VS Code's copy again");
     assert.ok(alive(again));
   });
 });

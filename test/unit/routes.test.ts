@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  collisionPicksOne,
   isRouted,
   parseRoutes,
   providerServerId,
@@ -85,5 +86,14 @@ describe("routes: VS Code's ids for the two copies", () => {
   it('our gateway’s copy carries the label VS Code lists its own by, under our extension id', () => {
     assert.equal(writtenName({ name: 'x (workspace)', writtenAs: 'x', source: mcpJson }), 'x');
     assert.equal(providerServerId('Publisher.MCP-Elicitation-Host', 'x'), 'publisher.mcp-elicitation-host/x');
+  });
+});
+
+describe("routes: whether VS Code's collision rule lets the routed copy take over", () => {
+  it('only `disable` (the default, also when unset) runs one copy of a label; `suffix` or anything else runs both', () => {
+    assert.equal(collisionPicksOne('disable'), true);
+    assert.equal(collisionPicksOne(undefined), true);
+    assert.equal(collisionPicksOne('suffix'), false);
+    assert.equal(collisionPicksOne('Disable'), false, 'VS Code compares the value exactly');
   });
 });
