@@ -341,8 +341,13 @@ export class Services extends Disposable {
     for (const d of disposables) this._register(d);
   }
 
-  /** Starts configured servers; called after activation returns so activation stays cheap. */
+  /**
+   * Called a turn after activation returns (boot.ts), so activation stays cheap: starts watching
+   * the configuration, sets the command context keys, and starts the configured servers.
+   */
   start(): void {
+    this.loader.watch();
+    this.commandContext.refresh();
     void this.manager.reload();
   }
 
