@@ -129,6 +129,8 @@ export class Services extends Disposable {
   readonly statusBar: StatusBar;
   /** The pending view's data: what waits, and the history. */
   readonly pendingTree: PendingTreeView;
+  /** The Remembered Answers view's rows. */
+  readonly rememberedTree: RememberedTreeView;
   readonly api: PublicApi;
   /** VS Code's agent reaches the servers we broker through this. */
   readonly gateway: Gateway;
@@ -317,9 +319,8 @@ export class Services extends Disposable {
     this.pendingTree = this._register(new PendingTreeView(this.broker.queue));
     const pendingView = this._register(vscode.window.createTreeView('mcpElicitation.pending', { treeDataProvider: this.pendingTree }));
     this._register(bindPendingBadge(pendingView, this.broker.queue));
-    this._register(
-      vscode.window.createTreeView('mcpElicitation.remembered', { treeDataProvider: this._register(new RememberedTreeView(memory)) }),
-    );
+    this.rememberedTree = this._register(new RememberedTreeView(memory));
+    this._register(vscode.window.createTreeView('mcpElicitation.remembered', { treeDataProvider: this.rememberedTree }));
     this.statusBar = this._register(new StatusBar(this.manager, this.broker.queue));
     this.api = this._register(new PublicApi(this.broker, this.manager));
     this._register(
@@ -340,8 +341,13 @@ export class Services extends Disposable {
     for (const d of disposables) this._register(d);
   }
 
-  /** Starts configured servers; called after activation returns so activation stays cheap. */
+  /**
+   * Called a turn after activation returns (boot.ts), so activation stays cheap: starts watching
+   * the configuration, sets the command context keys, and starts the configured servers.
+   */
   start(): void {
+    this.loader.watch();
+    this.commandContext.refresh();
     void this.manager.reload();
   }
 

@@ -29,7 +29,10 @@ export class AuditLog {
     const dir = (context.storageUri ?? context.globalStorageUri).fsPath;
     this.file = path.join(dir, 'audit.jsonl');
     // Before anything is written: a folder and files an older version left readable by others.
-    this.chain = this.tightenExisting().catch((e: unknown) => this.log.warn(`audit log permissions: ${String(e)}`));
+    // A turn later, not while the extension activates: every write waits for it all the same.
+    this.chain = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.tightenExisting())
+      .catch((e: unknown) => this.log.warn(`audit log permissions: ${String(e)}`));
   }
 
   /**

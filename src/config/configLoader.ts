@@ -59,6 +59,7 @@ export class ConfigLoader extends Disposable {
   readonly inputs: InputResolver;
   private readonly shownErrors = new Set<string>();
   private readonly globalStorageUri: vscode.Uri;
+  private watching = false;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -70,8 +71,19 @@ export class ConfigLoader extends Disposable {
   ) {
     super();
     this.inputs = new InputResolver(context.workspaceState, context.secrets, log);
-    const fire = (): void => this._onDidChange.fire();
     this.globalStorageUri = context.globalStorageUri;
+  }
+
+  /**
+   * Starts watching what the configuration is read from. Not done while activating: the four file
+   * watchers are requests to the window, about 2 ms of activation (docs/performance.md).
+   * `Services.start()` calls this a turn after activation, before the first `load()`, so no
+   * change after the first read goes unseen. Once only.
+   */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const fire = (): void => this._onDidChange.fire();
     for (const d of watchServerFiles(this.globalStorageUri, fire)) this._register(d);
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(fire));
     this._register(

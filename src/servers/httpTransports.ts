@@ -37,15 +37,16 @@ function serverFetch(
 /**
  * Opens the sign-in redirect (`provider.ready()`) before the SDK sees an auth challenge: a 401, or
  * a 403 with `WWW-Authenticate` (step-up). The SDK's OAuth flow then starts at once and reads the
- * redirect URI synchronously, so the listener opens here rather than when the server starts.
+ * redirect URI synchronously, so the listener opens here rather than when the server starts. The
+ * flow's own requests go through the provider's fetch rules (`wrapFetch`).
  */
 function beforeChallenge(fetchFn: Fetch, provider: ServerOAuthProvider | undefined): Fetch {
   if (!provider) return fetchFn;
-  return async (url, init) => {
+  return provider.wrapFetch(async (url, init) => {
     const res = await fetchFn(url, init);
     if (res.status === 401 || (res.status === 403 && res.headers.has('www-authenticate'))) await provider.ready();
     return res;
-  };
+  });
 }
 
 /** An OAuth client for `def`, whose requests go through the same checks as its transport's. */

@@ -166,14 +166,15 @@ export async function showSignInConsent(
     return 'declined';
   }
   const open = vscode.l10n.t('Sign In in Browser');
-  const cancel = vscode.l10n.t('Cancel');
+  // Not "Cancel": VS Code adds its own Cancel to every modal dialog, and two would show.
+  const decline = vscode.l10n.t('Decline');
   const title = safe.l10n.t('Sign in to “{0}” on {1}?', displayText(prompt.asker.name), displayText(site(prompt)));
   const show = a.verdict === 'warn' ? safe.showWarningMessage : safe.showInformationMessage;
   // As for url mode: with warnings the safe answer is the default, and signing in takes a click.
-  const buttons = a.verdict === 'warn' ? [cancel, open] : [open, cancel];
+  const buttons = a.verdict === 'warn' ? [decline, open] : [open, decline];
   const choice = await modalUnlessWithdrawn(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return 'cancelled';
-  if (choice === cancel) return 'declined';
+  if (choice === decline) return 'declined';
   if (choice !== open) return 'cancelled';
   return (await hooks.openExternal(exactTarget(prompt.url))) ? 'opened' : 'cancelled';
 }

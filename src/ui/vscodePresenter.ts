@@ -57,6 +57,8 @@ export class VscodePresenter implements Presenter {
   private readonly resumers = new Map<string, () => void>();
   /** One token per prompt on screen now; a prompt set aside is not on screen. */
   private readonly onScreen = new Set<symbol>();
+  /** Fingerprints whose answered-from-memory note is still open (not yet dismissed or clicked). */
+  private readonly openNotes = new Set<string>();
 
   constructor(private readonly deps: PresenterDeps) {}
 
@@ -298,6 +300,13 @@ export class VscodePresenter implements Presenter {
    * such question is asked again. Forget… opens the list of every remembered answer.
    */
   notifyAnsweredFromMemory(note: RecalledNote): void {
+    // One note per remembered answer while it is open: a tenth repetition adds no tenth toast, only
+    // a status bar line (the audit and the log record each one).
+    if (this.openNotes.has(note.fingerprint)) {
+      safe.setStatusBarMessage(safe.l10n.t('$(history) {0}: answered from memory again.', displayText(note.asker.name)), 5000);
+      return;
+    }
+    this.openNotes.add(note.fingerprint);
     const undo = vscode.l10n.t('Undo');
     const forget = vscode.l10n.t('Forget…');
     void safe
@@ -311,6 +320,7 @@ export class VscodePresenter implements Presenter {
         forget,
       )
       .then(async (c) => {
+        this.openNotes.delete(note.fingerprint);
         if (c === undo) {
           await this.deps.forgetAnswer(note.fingerprint);
           void safe.showInformationMessage(

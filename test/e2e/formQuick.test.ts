@@ -294,7 +294,17 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     await pickItem(page, 'inject');
     await pickItem(page, 'Confirm without fields');
     assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
-    const note = await notification(page, 'Answered from memory: inject asked “Restart the build agents now?”');
+    const noteText = 'Answered from memory: inject asked “Restart the build agents now?”';
+    await notification(page, noteText);
+
+    // Asked again while that note is open: answered from memory again, with a status bar line, not a second note.
+    await runCommand(page, 'MCP Elicitation: Run Tool…');
+    await pickItem(page, 'inject');
+    await pickItem(page, 'Confirm without fields');
+    assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
+    await page.locator('.statusbar-item', { hasText: 'inject: answered from memory again.' }).waitFor();
+    const note = await notification(page, noteText);
+    assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: noteText }).count(), 1, 'one note');
     await screenshot(page, 'remember-note-dark');
     // By keyboard: the hover of the bell just clicked can lie over the button.
     await note.getByRole('button', { name: 'Undo' }).focus();

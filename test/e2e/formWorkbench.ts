@@ -67,6 +67,9 @@ export function formWorkbench(presentation: 'quickInput' | 'webview', dismiss: (
     get workspace() {
       return current().workspace;
     },
+    get userDataDir() {
+      return current().userDataDir;
+    },
     get popups() {
       return current().popups;
     },

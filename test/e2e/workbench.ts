@@ -19,6 +19,8 @@ export interface Workbench {
   readonly page: Page;
   readonly recordDir: string;
   readonly workspace: string;
+  /** code-server's user data folder: its `logs/` hold every log the host wrote, the extension's too. */
+  readonly userDataDir: string;
   /** Every URL the page tried to open in a new window (openExternal in the browser). */
   readonly popups: string[];
   /**
@@ -103,6 +105,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       page,
       recordDir,
       workspace: ws.dir,
+      userDataDir: cs.userDataDir,
       popups,
       openFolder: open,
       close: async () => {

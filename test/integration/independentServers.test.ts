@@ -7,11 +7,14 @@
 // (pushed requests) and once left to `auto` (2026-07-28 `input_required` rounds). What a tool
 // returns is what the server received from us, so the assertions read the wire.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
-import { services, setPolicy, waitFor, waitForRunning } from './helpers';
+import type { AnswerContent, AnswerValue } from '../../src/shared/fieldModel';
+import { callToolWithElicitation } from '../../src/servers/toolRunner';
+import { nextPrompt, services, setPolicy, waitFor, waitForRunning } from './helpers';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const record = (server: string): string => path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', `${server}.jsonl`);
@@ -48,6 +51,16 @@ const SERVERS: readonly Independent[] = [
   { name: 'tmcp-2025', definition: tmcp('tmcp-2025', '2025-11-25'), era: 'session', kinds: ['roots', 'sample', 'form'] },
   { name: 'tmcp-modern', definition: tmcp('tmcp-modern'), era: '2026-07-28', kinds: ['sample', 'form'] },
 ];
+
+/** What the Python server recorded: every message it received, responses to its requests included. */
+function received(server: string): Record<string, unknown>[] {
+  const file = record(server);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 interface Answers {
   readonly era?: string;
@@ -167,6 +180,101 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
       );
     });
   }
+
+  for (const x of SERVERS) {
+    test(`${x.name}: without allow, the sample's consent and review and the form, asked at once, are each shown and answered (${x.era})`, async function () {
+      this.timeout(60_000);
+      await setPolicy(s, Object.fromEntries(SERVERS.filter((y) => y !== x).map((y) => [y.name, 'allow'])));
+      const { prompts, done } = answering((p) => {
+        const keys = p.form.fields.map((f) => f.key);
+        // The form asks for a name; the consent and the review are accepted as shown.
+        if (keys.includes('name')) return { action: 'accept', content: { name: 'Kim' } };
+        const content: AnswerContent = {};
+        for (const f of p.form.fields) if (f.default !== undefined) content[f.key] = f.default as AnswerValue;
+        return { action: 'accept', content };
+      });
+      try {
+        const r = await ask(x.name, ['sample', 'form'], 'consented');
+        assert.equal(r.sample?.content.text, `${r.sample?.model ?? ''} heard: consented`);
+        assert.deepEqual(r.form, { action: 'accept', content: { name: 'Kim' } });
+        assert.deepEqual(
+          prompts.map((p) => p.asker.name),
+          [x.name, x.name, x.name],
+        );
+        const kind = (p: FormPrompt): string => {
+          const keys = p.form.fields.map((f) => f.key);
+          return keys.includes('name') ? 'form' : keys.includes('reply') ? 'review' : keys.includes('model') ? 'consent' : keys.join();
+        };
+        assert.deepEqual(prompts.map(kind).sort(), ['consent', 'form', 'review']);
+        assert.ok(prompts.map(kind).indexOf('consent') < prompts.map(kind).indexOf('review'), 'the reply is reviewed after the consent');
+      } finally {
+        done.dispose();
+        await setPolicy(s, Object.fromEntries(SERVERS.map((y) => [y.name, 'allow'])));
+      }
+    });
+  }
+
+  for (const x of SERVERS) {
+    test(`${x.name}: cancelling the call closes the form it raised (${x.era})`, async function () {
+      this.timeout(60_000);
+      const conn = s.manager.get(x.name);
+      assert.ok(conn);
+      const before = received(x.name).length;
+      const ac = new AbortController();
+      const text = `cancel me ${Date.now()}`;
+      const done = callToolWithElicitation(
+        conn,
+        s.broker,
+        { name: 'ask', arguments: { what: ['form'], text } },
+        { signal: ac.signal },
+      ).then(
+        () => 'settled',
+        () => 'rejected',
+      );
+      const shown = await nextPrompt(s);
+      assert.match(shown.widget?.title ?? '', new RegExp(x.name), 'the form is on screen, naming the server');
+      ac.abort();
+      await done;
+      await waitFor(() => s.broker.queue.size === 0, 'the form closed');
+      const last = s.broker.queue.history.list().at(-1);
+      assert.deepEqual([last?.asker.name, last?.action, last?.decidedBy], [x.name, 'cancel', 'callCancel']);
+      if (!x.name.startsWith('py-')) return;
+      // What the Python server got: the cancellation of its call and, in 2025, `cancel` for its question.
+      const calls = (): Record<string, unknown>[] => received(x.name).slice(before);
+      const call = calls().find((r) => r['method'] === 'tools/call');
+      assert.ok(call, 'the call reached the server');
+      if (x.era === '2026-07-28') {
+        assert.equal(calls().filter((r) => r['method'] === 'tools/call').length, 1, 'no retry after the cancel');
+      } else {
+        await waitFor(() => calls().some((r) => r['kind'] === 'response'), 'the server got an answer to its question');
+        assert.deepEqual(
+          calls()
+            .filter((r) => r['kind'] === 'response')
+            .map((r) => r['result']),
+          [{ action: 'cancel' }],
+        );
+        await waitFor(
+          () =>
+            calls().some(
+              (r) => r['method'] === 'notifications/cancelled' && (r['params'] as { requestId?: unknown }).requestId === call['id'],
+            ),
+          'the server heard its call cancelled',
+        );
+      }
+    });
+  }
+
+  test('the log level reaches the Python server in both eras: logging/setLevel (2025), _meta on every tools request (2026-07-28)', async () => {
+    await ask('py-modern', []);
+    const setLevel = received('py-2025').filter((r) => r['method'] === 'logging/setLevel');
+    const level = (setLevel.at(-1)?.['params'] as { level?: string } | undefined)?.level;
+    assert.match(level ?? '', /^(debug|info|notice|warning|error|critical|alert|emergency)$/, 'py-2025 was told a level');
+    const metaLevels = received('py-modern')
+      .filter((r) => r['kind'] === 'received' && String(r['method']).startsWith('tools/'))
+      .map((r) => (r['params'] as { _meta?: Record<string, unknown> })._meta?.['io.modelcontextprotocol/logLevel']);
+    assert.ok(metaLevels.length > 0);
+    assert.deepEqual([...new Set(metaLevels)], [level], 'every 2026-07-28 tools request carries the same level');
+  });
 
   test('a declined form reaches each independent server as `decline`, with no content', async function () {
     this.timeout(60_000);

@@ -107,6 +107,94 @@ suite('Remembered answers (in the real host)', () => {
     assert.equal(s.context.workspaceState.get(MEMORY_KEY), undefined);
   });
 
+  test('the tenth repetition of a remembered confirmation is answered from memory: one prompt in eleven asks, the same reply each time', async () => {
+    const params = { message: 'Apply the formatter to the changed files?', requestedSchema: confirm };
+    const firstWire = elicitVia('fixture', params);
+    await pickRow(await nextPrompt(s), 'Accept and remember for this session');
+    const first = await firstWire;
+    const repeats = await promptsDuring(async () => {
+      const replies: unknown[] = [];
+      for (let i = 0; i < 10; i++) replies.push((await elicitVia('fixture', params)).response);
+      return replies;
+    });
+    assert.deepEqual(repeats.shown, [], 'no prompt for any of the ten repetitions');
+    assert.deepEqual(
+      repeats.result,
+      Array.from({ length: 10 }, () => first.response),
+    );
+    assert.equal(notes.length, 10, 'each one said so');
+    assert.deepEqual(
+      s.broker.queue.history
+        .list()
+        .filter((h) => h.message === params.message)
+        .map((h) => h.decidedBy),
+      ['user', ...Array.from({ length: 10 }, () => 'memory')],
+    );
+  });
+
+  test('a form of several fields remembered from its review step: the server gets the same content again, defaults included', async () => {
+    const config = vscode.workspace.getConfiguration('mcpElicitation');
+    const before = config.inspect('presentation')?.workspaceValue;
+    await config.update('presentation', 'quickInput', vscode.ConfigurationTarget.Workspace);
+    const params = {
+      message: 'Open a pull request?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          branch: { type: 'string' },
+          draft: { type: 'boolean', default: true },
+          reviewers: { type: 'string', default: 'team' },
+        },
+        required: ['branch'],
+      },
+    };
+    try {
+      const firstWire = elicitVia('fixture', params);
+      const box = (await nextPrompt(s)).widget as vscode.InputBox;
+      box.value = 'feature/x';
+      let shown = nextPrompt(s);
+      await acceptQuickInput();
+      // The remaining steps as shown, up to the review, accepted as pre-filled.
+      let p = await shown;
+      while (!/Review/.test(p.widget?.title ?? '')) {
+        shown = nextPrompt(s);
+        await acceptQuickInput();
+        p = await shown;
+      }
+      await pickRow(p, 'Accept and remember in this workspace');
+      const first = await firstWire;
+      assert.deepEqual(first.response, { action: 'accept', content: { branch: 'feature/x', draft: true, reviewers: 'team' } });
+      const again = await promptsDuring(() => elicitVia('fixture', params));
+      assert.deepEqual(again.shown, []);
+      assert.deepEqual(again.result.response, first.response, 'byte for byte what the user sent');
+    } finally {
+      await config.update('presentation', before, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  test('remembered answers are listed in the view; Forget on a row removes it, and the server asks again', async () => {
+    const params = { message: 'Push the release tag?', requestedSchema: confirm };
+    const wire = elicitVia('fixture', params);
+    await pickRow(await nextPrompt(s), 'Accept and remember in this workspace');
+    await wire;
+    const rows = s.rememberedTree.getChildren();
+    assert.equal(rows.length, 1);
+    const [row] = rows;
+    assert.ok(row);
+    const item = s.rememberedTree.getTreeItem(row);
+    assert.equal(item.label, 'Push the release tag?');
+    assert.equal(item.description, 'fixture · this workspace');
+    assert.equal(item.contextValue, 'rememberedAnswer');
+    await vscode.commands.executeCommand('mcpElicitation.forgetRemembered', row);
+    assert.deepEqual(s.rememberedTree.getChildren(), []);
+    assert.equal(s.context.workspaceState.get(MEMORY_KEY), undefined, 'gone from the workspace state too');
+    const again = elicitVia('fixture', params);
+    const p = await nextPrompt(s);
+    s.broker.queue.settle(p.id, 'decline');
+    assert.deepEqual((await again).response, { action: 'decline' });
+    assert.deepEqual(notes, []);
+  });
+
   test('a one-field question offers remembering in its title bar; answered without it, it is asked again', async () => {
     const params = { message: 'Which branch?', requestedSchema: oneText('branch') };
     const firstWire = elicitVia('fixture', params);

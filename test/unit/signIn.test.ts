@@ -103,6 +103,26 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     h.signIn.dispose();
   });
 
+  void it('step-up with an authorization server that holds a client to its registered scope: the registration named every scope the resource advertises', async () => {
+    // As oidc-provider does (test/e2e/oidcSignIn.test.ts): registered for the 401's mcp:read only,
+    // the step-up's mcp:write would be refused with invalid_scope.
+    const base = await fixture({ FIXTURE_STRICT_SCOPE: '1' });
+    const h = harness(base, approvingUser);
+    await h.conn.start();
+    const s = await stats(base);
+    assert.deepEqual(s.registrations[0]?.scope?.split(' ').sort(), ['mcp:read', 'mcp:write']);
+    assert.equal(
+      new URL(h.asked[0]?.url ?? '').searchParams.get('scope'),
+      'mcp:read',
+      'the request still asks only for what the 401 named',
+    );
+    const r = (await h.conn.sendLeg('tools/call', { name: 'write', arguments: {} }, {}, 'write')) as CallToolResult;
+    assert.deepEqual(r.content, [{ type: 'text', text: 'written' }]);
+    assert.deepEqual(h.failures, []);
+    await h.conn.shutdown();
+    h.signIn.dispose();
+  });
+
   void it('a server that lets initialize through answers 401 to the first tools/list: that signs in, and the tools are listed', async () => {
     // As the conformance suite's 2025-11-25 auth scenarios do; the extension used to end up running
     // with no tools, and a liveness probe meeting the same 401 then dropped the session.

@@ -2,8 +2,10 @@
  * Where the browser comes back after sign-in: an HTTP listener on 127.0.0.1, on a port the system
  * picks, that answers one exact path (RFC 8252 §7.3, the loopback redirect of native apps). It
  * works in desktop VS Code and in code-server on the same machine as the browser. A response is
- * taken only with the `state` of a sign-in this window started; anything else ends the sign-ins
- * waiting, since a foreign `state` is what a forged redirect looks like.
+ * taken only with the `state` of a sign-in this window started. One with any other `state` belongs
+ * to no sign-in, so it ends none: it is answered with an error page and dropped. Ending the
+ * sign-ins waiting would let any page that can send the browser to the loopback address cancel
+ * the user's sign-in.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,7 +56,7 @@ export class LoopbackRedirect {
 
   /**
    * Resolves with the parameters of the redirect that carries `state`, or rejects when `signal`
-   * aborts (timeout, cancel, a second sign-in) or a redirect with a foreign `state` arrives.
+   * aborts (timeout, cancel, a second sign-in). A redirect with another `state` leaves it waiting.
    */
   expect(state: string, signal: AbortSignal): Promise<RedirectParams> {
     return new Promise<RedirectParams>((resolve, reject) => {
@@ -86,11 +88,7 @@ export class LoopbackRedirect {
     if (req.method !== 'GET' || url.pathname !== REDIRECT_PATH) return page(res, 404, 'Not found.');
     const state = url.searchParams.get('state') ?? '';
     const waiter = this.waiters.get(state);
-    if (!waiter) {
-      const err = new Error('the browser came back with a sign-in response this window did not start (its state does not match)');
-      for (const w of [...this.waiters.values()]) w.reject(err);
-      return page(res, 400, 'This sign-in response does not belong to a sign-in VS Code started. Nothing was signed in.');
-    }
+    if (!waiter) return page(res, 400, 'This sign-in response does not belong to a sign-in VS Code started. Nothing was signed in.');
     waiter.resolve(url.searchParams);
     page(
       res,

@@ -8,7 +8,6 @@
 import {
   auth,
   type AuthResult,
-  type FetchLike,
   type OAuthClientInformationContext,
   type OAuthClientInformationMixed,
   type OAuthClientMetadata,
@@ -18,6 +17,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { randomBytes } from 'node:crypto';
 import type { AuthStore, StoredTokens } from './authStore';
+import { widenRegistrationScope } from './registrationScope';
+import type { Fetch } from '../loopbackFetch';
 
 /** How long before expiry a token is refreshed rather than sent (issue 25, item 4). */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -35,7 +36,7 @@ export interface OAuthProviderOptions {
   readonly clientMetadataUrl?: string;
   readonly store: AuthStore;
   /** The fetch OAuth requests go through (guarded: authFetchGuard.ts). */
-  readonly fetch: FetchLike;
+  readonly fetch: Fetch;
   readonly now?: () => number;
   /** Tokens are secrets: the log redacts every value registered here. */
   readonly addSecret: (value: string) => void;
@@ -76,9 +77,24 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   /** Read by the SDK: with it, an authorization server that takes metadata documents needs no registration. */
   readonly clientMetadataUrl?: string;
+  /** The fetch of the OAuth flows this object runs itself ({@link authorize}, {@link finish}). */
+  private readonly fetch: Fetch;
 
   constructor(private readonly o: OAuthProviderOptions) {
     if (o.clientMetadataUrl !== undefined) this.clientMetadataUrl = o.clientMetadataUrl;
+    this.fetch = this.wrapFetch(o.fetch);
+  }
+
+  /**
+   * `next` as the SDK's OAuth requests for this server must go, wherever the flow runs (here, or in
+   * the transport on a 401 or 403): a dynamic registration names every scope the resource
+   * advertises, so a later step-up is not refused (registrationScope.ts).
+   */
+  wrapFetch(next: Fetch): Fetch {
+    return widenRegistrationScope(next, () => ({
+      endpoint: this.discovery?.authorizationServerMetadata?.registration_endpoint,
+      scopes: this.discovery?.resourceMetadata?.scopes_supported ?? [],
+    }));
   }
 
   /**
@@ -222,7 +238,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   async authorize(options: { scope?: string; resourceMetadataUrl?: URL; forceReauthorization?: boolean } = {}): Promise<AuthResult> {
     this.pending = undefined;
     await this.ready();
-    return auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.o.fetch, ...options });
+    return auth(this, { serverUrl: this.o.serverUrl, fetchFn: this.fetch, ...options });
   }
 
   /**
@@ -236,7 +252,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     try {
       result = await auth(this, {
         serverUrl: this.o.serverUrl,
-        fetchFn: this.o.fetch,
+        fetchFn: this.fetch,
         authorizationCode: code,
         ...(iss !== undefined ? { iss } : {}),
       });

@@ -61,7 +61,7 @@ export class MapSecrets implements SecretStore {
 }
 
 export interface Stats {
-  registrations: { application_type?: string; redirect_uris?: string[] }[];
+  registrations: { application_type?: string; redirect_uris?: string[]; scope?: string }[];
   authorizations: Record<string, string>[];
   codeGrants: number;
   refreshGrants: number;
