@@ -236,7 +236,8 @@ export function workbenchUrl(cs, workspace, { extensionDevelopmentPath, extensio
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
-  const q = new URLSearchParams({ folder: workspace });
+  // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
+  const q = new URLSearchParams(workspace.endsWith('.code-workspace') ? { workspace } : { folder: workspace });
   if (payload.length) q.set('payload', JSON.stringify(payload));
   return `${cs.url}/?${q.toString()}`;
 }

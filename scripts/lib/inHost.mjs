@@ -13,6 +13,9 @@ import { parseJson } from './json.mjs';
 
 const SUITE_TIMEOUT_MS = 15 * 60_000;
 
+/** The suite the multi-root run executes; it skips itself in the other runs. */
+const MULTI_ROOT_SUITE = 'Multi-root workspace';
+
 /** The suite the untrusted run executes; it skips itself in the trusted run. */
 const UNTRUSTED_SUITE = 'Untrusted workspace';
 
@@ -23,7 +26,17 @@ const UNTRUSTED_SUITE = 'Untrusted workspace';
  * @returns {Promise<{ passed: number, failed: number, exitCode: number, log: string }>}
  */
 export async function runInHostSuite({ grep } = {}) {
-  const trusted = await runTrusted({ grep });
+  let trusted = await runTrusted({ grep });
+  if (!grep || /multi-root/i.test(grep)) {
+    process.stdout.write(`\n    --- ${MULTI_ROOT_SUITE} (third host, a .code-workspace with two folders) ---\n`);
+    const multi = await runMultiRoot();
+    trusted = {
+      passed: trusted.passed + multi.passed,
+      failed: trusted.failed + multi.failed,
+      exitCode: trusted.exitCode || multi.exitCode,
+      log: `${trusted.log}\n${multi.log}`,
+    };
+  }
   if (grep && !/untrusted/i.test(grep)) return trusted;
   process.stdout.write(`\n    --- ${UNTRUSTED_SUITE} (second host, workspace trust on) ---\n`);
   const untrusted = await runUntrusted();
@@ -93,6 +106,55 @@ async function runTrusted({ grep }) {
   } finally {
     await http.stop();
     rmSync(copilotHome, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Two folders in a `.code-workspace` file, each with a server in its `.vscode/mcp.json` whose
+ * record file is `${workspaceFolder}/<name>.jsonl` (so where it lands tells which folder the
+ * variable meant), and one server in the workspace file's `settings.mcp`. VS Code's chat on, as in
+ * the trusted run.
+ */
+async function runMultiRoot() {
+  const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-rec-'));
+  const inFolder = (/** @type {string} */ name) => ({
+    ...stdioFixture(name, recordDir),
+    env: { FIXTURE_RECORD: `\${workspaceFolder}/${name}.jsonl` },
+  });
+  const a = makeWorkspace({ servers: { 'mr-a': inFolder('mr-a') } });
+  const b = makeWorkspace({ servers: { 'mr-b': inFolder('mr-b') } });
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-multi-'));
+  const file = path.join(root, 'team.code-workspace');
+  writeFileSync(
+    file,
+    `// shared with the team\n${JSON.stringify(
+      {
+        folders: [
+          { name: 'alpha', path: a.dir },
+          { name: 'beta', path: b.dir },
+        ],
+        settings: {
+          'mcpElicitation.offerRouting': false,
+          mcp: { servers: { 'mr-ws': stdioFixture('mr-ws', recordDir) } },
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  try {
+    return await runHost({
+      ws: { dir: file, dispose: () => {} },
+      logName: 'integration-multi-root.log',
+      codeServer: {
+        settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
+        env: { MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_GREP: MULTI_ROOT_SUITE },
+      },
+    });
+  } finally {
+    a.dispose();
+    b.dispose();
+    rmSync(root, { recursive: true, force: true });
   }
 }
 
