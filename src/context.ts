@@ -250,7 +250,10 @@ export class Services extends Disposable {
               asker: askerFor(req.server, this.manager.get(req.server)?.serverInfo),
               url: req.url,
               // An MCP server on this machine may have its authorization server here too (a local setup).
-              analysis: analyseUrl(req.url, { allowHttpLoopback: this.settings.allowHttpLoopback || isLoopback(new URL(req.serverUrl)) }),
+              analysis: analyseUrl(req.url, {
+                allowHttpLoopback: this.settings.allowHttpLoopback || isLoopback(new URL(req.serverUrl)),
+                loopbackBecause: this.settings.allowHttpLoopback ? 'setting' : 'localServer',
+              }),
             },
             signal,
           ),

@@ -102,7 +102,12 @@ describe('wording in German', () => {
         assert.notEqual(urlReasonText(r, de), '');
       }
     }
-    assert.equal(urlReasonText({ code: 'httpLoopbackAllowed', severity: 'warn', host: 'localhost' }, de).includes('localhost'), true);
+    for (const because of ['setting', 'localServer'] as const) {
+      assert.equal(
+        urlReasonText({ code: 'httpLoopbackAllowed', severity: 'warn', host: 'localhost', because }, de).includes('localhost'),
+        true,
+      );
+    }
     assert.ok(codes.size >= 20, [...codes].join(', '));
   });
 

@@ -517,3 +517,19 @@ void describe('stripQuery', () => {
     });
   }
 });
+
+describe('why a loopback link is allowed', () => {
+  it('says the setting allowed it, or that the MCP server asking runs on this computer too (a local sign-in), never the wrong one', () => {
+    const bySetting = analyseUrl('http://127.0.0.1:4000/authorize', { allowHttpLoopback: true });
+    const byServer = analyseUrl('http://127.0.0.1:4000/authorize', { allowHttpLoopback: true, loopbackBecause: 'localServer' });
+    assert.deepEqual(
+      bySetting.reasons.filter((r) => r.code === 'httpLoopbackAllowed').map((r) => r.code === 'httpLoopbackAllowed' && r.because),
+      ['setting'],
+    );
+    assert.deepEqual(
+      byServer.reasons.filter((r) => r.code === 'httpLoopbackAllowed').map((r) => r.code === 'httpLoopbackAllowed' && r.because),
+      ['localServer'],
+    );
+    assert.equal(byServer.verdict, bySetting.verdict);
+  });
+});

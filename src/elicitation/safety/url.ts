@@ -32,7 +32,7 @@ export type UrlReasonDetail =
   | { readonly code: 'whitespace'; readonly where: 'edge' | 'inside' }
   | { readonly code: 'invisible' }
   | { readonly code: 'ambiguous'; readonly form: 'backslash' | 'noSlashes' | 'percentHost' }
-  | { readonly code: 'httpLoopbackAllowed'; readonly host: string }
+  | { readonly code: 'httpLoopbackAllowed'; readonly host: string; readonly because: 'setting' | 'localServer' }
   /** `host` is the address (or name) reached; `embeddedIn` the IPv6 address it hides in, if any. */
   | { readonly code: InternalHostCode | 'publicIp'; readonly host: string; readonly embeddedIn: string | undefined }
   /** `suffix` is the local-only suffix (`local`, `home.arpa`…), `undefined` for a single-label name. */
@@ -95,6 +95,8 @@ export interface UrlSafetyOptions {
    * warning, for developers running a server locally. Other loopback spellings stay blocked.
    */
   readonly allowHttpLoopback?: boolean;
+  /** Why loopback is allowed, for the warning's wording: the user's setting (default), or a sign-in for an MCP server on this machine. */
+  readonly loopbackBecause?: 'setting' | 'localServer';
   /** Longest accepted input, in UTF-16 code units. Defaults to {@link DEFAULT_MAX_URL_LENGTH}. */
   readonly maxLength?: number;
 }
@@ -152,7 +154,7 @@ export function analyseUrl(url: string, options: UrlSafetyOptions = {}): UrlAnal
   const ip = classifyIpHost(name);
   const loopbackAllowed = options.allowHttpLoopback === true && CANONICAL_LOOPBACK.has(name);
   if (loopbackAllowed) {
-    reasons.warn({ code: 'httpLoopbackAllowed', host });
+    reasons.warn({ code: 'httpLoopbackAllowed', host, because: options.loopbackBecause ?? 'setting' });
   } else {
     if (scheme === 'http') {
       reasons.block({ code: 'scheme', scheme });

@@ -34,10 +34,15 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
     case 'ambiguous':
       return ambiguousText(r, l10n);
     case 'httpLoopbackAllowed':
-      return l10n.t(
-        'The link points to this computer ({0}). It is allowed only because local development links are enabled in settings.',
-        r.host,
-      );
+      return r.because === 'localServer'
+        ? l10n.t(
+            'The page is on this computer ({0}), like the MCP server asking. It is allowed because that server runs on this computer too.',
+            r.host,
+          )
+        : l10n.t(
+            'The link points to this computer ({0}). It is allowed only because local development links are enabled in settings.',
+            r.host,
+          );
     case 'loopbackHost':
       return l10n.t(
         'The link points to this computer ({0}). Servers must not send you to addresses on your own machine.',
