@@ -186,7 +186,7 @@ export class Services extends Disposable {
     const presenter = options.presenter?.(this.presenter) ?? this.presenter;
     this.broker = new ElicitationBroker({
       presenter,
-      gate: (server) => this.gatekeeper.decide(server),
+      gate: (server, count) => this.gatekeeper.decide(server, count),
       settings: () => ({
         sensitiveFields: this.settings.sensitiveFields,
         allowHttpLoopback: this.settings.allowHttpLoopback,

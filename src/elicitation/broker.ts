@@ -42,7 +42,8 @@ export interface ElicitationSink {
 
 export interface BrokerDeps {
   readonly presenter: Presenter;
-  readonly gate: (server: string) => GateDecision;
+  /** `count: false` decides by policy alone: the rate limit is neither checked nor charged. */
+  readonly gate: (server: string, count?: boolean) => GateDecision;
   readonly settings: () => {
     readonly sensitiveFields: 'warn' | 'decline';
     readonly allowHttpLoopback: boolean;
@@ -118,11 +119,13 @@ export class ElicitationBroker implements ElicitationSink {
     const req: CheckedRequest = round
       ? { ...checked, asker: round.total > 1 ? { ...asker, position: { index: round.index, total: round.total } } : asker, round }
       : checked;
-    const gate = this.gate(req);
-    if (gate === 'decline') return { action: 'decline' };
-    // After the gate: a block always wins, and the rate limit counts this request as any other.
+    // A block always wins over memory. The rate limit does not: it keeps prompts from flooding the
+    // user, and an answer from memory prompts no one (a repeat shows one note at most).
+    if (this.gate(req, false) === 'decline') return { action: 'decline' };
     const recalled = this.answerFromMemory(req);
     if (recalled) return recalled;
+    const gate = this.gate(req);
+    if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
     const keepAlive = this.startKeepAlive(req.params, extra);
     // Listed from now on, the `ask` notification's wait included: counted, and settled from the list.
@@ -209,14 +212,14 @@ export class ElicitationBroker implements ElicitationSink {
   }
 
   /** Policy, the secret-field rule and the rate limit: decided before anything reaches the user. */
-  private gate(req: CheckedRequest): GateDecision['outcome'] {
+  private gate(req: CheckedRequest, count = true): GateDecision['outcome'] {
     const server = req.asker.name;
     if (req.secretKeys.length > 0 && this.deps.settings().sensitiveFields === 'decline') {
       this.deps.log.info(`[${server}] declined: fields look like secrets (${req.secretKeys.join(', ')})`);
       this.finish(req, 'decline', 'policy');
       return 'decline';
     }
-    const gate = this.deps.gate(server);
+    const gate = this.deps.gate(server, count);
     if (gate.outcome === 'decline') {
       this.deps.log.info(`[${server}] declined by ${gate.decidedBy === 'policy' ? 'policy (blocked)' : 'rate limit'}`);
       if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(req.asker);

@@ -26,7 +26,7 @@ function state(): StateLike {
 
 function setup(
   answer: FormAnswer,
-  gate: () => GateDecision = () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
+  gate: (server: string, count?: boolean) => GateDecision = () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
 ): { broker: ElicitationBroker; ui: FakePresenter; memory: AnswerMemory; finished: FinishedElicitation[] } {
   const ui = new FakePresenter({ form: () => answer });
   const memory = new AnswerMemory(state(), () => assert.fail('no warning'));
@@ -82,18 +82,32 @@ void describe('broker: answering from memory', () => {
     assert.equal(ui.forms.length, 4);
   });
 
-  void it('a block wins over memory; the rate limit still counts the request', async () => {
-    let decision: GateDecision = { outcome: 'show', decidedBy: 'user', policy: 'allow' };
-    let gated = 0;
-    const { broker, ui, finished } = setup({ action: 'accept', content: {}, remember: 'session' }, () => (gated++, decision));
+  void it('a block wins over memory; the rate limit never counts or refuses an answer from memory', async () => {
+    let blocked = false;
+    const charged: boolean[] = [];
+    // A limit of one: the first prompt uses it up, so any further counted request would be refused.
+    const gate = (_server: string, count = true): GateDecision => {
+      if (blocked) return { outcome: 'decline', decidedBy: 'policy', policy: 'block' };
+      if (count) charged.push(true);
+      return charged.length > 1 && count
+        ? { outcome: 'decline', decidedBy: 'rateLimit', policy: 'allow', firstInWindow: true, windowCount: 1, windowSeconds: 60 }
+        : { outcome: 'show', decidedBy: 'user', policy: 'allow' };
+    };
+    const { broker, ui, finished } = setup({ action: 'accept', content: {}, remember: 'session' }, gate);
     await broker.handle(fixture, confirm('Proceed?'), wire());
-    decision = { outcome: 'decline', decidedBy: 'policy', policy: 'block' };
+    blocked = true;
     assert.deepEqual(await broker.handle(fixture, confirm('Proceed?'), wire()), { action: 'decline' });
     assert.equal(finished.at(-1)?.decidedBy, 'policy');
-    decision = { outcome: 'show', decidedBy: 'user', policy: 'allow' };
-    assert.deepEqual(await broker.handle(fixture, confirm('Proceed?'), wire()), { action: 'accept', content: {} });
-    assert.equal(gated, 3, 'every request passed the gate, the remembered one too');
+    blocked = false;
+    for (let i = 0; i < 10; i++) {
+      assert.deepEqual(await broker.handle(fixture, confirm('Proceed?'), wire()), { action: 'accept', content: {} });
+    }
+    assert.equal(finished.at(-1)?.decidedBy, 'memory');
+    assert.equal(charged.length, 1, 'only the prompt the user saw was charged');
     assert.equal(ui.forms.length, 1);
+    // A question memory cannot answer is still held to the limit.
+    assert.deepEqual(await broker.handle(fixture, confirm('Something else?'), wire()), { action: 'decline' });
+    assert.equal(finished.at(-1)?.decidedBy, 'rateLimit');
   });
 
   void it('without remember, or with decline, nothing is remembered', async () => {

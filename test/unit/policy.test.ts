@@ -70,6 +70,15 @@ void describe('Gatekeeper', () => {
     assert.equal(gate.decide('noisy').outcome, 'show');
   });
 
+  void it('decides by policy alone when told not to count (an answer from memory): the budget is untouched, a block still declines', () => {
+    const { gate } = setup({ noisy: 'block' }, 'allow', 1);
+    for (let i = 0; i < 5; i++) assert.equal(gate.decide('quiet', false).outcome, 'show');
+    assert.equal(gate.decide('quiet').outcome, 'show', 'the one counted request still fits the limit of one');
+    assert.equal(gate.decide('quiet').outcome, 'decline');
+    assert.equal(gate.decide('quiet', false).outcome, 'show', 'an uncounted request is not refused by the limit');
+    assert.deepEqual(gate.decide('noisy', false), { outcome: 'decline', decidedBy: 'policy', policy: 'block' });
+  });
+
   void it('declines over-limit requests, flagging the first in the window', () => {
     const { gate } = setup({}, 'ask', 2);
     const decisions = Array.from({ length: 5 }, () => gate.decide('s'));

@@ -100,11 +100,11 @@ export class Gatekeeper {
     return isServerPolicy(own) ? own : undefined;
   }
 
-  /** Decides one request from `server`; counts it against the rate limit unless blocked. */
-  decide(server: string): GateDecision {
+  /** Decides one request from `server`; counts it against the rate limit unless blocked or `count` is false. */
+  decide(server: string, count = true): GateDecision {
     const policy = this.policyFor(server);
     if (policy === 'block') return { outcome: 'decline', decidedBy: 'policy', policy };
-    if (!this.unlimited.has(server)) {
+    if (count && !this.unlimited.has(server)) {
       const check = this.limiter.check(server);
       if (!check.allowed) {
         return {
