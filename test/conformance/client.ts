@@ -28,6 +28,9 @@ interface ScenarioContext {
   readonly toolCalls?: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[];
 }
 
+/** The client ID metadata document the suite's authorization servers expect (`auth/basic-cimd`). */
+const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
 /** The wire the suite asks for: the dated revisions are stateful (initialize), 2026-07-28 is not. */
 function versionChoice(version: string | undefined): ProtocolVersionChoice {
   return version === '2026-07-28' ? '2026-07-28' : version === '2025-11-25' ? '2025-11-25' : 'auto';
@@ -71,6 +74,11 @@ async function main(): Promise<void> {
     protocolVersion: versionChoice(process.env['MCP_CONFORMANCE_PROTOCOL_VERSION']),
     // A pre-registered client (issue 25, item 5): its id is configuration, its secret in SecretStorage.
     ...(context.client_id ? { clientId: context.client_id } : {}),
+    // A client ID metadata document, configured as a user would (`clientMetadataUrl`): the suite's
+    // scenarios expect this URL, as the SDK's own conformance client names it. Set in every auth
+    // scenario, so the registration order (pre-registered, metadata document where the authorization
+    // server supports it, else dynamic registration) is what is tested, not one branch at a time.
+    ...(scenario.startsWith('auth/') ? { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL } : {}),
   };
   if (context.client_id && context.client_secret) await store.setClientSecret(def.name, context.client_secret);
   const signIn = new SignInService({

@@ -83,7 +83,9 @@ describe('Workbench: the offer to route brings a .mcp.json server’s questions 
     // Route's notification opens VS Code's own options for the routed copy, where the user picks "Enable".
     const routed = await notification(page, 'demo now runs in MCP Elicitation Host, for you in this workspace');
     assert.match(await routed.innerText(), /\/\.mcp\.json is unchanged, so teammates keep it as it is/);
-    await routed.getByRole('button', { name: 'Enable in VS Code' }).click();
+    // By keyboard: the mouse still rests where Route was, and the hover it raises can lie over this button.
+    await routed.getByRole('button', { name: 'Enable in VS Code' }).focus();
+    await page.keyboard.press('Enter');
     const enable = page.locator('.quick-input-list .monaco-list-row', { hasText: /^Enable/ }).first();
     await enable.waitFor({ timeout: 30_000 });
     await screenshot(page, 'routing-offer-enable');
