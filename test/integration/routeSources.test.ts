@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { userMcpJson } from '../../src/config/serverFiles';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
-import { agentPids, alive, connectOurCopy, ourVscodeId, routeRoundTrip, startInVscode } from './routeFlow';
+import { agentPids, alive, connectOurCopy, initializedClients, ourVscodeId, routeRoundTrip, startInVscode } from './routeFlow';
+import { recordFile } from './fixtureRecord';
 
 // Route and Give Back for servers of the sources VS Code 1.139 reads besides `.vscode/mcp.json`
 // (that one is gatewayModel.test.ts), with VS Code's chat on: VS Code's copy runs first and
@@ -18,26 +19,14 @@ import { agentPids, alive, connectOurCopy, ourVscodeId, routeRoundTrip, startInV
 // the remote user's (`<user-data-dir>/User/mcp.json`), which VS Code reads as collection
 // `usrremote`, not the profile's `usrlocal` (src/gateway/routes.ts, vscodeServerId).
 
-const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 const chatMcp = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('chat.mcp');
 
-/** The clients that completed an initialize with the fixture `name`, by the name they gave. */
-function clientsOf(name: string): string[] {
-  const file = path.join(RECORD_DIR, `${name}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
-    .filter((r) => r.kind === 'initialized')
-    .map((r) => r.clientInfo?.name ?? '');
-}
 const entry = (name: string): Record<string, unknown> => ({
   command: 'node',
   args: [FIXTURE, name],
-  env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) },
+  env: { FIXTURE_RECORD: recordFile(name) },
 });
 
 suite('Route from every source VS Code reads: no file changes, VS Code’s copy stops, Give Back restores it', () => {
@@ -187,9 +176,9 @@ suite('Route from every source VS Code reads: no file changes, VS Code’s copy 
       const ours = await startInVscode(name, ourVscodeId(name), (pid) => pid === s.manager.get(name)?.pid, 'our copy for the agent');
 
       // VS Code's own copy of the discovered file, started as the user could from VS Code's list.
-      const before = clientsOf(name).length;
+      const before = initializedClients(recordFile(name)).length;
       const theirsStarted = (): boolean =>
-        clientsOf(name)
+        initializedClients(recordFile(name))
           .slice(before)
           .some((c) => c !== 'mcp-elicitation-host');
       // VS Code discovers the file on its own schedule: a Start before that finds no server, so ask again.
