@@ -41,8 +41,8 @@ export interface ConnectionDeps {
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
   readonly sampler: SamplingSink;
-  /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
-  readonly onGaveUp: (name: string, reason: string) => void;
+  /** Called when the server stopped for good and nobody told the user why yet (the UI offers Show Log and Restart). */
+  readonly onGaveUp: (gaveUp: GaveUp) => void;
   /** Backoff before each automatic restart; its length is the number of tries before giving up. */
   readonly restartDelaysMs?: readonly number[];
   /** How long `initialize` may take (read per attempt; tests shorten it). */
@@ -83,10 +83,23 @@ export interface SignInPort {
   endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean;
 }
 
+/** A server this connection stopped restarting, for a notice. */
+export interface GaveUp {
+  readonly server: string;
+  readonly reason: string;
+  /** `restarts`: automatic restarts kept failing; `final`: a failure no restart can fix. */
+  readonly after: 'restarts' | 'final';
+  /** The last line the failed launch wrote to stderr (often what went wrong), unredacted. */
+  readonly lastStderr: string | undefined;
+}
+
 type Launch =
   | { failed: false; session: Session }
-  /** `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed). */
-  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; superseded?: boolean };
+  /**
+   * `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed).
+   * `told`: the user already knows why (sign-in said so, or they turned it down themselves).
+   */
+  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; told?: boolean; superseded?: boolean };
 
 /** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -112,6 +125,8 @@ export class Connection extends Disposable {
   private wanted = false;
   private crashes = 0;
   private restartTimer: { dispose(): void } | undefined;
+  /** The last non-empty stderr line of the current launch: what the give-up notice quotes. */
+  private lastStderr: string | undefined;
   private stableTimer: { dispose(): void } | undefined;
   /** Aborted when this connection is stopped, restarted or torn down: calls in flight end without a retry. */
   private calls = new AbortController();
@@ -212,7 +227,7 @@ export class Connection extends Disposable {
     if (launch.session?.isDisposed || (launch.failed && launch.superseded)) return;
     if (launch.failed) {
       void this.endSession();
-      if (launch.final) this.giveUpAt(errorText(launch.err));
+      if (launch.final) this.giveUpAt(errorText(launch.err), launch.told === true);
       else this.onFailure(errorText(launch.err));
       return;
     }
@@ -242,7 +257,7 @@ export class Connection extends Disposable {
     const auth = await signIn?.providerFor(def);
     const first = await this.launch(kind, auth);
     if (!first.failed || first.session?.isDisposed) return first;
-    if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true } : first;
+    if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true, told: true } : first;
     if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
     void this.endSession();
     const signal = this.calls.signal;
@@ -250,14 +265,22 @@ export class Connection extends Disposable {
     try {
       await signIn.signIn(def, signal);
     } catch (err) {
-      return { failed: true, session: undefined, err, final: true, superseded: signal.aborted || !this.wanted || this.isDisposed };
+      // The sign-in service told the user why, unless they turned it down themselves.
+      return {
+        failed: true,
+        session: undefined,
+        err,
+        final: true,
+        told: true,
+        superseded: signal.aborted || !this.wanted || this.isDisposed,
+      };
     }
     if (signal.aborted || !this.wanted || this.isDisposed) return { failed: true, session: undefined, err: undefined, superseded: true };
     const second = await this.launch(kind, auth);
     if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
       const err = new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`);
       signIn.refused(def, err.message);
-      return { ...second, err, final: true };
+      return { ...second, err, final: true, told: true };
     }
     return second;
   }
@@ -277,13 +300,13 @@ export class Connection extends Disposable {
   /** Makes the session of a new launch current; its events reach this connection until it is disposed. */
   private beginSession(kind: TransportKind | undefined, auth: OAuthClientProvider | undefined): Session {
     const make = this.deps.createTransport ?? createTransport;
-    const prepared = make(
-      this.definition,
+    this.lastStderr = undefined;
+    const stderr = (line: string): void => {
       // As VS Code logs a server's stderr: as warnings, in the server's own log.
-      { stderr: (line) => this.deps.log.warn(`[server stderr] ${line}`), warn: (m) => this.deps.log.warn(m) },
-      kind,
-      auth,
-    );
+      this.deps.log.warn(`[server stderr] ${line}`);
+      if (line.trim()) this.lastStderr = line.trim();
+    };
+    const prepared = make(this.definition, { stderr, warn: (m) => this.deps.log.warn(m) }, kind, auth);
     const session = new Session(prepared, {
       name: this.name,
       clientInfo: this.deps.clientInfo,
@@ -340,7 +363,7 @@ export class Connection extends Disposable {
     if (this.crashes > delays.length) {
       this.wanted = false;
       this.setState({ kind: 'error', reason, gaveUp: true });
-      this.deps.onGaveUp(this.name, reason);
+      this.deps.onGaveUp({ server: this.name, reason, after: 'restarts', lastStderr: this.lastStderr });
       return;
     }
     const delay = delays[this.crashes - 1] ?? 16000;
@@ -348,13 +371,18 @@ export class Connection extends Disposable {
     this.restartTimer = this.timer(() => void this.connect(this.crashes + 1), delay);
   }
 
-  /** A failure no timer can fix (sign-in turned down or failed): the user starts the server again. */
-  private giveUpAt(reason: string): void {
+  /**
+   * A failure no timer can fix (sign-in turned down or failed, or a server that requires a
+   * sign-in this host cannot do): the user starts the server again. `told`: the user already
+   * knows why; otherwise the same notice as a give-up after restarts says so.
+   */
+  private giveUpAt(reason: string, told: boolean): void {
     this.stableTimer?.dispose();
     this.deps.sink.serverGone(this.name);
     if (!this.wanted || this.isDisposed) return;
     this.wanted = false;
     this.setState({ kind: 'error', reason, gaveUp: true });
+    if (!told) this.deps.onGaveUp({ server: this.name, reason, after: 'final', lastStderr: this.lastStderr });
   }
 
   private timer(fn: () => void, ms: number): { dispose(): void } {
