@@ -44,11 +44,37 @@ function hostLine(prompt: UrlPrompt | SignInPrompt): string[] {
 }
 
 /**
+ * The url analysis' findings in words. In a remote window "this computer" is the remote machine,
+ * and `openExternal` does not open a loopback address as shown: VS Code forwards the port first
+ * (code-server rewrites it to its `/proxy/<port>/` path, desktop remote opens a tunnel), so the
+ * browser's address bar shows another one. Said rather than resolved: `asExternalUri` would
+ * forward the port before the user agreed.
+ */
+function warningLines(prompt: UrlPrompt | SignInPrompt): string[] {
+  const remote = vscode.env.remoteName;
+  return prompt.analysis.reasons.map((r) => {
+    const text =
+      remote && r.code === 'httpLoopbackAllowed'
+        ? vscode.l10n.t(
+            'The page is on the remote machine this window runs on ({0}), at {1}. VS Code opens it through a forwarded port, so the browser shows a different address.',
+            displayText(remote),
+            r.host,
+          ) +
+          ' ' +
+          (r.because === 'setting'
+            ? vscode.l10n.t('It is allowed only because local development links are enabled in settings.')
+            : vscode.l10n.t('It is allowed because the MCP server asking runs there too.'))
+        : urlReasonText(r, vscode.l10n);
+    return `${r.severity === 'block' ? '✖' : '⚠'} ${text}`;
+  });
+}
+
+/**
  * The detail text. The server's message goes last and labelled: it is server-controlled and keeps
  * its line breaks, so anywhere earlier it could imitate the "Full address" line that follows it.
  */
 function detailText(prompt: UrlPrompt): string {
-  const warnings = prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r, vscode.l10n)}`);
+  const warnings = warningLines(prompt);
   return [
     ...hostLine(prompt),
     vscode.l10n.t('Requested by MCP server “{0}”.', displayText(who(prompt))),
@@ -141,7 +167,7 @@ export async function showSignInConsent(
   hooks: Pick<UrlConsentHooks, 'openExternal'>,
 ): Promise<SignInAnswer> {
   const a = prompt.analysis;
-  const warnings = a.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r, vscode.l10n)}`);
+  const warnings = warningLines(prompt);
   const detail = [
     ...hostLine(prompt),
     vscode.l10n.t(

@@ -133,6 +133,12 @@ describe('Workbench: sign-in with a real authorization server (oidc-provider)', 
     assert.match(detail, /MCP server “oidc.*” requires you to sign in\./, 'the server that asks');
     const shown = new RegExp(`^http://${AS}:${fixture.asPort}/auth\\?.*$`, 'm').exec(detail)?.[0];
     assert.ok(shown, `the full address that opens: ${detail}`);
+    // code-server is a remote window: the loopback address is the remote machine's, and is forwarded.
+    assert.match(
+      detail,
+      /^⚠ The page is on the remote machine this window runs on \(.+\), at 127\.0\.0\.1\. VS Code opens it through a forwarded port, so the browser shows a different address\. It is allowed because the MCP server asking runs there too\.$/m,
+    );
+    assert.doesNotMatch(detail, /this computer/, 'no word of "this computer": it is the remote machine');
     shownUrls.push(shown);
     assert.deepEqual(
       (await box.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim()).sort(),
