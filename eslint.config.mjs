@@ -11,7 +11,10 @@ const PURE = [
   'src/shared/**/*.ts',
   'webview/**/*.ts',
   'src/servers/connection.ts',
+  'src/servers/connectionDeps.ts',
   'src/servers/session.ts',
+  'src/servers/sessionDeps.ts',
+  'src/servers/sessionRequests.ts',
   // The call path and sign-in: the conformance client (test/conformance/client.ts) runs them in plain Node.
   'src/servers/toolRunner.ts',
   'src/servers/mrtr/**/*.ts',

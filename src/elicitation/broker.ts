@@ -4,41 +4,23 @@
  * the rate limit, queues it so one prompt is on screen at a time, presents it, checks the answer
  * with the one validator and settles exactly once. The UI is a `Presenter`.
  */
-import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { AnswerContent, FormModel } from '../shared/fieldModel';
-import { normaliseRequestedSchema } from './form/schema';
-import { schemaNoteText } from './form/sentences';
-import { english } from '../shared/localize';
 import { buildReply } from './form/validator';
-import { formForDisplay, formWarnings, sanitiseForDisplay, MAX_MESSAGE_CHARS } from './safety/text';
+import { formForDisplay, formWarnings } from './safety/text';
 import { analyseUrl } from './safety/urlAnalysis';
-import type { DisplayText } from './safety/displayText';
 import type { AskAnswer, Presenter, FormAnswer, UrlAnswer } from './presenter';
 import type { Asker } from './asker';
 import type { GateDecision } from './policy/policy';
 import { ElicitationQueue, type Ticket, type CompletionOutcome } from './queue/elicitationQueue';
-import type { BrowserStep, CallRound, DecidedBy, ElicitationAction } from './outcome';
+import type { BrowserStep, DecidedBy, ElicitationAction } from './outcome';
 import { abortedBy } from './callCancel';
-import { canRemember, type AnswerMemory } from './memory/answerMemory';
-import { questionFingerprint } from './memory/fingerprint';
+import type { AnswerMemory } from './memory/answerMemory';
+import type { ElicitationSink, HandleExtra } from './sink';
+import { checkRequest, type CheckedRequest, type PreparedForm, type PreparedUrl } from './request/checkRequest';
+import { KEEP_ALIVE_MS, startKeepAlive } from './request/keepAlive';
 
-export interface HandleExtra {
-  readonly signal: AbortSignal;
-  readonly requestId: string | number;
-  /** Set for an input request of a 2026-07-28 call: shown in the pending list, kept in history and audit. */
-  readonly round?: CallRound;
-  readonly sendProgress?: (token: string | number, progress: number, message?: string) => Promise<void>;
-}
-
-/** What a Connection needs from the broker. */
-export interface ElicitationSink {
-  /** `params` is the raw JSON of the request: the broker validates it (malformed → -32602). */
-  handle(asker: Asker, params: unknown, extra: HandleExtra): Promise<ElicitResult>;
-  /** `notifications/elicitation/complete` from the server named `name`. */
-  complete(name: string, elicitationId: string): void;
-  /** The server named `name` disconnected. */
-  serverGone(name: string): void;
-}
+export type { ElicitationSink, HandleExtra } from './sink';
 
 export interface BrokerDeps {
   readonly presenter: Presenter;
@@ -58,12 +40,6 @@ export interface BrokerDeps {
   readonly memory?: AnswerMemory;
 }
 
-const KEEP_ALIVE_MS = 15_000;
-
-function invalid(reason: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, reason);
-}
-
 function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
   const out: AnswerContent = { ...content };
   for (const f of form.fields) {
@@ -72,35 +48,6 @@ function withDefaults(form: FormModel, content: AnswerContent): AnswerContent {
     }
   }
   return out;
-}
-
-/** A request that passed the checks: everything the later steps need, computed once. */
-interface CheckedRequest {
-  readonly id: string;
-  readonly asker: Asker;
-  readonly mode: 'form' | 'url';
-  /** The server's own text, for the form warnings that look at what it really sent. */
-  readonly rawMessage: string;
-  readonly message: { readonly text: DisplayText; readonly truncated: boolean };
-  readonly params: Record<string, unknown>;
-  readonly prepared: PreparedForm | PreparedUrl;
-  readonly fieldKeys: readonly string[];
-  readonly secretKeys: readonly string[];
-  readonly started: number;
-  readonly round?: CallRound;
-  /** Set when the question may be remembered (memory/answerMemory.ts, `canRemember`): its fingerprint. */
-  readonly fingerprint?: string;
-}
-
-interface PreparedForm {
-  readonly kind: 'form';
-  readonly form: FormModel;
-}
-
-interface PreparedUrl {
-  readonly kind: 'url';
-  readonly url: string;
-  readonly elicitationId: string;
 }
 
 export class ElicitationBroker implements ElicitationSink {
@@ -113,7 +60,12 @@ export class ElicitationBroker implements ElicitationSink {
 
   /** Check, gate, ask, queue, present the form or the url, settle: each step below is one of these. */
   async handle(asker: Asker, rawParams: unknown, extra: HandleExtra): Promise<ElicitResult> {
-    const checked = this.check(asker, rawParams);
+    const checked = checkRequest(asker, rawParams, {
+      log: this.deps.log,
+      remembers: this.deps.memory !== undefined,
+      started: this.now(),
+      nextId: () => `e${this.nextId++}`,
+    });
     const round = extra.round;
     // Several requests of one round are shown in sequence: the prompt itself says which one this is.
     const req: CheckedRequest = round
@@ -127,7 +79,7 @@ export class ElicitationBroker implements ElicitationSink {
     const gate = this.gate(req);
     if (gate === 'decline') return { action: 'decline' };
     // From here on the user may take a while (the `ask` notification too): keep the server waiting.
-    const keepAlive = this.startKeepAlive(req.params, extra);
+    const keepAlive = startKeepAlive(req.params, extra, this.deps.keepAliveMs ?? KEEP_ALIVE_MS, (m) => this.deps.log.warn(m));
     // Listed from now on, the `ask` notification's wait included: counted, and settled from the list.
     const ticket = this.enlist(req, gate === 'ask', extra);
     try {
@@ -140,75 +92,6 @@ export class ElicitationBroker implements ElicitationSink {
       this.queue.release(ticket);
       clearInterval(keepAlive);
     }
-  }
-
-  /** A request we would reject shows nothing: it is answered -32602 with the reason. */
-  private check(asker: Asker, rawParams: unknown): CheckedRequest {
-    const started = this.now();
-    const reject = (logReason: string, reason: string): McpError => {
-      this.deps.log.warn(`[${asker.name}] rejected elicitation/create (-32602): ${logReason}`);
-      return invalid(reason);
-    };
-    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
-      throw reject('params must be an object', 'params must be an object');
-    }
-    const params = rawParams as Record<string, unknown>;
-    // Only an absent mode means form; `null` or any other value is not a mode we know.
-    const mode = params['mode'] === undefined ? 'form' : params['mode'];
-    if (mode !== 'form' && mode !== 'url') {
-      throw reject(
-        'unsupported mode',
-        `mode: unsupported elicitation mode ${JSON.stringify(mode).slice(0, 40)} (this client supports "form" and "url")`,
-      );
-    }
-    if (typeof params['message'] !== 'string') throw reject('message is not a string', 'message: must be a string');
-    const rawMessage = params['message'];
-    const prepared = mode === 'form' ? this.prepareForm(asker, params) : this.prepareUrl(asker, params);
-    const fields = prepared.kind === 'form' ? prepared.form.fields : [];
-    const secretKeys = fields.filter((f) => f.secretLike).map((f) => f.key);
-    // The exact message and the schema as the server sent it: the sanitised text could make two
-    // different questions look alike.
-    const fingerprint =
-      this.deps.memory && canRemember({ mode, secretKeys })
-        ? questionFingerprint(asker.name, rawMessage, params['requestedSchema'])
-        : undefined;
-    return {
-      id: `e${this.nextId++}`,
-      asker,
-      mode,
-      rawMessage,
-      message: sanitiseForDisplay(rawMessage, MAX_MESSAGE_CHARS),
-      params,
-      prepared,
-      fieldKeys: fields.map((f) => f.key),
-      secretKeys,
-      started,
-      ...(fingerprint !== undefined ? { fingerprint } : {}),
-    };
-  }
-
-  private prepareForm(asker: Asker, params: Record<string, unknown>): PreparedForm {
-    const normalised = normaliseRequestedSchema(params['requestedSchema']);
-    if (!normalised.ok) {
-      this.deps.log.warn(`[${asker.name}] rejected elicitation/create (-32602): ${normalised.error}`);
-      throw invalid(normalised.error);
-    }
-    // Lint for the server's author (enumNames, ignored titles, twin labels) is no risk to the
-    // person answering: it goes to the log, not to the prompt.
-    for (const note of normalised.notes) this.deps.log.info(`[${asker.name}] schema note: ${schemaNoteText(note, english)}`);
-    return { kind: 'form', form: normalised.form };
-  }
-
-  private prepareUrl(asker: Asker, params: Record<string, unknown>): PreparedUrl {
-    const url = params['url'];
-    const elicitationId = params['elicitationId'];
-    if (typeof url !== 'string' || typeof elicitationId !== 'string' || elicitationId.length === 0) {
-      this.deps.log.warn(`[${asker.name}] rejected url elicitation (-32602): url and elicitationId are required`);
-      throw invalid(
-        typeof url !== 'string' ? 'url: must be a string in url mode' : 'elicitationId: must be a non-empty string in url mode',
-      );
-    }
-    return { kind: 'url', url, elicitationId };
   }
 
   /** Policy, the secret-field rule and the rate limit: decided before anything reaches the user. */
@@ -433,18 +316,6 @@ export class ElicitationBroker implements ElicitationSink {
     // happens before the SDK aborts `extra.signal` when we stop it): its decidedBy is already set.
     if (ticket.controller.signal.aborted) return ticket.external ?? 'cancel';
     return undefined;
-  }
-
-  private startKeepAlive(params: Record<string, unknown>, extra: HandleExtra): NodeJS.Timeout | undefined {
-    const meta = params['_meta'];
-    const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
-    if ((typeof token !== 'string' && typeof token !== 'number') || !extra.sendProgress) return undefined;
-    let n = 0;
-    const send = extra.sendProgress;
-    return setInterval(() => {
-      if (extra.signal.aborted) return;
-      send(token, ++n, 'Waiting for the user').catch((e: unknown) => this.deps.log.warn(`keep-alive failed: ${String(e)}`));
-    }, this.deps.keepAliveMs ?? KEEP_ALIVE_MS);
   }
 
   complete(name: string, elicitationId: string): void {

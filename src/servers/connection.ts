@@ -7,105 +7,34 @@
  */
 import {
   ProtocolError,
-  type Implementation,
   type ListRootsResult,
   type OAuthClientProvider,
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/client';
-import type { RemoteServerDefinition, ServerDefinition } from '../config/parse/definitions';
-import type { ElicitationSink } from '../elicitation/broker';
+import type { Implementation } from '@modelcontextprotocol/client';
+import type { ServerDefinition } from '../config/parse/definitions';
 import type { SamplingSink } from '../sampling/samplingBroker';
-import { english, type Localize } from '../shared/localize';
+import { english } from '../shared/localize';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import type { ClientExtensions } from './capabilities/agentExtensions';
-import type { LogLevelSource } from './capabilities/logging';
-import { answerRoots, NO_ROOTS, type RootsSource } from './capabilities/roots';
+import { answerRoots, NO_ROOTS } from './capabilities/roots';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import type { TaskRequests } from './mrtr/taskFollow';
 import { describeState, errorText, type ServerState } from './serverState';
-import { realTimer, type LegClock, type SetTimer } from './legDeadline';
-import type { LegOptions } from './legDeadline';
-import { Session, type RelayedMessage, type SessionEnd, type SessionLog } from './session';
+import { realTimer, type LegOptions } from './legDeadline';
+import { Session, type RelayedMessage, type SessionEnd } from './session';
 import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKind } from './transports';
 import { serverSentence } from './sentences';
+import { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS, type ConnectionDeps } from './connectionDeps';
+import { launchSignedIn, type Launch } from './auth/signedInLaunch';
 
 export type { LegOptions } from './legDeadline';
 export type { RelayedMessage } from './session';
-
 export type { SetTimer } from './legDeadline';
-
-export interface ConnectionDeps {
-  readonly log: SessionLog & { error(message: string, err?: unknown): void };
-  readonly clientInfo: Implementation;
-  readonly sink: ElicitationSink;
-  readonly sampler: SamplingSink;
-  /** Called when the server stopped for good and nobody told the user why yet (the UI offers Show Log and Restart). */
-  readonly onGaveUp: (gaveUp: GaveUp) => void;
-  /** Backoff before each automatic restart; its length is the number of tries before giving up. */
-  readonly restartDelaysMs?: readonly number[];
-  /** How long `initialize` may take (read per attempt; tests shorten it). */
-  readonly connectTimeoutMs?: () => number;
-  /** The language of the error a call to a server that is not running gets (English when absent). */
-  readonly l10n?: Localize;
-  /** Makes the transport of each launch (tests pass one over an in-memory pair). */
-  readonly createTransport?: typeof createTransport;
-  /** Schedules restarts and the crash-counter reset (default: `setTimeout`). */
-  readonly setTimer?: SetTimer;
-  /** The folders each server may see (capabilities/roots.ts); none when absent. */
-  readonly roots?: RootsSource;
-  /** The level of our log, which each server's follows (capabilities/logging.ts). */
-  readonly logLevel?: LogLevelSource;
-  /** Times the legs of calls, stopped while a question the server raised is open (legDeadline.ts). */
-  readonly legClock?: LegClock;
-  /** Client extensions to declare on VS Code's agent's behalf, read at each launch (capabilities/agentExtensions.ts). */
-  readonly extensions?: () => ClientExtensions | undefined;
-  /** Signs the user in to a remote server that answers 401 (servers/auth/); absent: such a server fails. */
-  readonly signIn?: SignInPort;
-}
-
-/** What a connection needs of MCP authorization (issue 25); servers/auth/signIn.ts implements it. */
-export interface SignInPort {
-  /** The OAuth client the transports of the next launch use: stored tokens, refresh, step-up. */
-  providerFor(def: RemoteServerDefinition): Promise<OAuthClientProvider>;
-  /**
-   * Signs the user in to `def` after a 401 the stored credentials could not settle: consent,
-   * browser, redirect, token. Resolves once a token is stored; rejects with the reason in words.
-   */
-  signIn(def: RemoteServerDefinition, signal: AbortSignal): Promise<void>;
-  /** The server refused the token it just got (a 401 loop): sign-in ended, and the user is told why. */
-  refused(def: RemoteServerDefinition, reason: string): void;
-  /**
-   * Whether a launch's failure is the transport's own OAuth step failing (metadata refused, an
-   * OAuth error): then sign-in ended, the user has been told why, and a restart would only repeat it.
-   */
-  endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean;
-}
-
-/** A server this connection stopped restarting, for a notice. */
-export interface GaveUp {
-  readonly server: string;
-  readonly reason: string;
-  /** `restarts`: automatic restarts kept failing; `final`: a failure no restart can fix. */
-  readonly after: 'restarts' | 'final';
-  /** The last line the failed launch wrote to stderr (often what went wrong), unredacted. */
-  readonly lastStderr: string | undefined;
-}
-
-type Launch =
-  | { failed: false; session: Session }
-  /**
-   * `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed).
-   * `told`: the user already knows why (sign-in said so, or they turned it down themselves).
-   */
-  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; told?: boolean; superseded?: boolean };
-
-/** Backoff before restart attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
-export const RESTART_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
-/** A connection that stayed up this long resets the crash counter. */
-export const STABLE_AFTER_MS = 60_000;
-export const CONNECT_TIMEOUT_MS = 30_000;
+export type { ConnectionDeps, GaveUp, SignInPort } from './connectionDeps';
+export { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS } from './connectionDeps';
 
 /**
  * One MCP server, with crash restarts. Its lifetime is the server definition's; a changed
@@ -245,44 +174,20 @@ export class Connection extends Disposable {
     await session.refreshTools((request) => this.signedIn(request));
   }
 
-  /**
-   * A launch that answers a 401 with sign-in (issue 25): the user is asked, signs in in the
-   * browser, and the server is launched once more with the new token. A second 401 is the server's
-   * doing, not the user's, so it ends the attempt rather than asking again (no 401 loop).
-   */
-  private async launchSignedIn(kind: TransportKind | undefined): Promise<Launch> {
-    const def = this.definition;
-    if (def.type === 'stdio') return this.launch(kind, undefined);
-    const signIn = this.deps.signIn;
-    const auth = await signIn?.providerFor(def);
-    const first = await this.launch(kind, auth);
-    if (!first.failed || first.session?.isDisposed) return first;
-    if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true, told: true } : first;
-    if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
-    void this.endSession();
-    const signal = this.calls.signal;
-    this.deps.log.info(`the server requires sign-in (${errorText(first.err)})`);
-    try {
-      await signIn.signIn(def, signal);
-    } catch (err) {
-      // The sign-in service told the user why, unless they turned it down themselves.
-      return {
-        failed: true,
-        session: undefined,
-        err,
-        final: true,
-        told: true,
-        superseded: signal.aborted || !this.wanted || this.isDisposed,
-      };
-    }
-    if (signal.aborted || !this.wanted || this.isDisposed) return { failed: true, session: undefined, err: undefined, superseded: true };
-    const second = await this.launch(kind, auth);
-    if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
-      const err = new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`);
-      signIn.refused(def, err.message);
-      return { ...second, err, final: true, told: true };
-    }
-    return second;
+  /** A launch that answers a 401 with sign-in (auth/signedInLaunch.ts). */
+  private launchSignedIn(kind: TransportKind | undefined): Promise<Launch> {
+    return launchSignedIn(
+      {
+        definition: this.definition,
+        signIn: this.deps.signIn,
+        log: this.deps.log,
+        launch: (k, auth) => this.launch(k, auth),
+        endSession: () => void this.endSession(),
+        callSignal: () => this.calls.signal,
+        gone: () => !this.wanted || this.isDisposed,
+      },
+      kind,
+    );
   }
 
   /** A new session, connected; a transport that cannot even be made (a bad URL) fails like a connect. */
@@ -306,7 +211,12 @@ export class Connection extends Disposable {
       this.deps.log.warn(`[server stderr] ${line}`);
       if (line.trim()) this.lastStderr = line.trim();
     };
-    const prepared = make(this.definition, { stderr, warn: (m) => this.deps.log.warn(m) }, kind, auth);
+    const prepared = make(
+      this.definition,
+      { stderr, warn: (m) => this.deps.log.warn(m) },
+      kind,
+      auth,
+    );
     const session = new Session(prepared, {
       name: this.name,
       clientInfo: this.deps.clientInfo,

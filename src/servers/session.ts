@@ -6,11 +6,12 @@
  * Where things go:
  * - A new client capability (roots, sampling, tasks): a file of its own in `capabilities/`,
  *   declared and installed in capabilities/clientCapabilities.ts. Nothing else in `servers/` needs
- *   to know about it. (Sign-in is the transport's: auth/, and Connection.launchSignedIn.)
+ *   to know about it. (Sign-in is the transport's: auth/, and auth/signedInLaunch.ts.)
  * - What the server sends us unasked (elicitations, list changes, log messages) is handled there
  *   too; what the rest of the host should hear leaves through this session's events.
- * - Requests we send: {@link Session.sendLeg} (calls that may ask the user) and
- *   {@link Session.relay} (the agent gateway's lookups), both through {@link Session.protocolFailure}.
+ * - Requests we send: sessionRequests.ts, behind {@link Session.sendLeg} (calls that may ask the
+ *   user) and {@link Session.relay} (the agent gateway's lookups).
+ * - What a session is given and how it ends (its deps, log, end reasons): sessionDeps.ts.
  * - Restart policy, backoff and the SSE fallback are the Connection's, not the session's.
  *
  * Late callbacks die with the session: every callback from the client checks `isDisposed`, and
@@ -18,81 +19,24 @@
  * next one. No `vscode` import: tests run this in plain Node over an in-memory transport.
  */
 import { ProtocolError, type ClientContext, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
-import type { ServerDefinition } from '../config/parse/definitions';
-import type { ElicitationSink } from '../elicitation/broker';
-import type { SamplingSink } from '../sampling/samplingBroker';
 import { CLIENT_CAPABILITIES, installCapabilities } from './capabilities/clientCapabilities';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
-import { metaLevel, SessionLogLevel, writeServerMessage, type LogLevelSource } from './capabilities/logging';
-import type { RootsSource } from './capabilities/roots';
+import { metaLevel, SessionLogLevel, writeServerMessage } from './capabilities/logging';
 import type { ClientExtensions } from './capabilities/agentExtensions';
 import { HostClient, negotiationFor } from './hostClient';
-import { REAL_LEG_CLOCK, runLeg, type LegClock, type LegOptions, type SdkLegOptions } from './legDeadline';
+import type { LegOptions } from './legDeadline';
 import { askLinked, traceIncoming, watchOutgoing } from './sessionWire';
-import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
-import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import { errorText } from './serverState';
 import { isAuthChallenge, type PreparedTransport, type TransportKind } from './transports';
 import { QuestionLinks } from './questionLinks';
+import type { RelayedMessage, SessionDeps, SessionEnd } from './sessionDeps';
+import { SessionRequests } from './sessionRequests';
 
-/** A request or notification as the agent gateway relays it, params untouched. */
-export interface RelayedMessage {
-  readonly method: string;
-  readonly params?: Record<string, unknown> | undefined;
-}
+export type { RelayedMessage, SessionDeps, SessionEnd, SessionLog } from './sessionDeps';
+export { CALL_TIMEOUT_MS, RELAY_TIMEOUT_MS } from './sessionRequests';
 
-/** The part of the logger a session writes to (the host's Logger, or a test's array). */
-export interface SessionLog {
-  readonly isTracing: boolean;
-  trace(message: string): void;
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface SessionDeps {
-  readonly name: string;
-  readonly clientInfo: Implementation;
-  readonly sink: ElicitationSink;
-  /** Pushed `sampling/createMessage` (2025 servers); rounds reach it through mrtr/inputRounds.ts. */
-  readonly sampler: SamplingSink;
-  readonly log: SessionLog;
-  /** The server's `protocolVersion` setting. */
-  readonly protocolVersion: ServerDefinition['protocolVersion'];
-  /** The folders this server may see (capabilities/roots.ts); none when absent. */
-  readonly roots?: RootsSource | undefined;
-  /** The level of our log, which the server's follows (capabilities/logging.ts); none when absent. */
-  readonly logLevel?: LogLevelSource | undefined;
-  /** Times each leg, and stops while a question the server raised is open (default: real timers, no questions). */
-  readonly legClock?: LegClock;
-  /**
-   * Client extensions declared on behalf of VS Code's agent for this launch, such as MCP Apps
-   * (capabilities/agentExtensions.ts); none when absent.
-   */
-  readonly extensions?: ClientExtensions | undefined;
-}
-
-/**
- * Why a running session ended on its own (a stop or restart by the user disposes it instead):
- * - `closed`: the transport closed (a stdio server exited);
- * - `unresponsive`: after a transport error the server did not answer the liveness probe;
- * - `versionGone`: the server dropped the protocol revision negotiated at connect (-32022).
- */
-export interface SessionEnd {
-  readonly kind: 'closed' | 'unresponsive' | 'versionGone';
-  readonly reason: string;
-}
-
-/**
- * A call the server takes this long over, with no progress and no question of its own open,
- * has failed; progress extends it, and an open question stops it (legDeadline.ts).
- */
-export const CALL_TIMEOUT_MS = 15 * 60_000;
-/** A lookup the server should answer quickly (an open question stops this clock too). */
-export const RELAY_TIMEOUT_MS = 60_000;
 /**
  * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so
  * the session pings to tell a dead server from a hiccup; no answer in this time means dead.
@@ -124,6 +68,7 @@ export class Session {
   private readonly level: SessionLogLevel;
   /** Which call each pushed question belongs to, so that cancelling the call closes it (questionLinks.ts). */
   private readonly links = new QuestionLinks();
+  private readonly requests: SessionRequests;
 
   constructor(
     readonly prepared: PreparedTransport,
@@ -151,6 +96,13 @@ export class Session {
       warn: (m) => deps.log.warn(m),
     });
     this.owned.push(this.level);
+    this.requests = new SessionRequests(this.client, {
+      name: deps.name,
+      log: deps.log,
+      legClock: deps.legClock,
+      protocolVersion: () => this.protocolVersion,
+      end: (end) => this.end(end),
+    });
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
     this.client.onResponse = (id) => this.links.answered(id);
@@ -325,78 +277,19 @@ export class Session {
     void this.dispose();
   }
 
-  /**
-   * Sends one leg of a call: a new request with exactly these params. The value is the result or,
-   * from a 2026-07-28 server, an `input_required` answer for mrtr/inputRounds.ts to fulfil.
-   */
-  async sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
-    const client = this.client;
-    try {
-      return await this.timed<unknown>(leg, CALL_TIMEOUT_MS, (o) => {
-        const options = { ...o, allowInputRequired: true };
-        switch (method) {
-          case 'tools/call':
-            return client.callTool(params as Parameters<HostClient['callTool']>[0], options);
-          case 'prompts/get':
-            return client.getPrompt(params as Parameters<HostClient['getPrompt']>[0], options);
-          case 'resources/read':
-            return client.readResource(params as Parameters<HostClient['readResource']>[0], options);
-        }
-      });
-    } catch (err) {
-      // A task handle (tasks extension): the caller follows it (mrtr/taskFollow.ts).
-      const handle = taskHandleOf(err);
-      if (handle) return handle;
-      throw this.protocolFailure(err, label);
-    }
+  /** Sends one leg of a call (sessionRequests.ts): the result, an `input_required` answer or a task handle. */
+  sendLeg(method: MrtrMethod, params: Readonly<Record<string, unknown>>, leg: LegOptions, label: string): Promise<unknown> {
+    return this.requests.sendLeg(method, params, leg, label);
   }
 
-  /** One request of the tasks extension (`tasks/get`, `tasks/update`, `tasks/cancel`), answered quickly. */
-  async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
-    try {
-      return await this.timed({ signal }, RELAY_TIMEOUT_MS, (o) => this.client.taskRequest(method, params, o));
-    } catch (err) {
-      throw this.protocolFailure(err, method);
-    }
+  /** One request of the tasks extension (sessionRequests.ts). */
+  taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    return this.requests.taskRequest(method, params, signal);
   }
 
-  /**
-   * Sends one request as given, for the agent gateway's lookups (lists, completions, log level).
-   * Calls that may ask the user go through {@link sendLeg} and the input rounds instead.
-   */
-  async relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
-    try {
-      return await this.timed(leg, RELAY_TIMEOUT_MS, (o) =>
-        this.client.request({ method: request.method as 'tools/list', ...(request.params ? { params: request.params } : {}) }, o),
-      );
-    } catch (err) {
-      throw this.protocolFailure(err, request.method);
-    }
-  }
-
-  /** Runs one request under its leg deadline (legDeadline.ts, runLeg). */
-  private timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
-    return runLeg(this.deps.name, leg, timeoutMs, this.deps.legClock ?? REAL_LEG_CLOCK, send);
-  }
-
-  /** -32021 and a late -32022 become errors that say what the user can do about them. */
-  private protocolFailure(err: unknown, label: string): unknown {
-    if (!(err instanceof ProtocolError)) return err;
-    const name = this.deps.name;
-    const data = err.data as { requiredCapabilities?: unknown; supported?: unknown } | undefined;
-    if (err.code === -32021) {
-      const caps =
-        typeof data?.requiredCapabilities === 'object' && data.requiredCapabilities !== null ? Object.keys(data.requiredCapabilities) : [];
-      return new MissingCapabilityError(name, label, caps);
-    }
-    if (err.code === -32022) {
-      // The revision was chosen at connect; a server that drops it since needs a new session.
-      const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-      this.deps.log.warn(`-32022 on ${label}: the server now supports ${supported.join(', ') || 'no version it named'}; reconnecting`);
-      this.end({ kind: 'versionGone', reason: `the server no longer supports MCP ${this.protocolVersion ?? '?'}` });
-      return new VersionGoneError(name, label, supported);
-    }
-    return err;
+  /** Sends one request as given, for the agent gateway's lookups (sessionRequests.ts). */
+  relay(request: RelayedMessage, leg: LegOptions): Promise<Record<string, unknown>> {
+    return this.requests.relay(request, leg);
   }
 
   /**
