@@ -211,12 +211,7 @@ export class Connection extends Disposable {
       this.deps.log.warn(`[server stderr] ${line}`);
       if (line.trim()) this.lastStderr = line.trim();
     };
-    const prepared = make(
-      this.definition,
-      { stderr, warn: (m) => this.deps.log.warn(m) },
-      kind,
-      auth,
-    );
+    const prepared = make(this.definition, { stderr, warn: (m) => this.deps.log.warn(m) }, kind, auth);
     const session = new Session(prepared, {
       name: this.name,
       clientInfo: this.deps.clientInfo,
