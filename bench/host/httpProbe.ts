@@ -2,14 +2,16 @@
  * Where an HTTP MCP round trip from the extension host spends its time: the same `tools/call` to
  * the same loopback server (the gateway fixture over HTTP), sent three ways from this host, in one
  * session. `fetch` is what VS Code's MCP client uses; in the extension host it is wrapped for
- * proxy and certificate support. `node:http` is Node's client with a keep-alive agent, which our
- * connections use for a loopback server (src/servers/loopbackFetch.ts); `socket` writes HTTP/1.1
- * by hand on one kept-alive TCP connection, the floor for loopback.
+ * proxy and certificate support. `node:http` is Node's client with a keep-alive agent through
+ * `http.request`, which the extension host also wraps (a proxy agent per request); `clientRequest`
+ * is the same client through `new http.ClientRequest`, which the wrapping does not reach, as our
+ * connections reach a loopback server (src/servers/loopbackFetch.ts); `socket` writes HTTP/1.1 by
+ * hand on one kept-alive TCP connection, the floor for loopback.
  */
 import * as http from 'node:http';
 import * as net from 'node:net';
 
-export type ProbeClient = 'fetch' | 'nodeHttp' | 'socket';
+export type ProbeClient = 'fetch' | 'nodeHttp' | 'clientRequest' | 'socket';
 
 export interface HttpProbeResult {
   /** ms per round trip, measured calls only. */
@@ -30,16 +32,21 @@ function viaFetch(url: string, session: () => Record<string, string>, onSession:
   };
 }
 
-function viaNodeHttp(url: string, session: () => Record<string, string>, agent: http.Agent): Send {
+function viaNodeHttp(url: string, session: () => Record<string, string>, agent: http.Agent, unwrapped: boolean): Send {
+  const target = new URL(url);
   return (body) =>
     new Promise((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', headers: { ...HEADERS, ...session() }, agent }, (res) => {
+      const options = { method: 'POST', headers: { ...HEADERS, ...session() }, agent };
+      const onResponse = (res: http.IncomingMessage): void => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
         res.on('end', () => resolve(text));
         res.on('error', reject);
-      });
+      };
+      const req = unwrapped
+        ? new http.ClientRequest({ ...options, hostname: target.hostname, port: target.port, path: target.pathname }, onResponse)
+        : http.request(url, options, onResponse);
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
@@ -77,7 +84,8 @@ export async function probeHttp(url: string, calls: number, warmup: number): Pro
   await new Promise((resolve, reject) => sock.once('connect', resolve).once('error', reject));
   const send: Record<ProbeClient, Send> = {
     fetch: viaFetch(url, session, (id) => (sessionId = id)),
-    nodeHttp: viaNodeHttp(url, session, agent),
+    nodeHttp: viaNodeHttp(url, session, agent, false),
+    clientRequest: viaNodeHttp(url, session, agent, true),
     socket: viaSocket(target, sock, session),
   };
   try {
@@ -88,7 +96,7 @@ export async function probeHttp(url: string, calls: number, warmup: number): Pro
       params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'bench-probe', version: '1' } },
     });
     await send.fetch({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const clients: ProbeClient[] = ['fetch', 'nodeHttp', 'socket'];
+    const clients: ProbeClient[] = ['fetch', 'nodeHttp', 'clientRequest', 'socket'];
     const samples: HttpProbeResult['samples'] = [];
     for (let i = 1; i <= warmup + calls; i++) {
       for (const client of i % 2 ? clients : [...clients].reverse()) {

@@ -158,10 +158,10 @@ function addedTime(via, base) {
  */
 function probeRow(probe) {
   const of = (/** @type {string} */ c) => summarise(probe.samples.filter((x) => x.client === c).map((x) => x.ms));
-  const [viaFetch, viaHttp, viaSocket] = [of('fetch'), of('nodeHttp'), of('socket')];
+  const [viaFetch, viaHttp, viaRequest, viaSocket] = [of('fetch'), of('nodeHttp'), of('clientRequest'), of('socket')];
   return {
-    measure: `Extension host → the HTTP copy, one \`tools/call\` round trip (${viaFetch.n} each, interleaved): \`fetch\` (VS Code's wrapped one, as MCP clients use) / \`node:http\` / raw socket`,
-    result: `${fmt(viaFetch.median, 2)} / ${fmt(viaHttp.median, 2)} / ${fmt(viaSocket.median, 2)} ms (p95 ${fmt(viaFetch.p95, 2)} / ${fmt(viaHttp.p95, 2)} / ${fmt(viaSocket.p95, 2)})`,
+    measure: `Extension host → the HTTP copy, one \`tools/call\` round trip (${viaFetch.n} each, interleaved): \`fetch\` (VS Code's wrapped one, as MCP clients use) / \`node:http\` through \`http.request\` (also wrapped) / \`node:http\` through \`new ClientRequest\` (not wrapped; our loopback client) / raw socket`,
+    result: `${fmt(viaFetch.median, 2)} / ${fmt(viaHttp.median, 2)} / ${fmt(viaRequest.median, 2)} / ${fmt(viaSocket.median, 2)} ms (p95 ${fmt(viaFetch.p95, 2)} / ${fmt(viaHttp.p95, 2)} / ${fmt(viaRequest.p95, 2)} / ${fmt(viaSocket.p95, 2)})`,
     target: '–',
   };
 }

@@ -37,6 +37,11 @@ function folderIndex(def: ServerDefinition): number | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && f.uri.fsPath === folder)?.index;
 }
 
+/** Whether this window is remote (code-server, SSH, WSL, a container): our host and the user's mcp.json we read are there. */
+function remoteWindow(): boolean {
+  return vscode.env.remoteName !== undefined;
+}
+
 /** The file as the user knows it: relative to its folder when it is in one. */
 function shownFile(def: ServerDefinition): string {
   if (def.source.kind === 'setting') return '';
@@ -235,7 +240,7 @@ export async function enableRoutedInVscode(deps: RouteDeps, arg: unknown): Promi
   const def = deps.manager.list().find((e) => e.name === name)?.resolved?.def;
   if (!def || !deps.routes.isRouted(def)) return false;
   await openVscodeServerOptions(providerServerId(deps.extensionId, writtenName(def)));
-  const theirs = vscodeServerId(def, folderIndex(def));
+  const theirs = vscodeServerId(def, folderIndex(def), remoteWindow());
   if (theirs) await vscode.commands.executeCommand('workbench.mcp.stopServer', theirs);
   return true;
 }

@@ -6,7 +6,8 @@
  * and on loopback its round trip costs about twice `node:http`'s (bench/README.md, "Extension host
  * → the HTTP copy"). The agent gateway in front of a local HTTP server pays that once more than
  * VS Code calling the server itself, on every call. What the wrapping adds (a proxy lookup, the
- * system's certificates) does not concern a plain-HTTP server on this machine.
+ * system's certificates) does not concern a plain-HTTP server on this machine. The extension host
+ * wraps `http.request` too, so requests are made with `new http.ClientRequest`, which it leaves alone.
  *
  * Only what the SDK's Streamable HTTP and SSE transports send is taken: a string (or absent) body
  * and `redirect: 'manual'` (the SDK's default redirect policy follows redirects itself, within the
@@ -75,7 +76,15 @@ function viaNodeHttp(
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
     const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
-    const req = http.request(url, {
+    // `new ClientRequest`, not `http.request`: the extension host replaces `http.request` with a
+    // proxy-resolving wrapper that puts a new proxy agent and an asynchronous proxy lookup in front of
+    // every request, even to 127.0.0.1, where it then answers DIRECT (@vscode/proxy-agent).
+    const req = new http.ClientRequest({
+      protocol: 'http:',
+      // URL keeps the brackets of an IPv6 literal; a socket address has none.
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port || 80,
+      path: url.pathname + url.search,
       method,
       agent,
       headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,

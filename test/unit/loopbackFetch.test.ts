@@ -131,6 +131,33 @@ void describe('loopbackFetch against a raw HTTP server', () => {
     await streamClosed;
   });
 
+  void it("goes around a wrapped http.request, as the extension host's proxy patch wraps it", async () => {
+    // VS Code replaces the http module's `request` (and `get`) with a proxy-resolving wrapper.
+    const original = http.request;
+    const wrapped: string[] = [];
+    http.request = ((...args: Parameters<typeof http.request>) => {
+      wrapped.push(String(args[0]));
+      return original(...args);
+    }) as typeof http.request;
+    try {
+      const res = await loopbackFetch(noFetch)(`${base}/echo`, { method: 'POST', redirect: 'manual', body: '{"via":"ClientRequest"}' });
+      assert.deepEqual(await res.json(), { via: 'ClientRequest' });
+    } finally {
+      http.request = original;
+    }
+    assert.deepEqual(wrapped, []);
+  });
+
+  void it('rejects when nothing listens, as fetch does', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await assert.rejects(loopbackFetch(noFetch)(`http://127.0.0.1:${port}/mcp`, { method: 'POST', redirect: 'manual', body: '{}' }), {
+      code: 'ECONNREFUSED',
+    });
+  });
+
   void it('rejects at once on a signal already aborted, without sending', async () => {
     const f = loopbackFetch(noFetch);
     const before = connections;
