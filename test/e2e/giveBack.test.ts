@@ -15,9 +15,6 @@ import { repoRoot } from '../../scripts/hostPaths.mjs';
 import { fixtureExtensionDir } from './agentWorkbench';
 import { hideNotifications, notification, openWorkbench, pickItem, runCommand, screenshot, type Workbench } from './workbench';
 
-/** The id VS Code 1.139 gives the server `demo` of the first folder's `.vscode/mcp.json`. */
-const THEIRS = 'mcp.config.ws0.demo';
-
 /**
  * VS Code's stored enablement of one server, per storage database: the web workbench keeps the
  * profile's `mcp.enablement` in `vscode-web-state-db-global` and the workspace's in its own
@@ -79,11 +76,16 @@ async function mcpStorage(page: Page): Promise<Record<string, Record<string, unk
 }
 
 /** Polls VS Code's storage until `want` holds: the workbench writes it to IndexedDB a moment after a change. */
-async function waitForStored(page: Page, want: (s: Record<string, boolean | undefined>) => boolean, what: string) {
+async function waitForStored(
+  page: Page,
+  id: string,
+  want: (s: Record<string, boolean | undefined>) => boolean,
+  what: string,
+): Promise<Record<string, boolean | undefined>> {
   const t0 = Date.now();
   let last: Record<string, boolean | undefined> = {};
   while (Date.now() - t0 < 30_000) {
-    last = await storedEnablement(page, THEIRS);
+    last = await storedEnablement(page, id);
     if (want(last)) return last;
     await page.waitForTimeout(250);
   }
@@ -103,12 +105,15 @@ async function runOurCommand(page: Page, title: string): Promise<void> {
   }
 }
 
+const DEMO = { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')] };
+
 describe('Workbench: after Route and Give Back, VS Code stores for its copy what it stored before Route', () => {
   let wb: Workbench;
 
   before(async () => {
     wb = await openWorkbench({
-      servers: { demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')] } },
+      servers: { demo: DEMO },
+      files: { '.mcp.json': JSON.stringify({ mcpServers: { dotserver: DEMO } }, null, 2) },
       settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.offerRouting': false },
       applicationStorage: { builtinChatExtensionEnablementMigration: 'true' },
       alsoInstalled: fixtureExtensionDir('chatModelExtension', 'mcp-test.chat-model-0.0.1'),
@@ -122,15 +127,20 @@ describe('Workbench: after Route and Give Back, VS Code stores for its copy what
     if ('passed' in t && !t.passed) await screenshot(wb.page, 'give-back-failed').catch(() => undefined);
   });
 
-  it('Give Back’s notification opens the MCP Servers view, whose "Enable" deletes what Route’s Enable stored', async () => {
+  /**
+   * Route (with VS Code's Enable, as Route's notification asks), then Give Back (with the Enable
+   * its notification names) for the server `name`, which VS Code knows as `id`; VS Code's stored
+   * enablement of `id` must end as it was before Route.
+   */
+  async function roundTrip(name: string, id: string): Promise<void> {
     const { page } = wb;
-    const before = await storedEnablement(page, THEIRS);
+    const before = await storedEnablement(page, id);
     assert.equal(before['workspace'], undefined, `nothing stored before Route: ${JSON.stringify(before)}`);
     assert.equal(before['profile'], undefined, `nothing stored before Route: ${JSON.stringify(before)}`);
 
     await runOurCommand(page, 'Route Through MCP Elicitation Host');
-    await pickItem(page, 'demo');
-    const routed = await notification(page, 'demo now runs in MCP Elicitation Host', 60_000);
+    await pickItem(page, name);
+    const routed = await notification(page, `${name} now runs in MCP Elicitation Host`, 60_000);
     await routed.getByRole('button', { name: 'Enable in VS Code' }).focus();
     await page.keyboard.press('Enter');
     const enable = page.locator('.quick-input-list .monaco-list-row', { hasText: /^Enable/ }).first();
@@ -138,11 +148,11 @@ describe('Workbench: after Route and Give Back, VS Code stores for its copy what
     await enable.click();
     await hideNotifications(page);
     // The reference: Route's Enable stored VS Code's copy as disabled in this workspace.
-    await waitForStored(page, (s) => s['workspace'] === false, 'after Route and Enable, disabled in this workspace');
+    await waitForStored(page, id, (s) => s['workspace'] === false, 'after Route and Enable, disabled in this workspace');
 
     await runOurCommand(page, 'Give Back to VS Code');
-    await pickItem(page, 'demo');
-    const given = await notification(page, "demo is VS Code's again");
+    await pickItem(page, name);
+    const given = await notification(page, `${name} is VS Code's again`);
     assert.match(
       await given.innerText(),
       /"MCP Servers - Installed" in the Extensions view, choose "Enable" in its menu \(not "Enable \(Workspace\)"\)/,
@@ -150,20 +160,26 @@ describe('Workbench: after Route and Give Back, VS Code stores for its copy what
     await given.getByRole('button', { name: 'Show Installed MCP Servers' }).focus();
     await page.keyboard.press('Enter');
     await hideNotifications(page);
-    const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'demo' }).first();
+    const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: name }).first();
     await row.waitFor({ timeout: 30_000 });
-    await screenshot(page, 'give-back-mcp-servers');
+    await screenshot(page, `give-back-mcp-servers-${name}`);
     await row.click({ button: 'right' });
     const item = page.locator('.monaco-menu .action-item', { hasText: /^Enable$/ }).first();
     await item.waitFor({ timeout: 10_000 });
-    await screenshot(page, 'give-back-enable');
+    await screenshot(page, `give-back-enable-${name}`);
     await item.click();
 
-    // Throws unless both entries are as before Route: here, nothing stored.
+    // Throws unless every entry is as before Route: here, nothing stored.
     await waitForStored(
       page,
+      id,
       (s) => (['workspace', 'profile', 'shared'] as const).every((k) => s[k] === before[k]),
       'after Give Back and Enable, what was stored before Route',
     );
-  });
+  }
+
+  it('a server of .vscode/mcp.json: Give Back’s notification opens the installed MCP servers, whose "Enable" deletes what Route’s Enable stored', () =>
+    roundTrip('demo', 'mcp.config.ws0.demo'));
+
+  it('a server of the folder’s .mcp.json: the same round trip', () => roundTrip('dotserver', 'workspace-dot-mcp.0.dotserver'));
 });
