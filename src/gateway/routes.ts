@@ -88,8 +88,9 @@ export function isRouted(routes: readonly Route[], def: RoutableDef): boolean {
  * extension host runs on. In a local window VS Code reads it as the profile's (collection
  * `usrlocal`). In a remote window (code-server, SSH, WSL, a container: `remoteWindow`) our host
  * runs on the remote, and that file is the remote user's `<server data dir>/User/mcp.json`, which
- * VS Code reads as collection `usrremote`; the local profile's `usrlocal` file is on the client,
- * out of our reach. 1.139's workbench bundle (McpWorkbenchManagementService.getConfigId: scope
+ * VS Code reads as collection `usrremote`. The local profile's `usrlocal` file is on the client,
+ * out of our reach (in code-server it is this same file, and VS Code keeps one definition of a
+ * name, the remote user's: McpWorkbenchService.getEnabledLocalMcpServers). 1.139's workbench bundle (McpWorkbenchManagementService.getConfigId: scope
  * `user` is `usrlocal`, `remoteUser` is `usrremote`); the remote server's `mcpResource` is
  * `<user-data-dir>/User/mcp.json`. Verified in code-server (test/integration/routeSources.test.ts).
  */

@@ -89,6 +89,11 @@ suite('Route from every source VS Code reads: no file changes, VS Code’s copy 
       const item = s.serversView.getTreeItem({ kind: 'vscodeServer', def });
       assert.equal(item.description, 'run by VS Code · User/mcp.json');
       assert.equal(item.contextValue, 'vscodeServer.routable', 'the view offers Route');
+      // The file we read is the one VS Code's own command opens as the (remote) user's mcp.json.
+      const own = vscode.env.remoteName === undefined ? 'workbench.mcp.openUserMcpJson' : 'workbench.mcp.openRemoteUserMcpJson';
+      await vscode.commands.executeCommand(own);
+      await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === file, `${own} opens ${file}`);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       // Route's "Enable" stops VS Code's copy by the id we compute: a wrong id leaves it running,
       // and routeRoundTrip then times out waiting for that process to end.
       await routeRoundTrip(s, { name, file, text, vscodeId });
