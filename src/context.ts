@@ -32,6 +32,7 @@ import { Gateway } from './gateway/gateway';
 import { registerGatewayProvider } from './gateway/definitionProvider';
 import { RouteStore } from './gateway/routeStore';
 import { RoutingOffer, vscodeOfferPrompt, type OfferPrompt } from './ui/routingOffer';
+import { GaveUpNotices, vscodeGaveUpPrompt, type GaveUpPrompt } from './ui/gaveUpNotice';
 import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { offeredToAgent } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
@@ -83,6 +84,8 @@ export interface ServicesOptions {
   readonly sink?: (real: ElicitationSink) => ElicitationSink;
   /** Wraps the offer to route VS Code's servers (tests answer its notification in the user's place). */
   readonly routingOffer?: (real: OfferPrompt) => OfferPrompt;
+  /** Wraps the notice that a server was given up on (tests read it and answer it in the user's place). */
+  readonly gaveUpPrompt?: (real: GaveUpPrompt) => GaveUpPrompt;
   readonly observers?: ServicesObservers;
 }
 
@@ -281,6 +284,15 @@ export class Services extends Disposable {
         // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
         signIn: this.signIn,
+      }),
+    );
+    const gaveUpPrompt = vscodeGaveUpPrompt();
+    this._register(
+      new GaveUpNotices({
+        manager: this.manager,
+        serverLogs: this.serverLogs,
+        prompt: options.gaveUpPrompt?.(gaveUpPrompt) ?? gaveUpPrompt,
+        now,
       }),
     );
     this._register(routes.onDidChange(() => void this.manager.reload()));

@@ -37,6 +37,11 @@ function folderIndex(def: ServerDefinition): number | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && f.uri.fsPath === folder)?.index;
 }
 
+/** Whether this window is remote (code-server, SSH, WSL, a container): our host and the user's mcp.json we read are there. */
+function remoteWindow(): boolean {
+  return vscode.env.remoteName !== undefined;
+}
+
 /** The file as the user knows it: relative to its folder when it is in one. */
 function shownFile(def: ServerDefinition): string {
   if (def.source.kind === 'setting') return '';
@@ -81,6 +86,14 @@ function tellBothRun(log: Logger, names: readonly string[]): void {
       if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'chat.mcp.collisionBehavior');
     });
 }
+
+/**
+ * VS Code's list of the MCP servers it has from files (the Extensions view's "MCP Servers -
+ * Installed"). Its "Enable" (`mcpServer.enableGlobally`) stores VS Code's default for the server,
+ * deleting both its profile and its workspace entry, so it is the one choice that undoes what
+ * Route's Enable stored (see giveBackToVscode).
+ */
+const SHOW_VSCODE_MCP_SERVERS = 'workbench.mcp.showInstalledServers';
 
 /** VS Code's own menu for one of its servers, where "Enable" is the choice routing needs. */
 function openVscodeServerOptions(id: string): Thenable<unknown> {
@@ -227,7 +240,7 @@ export async function enableRoutedInVscode(deps: RouteDeps, arg: unknown): Promi
   const def = deps.manager.list().find((e) => e.name === name)?.resolved?.def;
   if (!def || !deps.routes.isRouted(def)) return false;
   await openVscodeServerOptions(providerServerId(deps.extensionId, writtenName(def)));
-  const theirs = vscodeServerId(def, folderIndex(def));
+  const theirs = vscodeServerId(def, folderIndex(def), remoteWindow());
   if (theirs) await vscode.commands.executeCommand('workbench.mcp.stopServer', theirs);
   return true;
 }
@@ -257,8 +270,11 @@ async function readText(uri: vscode.Uri): Promise<string> {
 
 /**
  * "Give Back to VS Code". A routed server: the route is dropped, nothing else changes; VS Code
- * keeps its copy disabled in this workspace (the "Enable" that routed it disabled it) until the
- * user enables it again in VS Code's options, which we offer to open. A server in our workspace
+ * keeps its copy disabled in this workspace (the "Enable" that routed it stored "disabled in this
+ * workspace" for it) until the user enables it again. VS Code 1.139 has no command for that, and
+ * its choices store different things: its server options' "Enable" and the MCP Servers view's
+ * "Enable (Workspace)" store "enabled in this workspace"; the view's "Enable" deletes the entry,
+ * which is what was there before Route. So we open that view and name that choice. A server in our workspace
  * setting (moved there by an older version's Route): moved into the first folder's
  * `.vscode/mcp.json`, after the user is told which file changes and what a teammate will see.
  */
@@ -286,18 +302,19 @@ export async function giveBackToVscode(deps: RouteDeps, arg: unknown): Promise<b
       void safe.showInformationMessage(safe.l10n.t("{0} is VS Code's again.", displayText(name)));
       return true;
     }
-    const id = vscodeServerId(routedDef, folderIndex(routedDef));
-    const open = vscode.l10n.t('Enable in VS Code');
+    // Not VS Code's server options: their "Enable" stores "enabled in this workspace", where before
+    // Route nothing was stored. The MCP Servers view's "Enable" deletes what Route's Enable stored.
+    const open = vscode.l10n.t('Show Installed MCP Servers');
     void safe
       .showInformationMessage(
         safe.l10n.t(
-          '{0} is VS Code\'s again. VS Code keeps its copy disabled in this workspace until you choose "Enable" in its options.',
+          '{0} is VS Code\'s again. VS Code keeps its copy disabled in this workspace until you enable it: under "MCP Servers - Installed" in the Extensions view, choose "Enable" in its menu (not "Enable (Workspace)"), which leaves VS Code as it was before Route.',
           displayText(name),
         ),
-        ...(id ? [open] : []),
+        open,
       )
       .then(async (choice) => {
-        if (choice === open && id) await openVscodeServerOptions(id);
+        if (choice === open) await vscode.commands.executeCommand(SHOW_VSCODE_MCP_SERVERS);
       });
     return true;
   }

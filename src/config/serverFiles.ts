@@ -29,7 +29,11 @@ interface FileSpec {
   readonly portable: boolean;
 }
 
-/** Where the profile keeps `mcp.json`: the `User` folder two levels above our global storage. */
+/**
+ * The user's `mcp.json`: in the `User` folder two levels above our global storage. In a local window
+ * the profile's; in a remote window (code-server too) the remote user's, which VS Code reads as well
+ * (gateway/routes.ts, vscodeServerId, says under which id).
+ */
 export function userMcpJson(globalStorageUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'mcp.json');
 }

@@ -9,9 +9,9 @@
  * collection order; enabling one of a group (VS Code's own "Enable" in its server options, stored
  * per user and per workspace in its `mcp.enablement` state) disables the others for this workspace.
  * Collections are ordered: `.vscode/mcp.json` 0, `.mcp.json` 1, `.code-workspace` 100, the
- * profile's `mcp.json` 200, extension providers (our gateway) 300. So our copy starts out as the
- * disabled twin, and one "Enable" by the user hands the server to us; after that VS Code neither
- * starts its copy nor lists its tools. 1.139 has no command that enables or disables a server, so
+ * remote user's `mcp.json` 150 (remote windows), the profile's `mcp.json` 200, extension providers
+ * (our gateway) 300. So our copy starts out as the disabled twin, and one "Enable" by the user
+ * hands the server to us; after that VS Code neither starts its copy nor lists its tools. 1.139 has no command that enables or disables a server, so
  * that "Enable" is the user's, in VS Code's own menu, and Give Back cannot clear what it stored.
  * Copilot Global is read by 1.139 only as a discovered collection (`chat.mcp.discovery.enabled`,
  * order 400, 350 when remote), after ours: a server there is ours, and VS Code's copy yields to it
@@ -83,12 +83,22 @@ export function isRouted(routes: readonly Route[], def: RoutableDef): boolean {
  * `workbench.mcp.serverOptions`, `startServer` and `stopServer` commands), or undefined where it
  * is not known (Copilot Global, a folder not open). `folderIndex` is the index of the definition's
  * folder among the workspace folders.
+ *
+ * The user's `mcp.json` we read is the one next to our global storage, on the machine our
+ * extension host runs on. In a local window VS Code reads it as the profile's (collection
+ * `usrlocal`). In a remote window (code-server, SSH, WSL, a container: `remoteWindow`) our host
+ * runs on the remote, and that file is the remote user's `<server data dir>/User/mcp.json`, which
+ * VS Code reads as collection `usrremote`. The local profile's `usrlocal` file is on the client,
+ * out of our reach (in code-server it is this same file, and VS Code keeps one definition of a
+ * name, the remote user's: McpWorkbenchService.getEnabledLocalMcpServers). 1.139's workbench bundle (McpWorkbenchManagementService.getConfigId: scope
+ * `user` is `usrlocal`, `remoteUser` is `usrremote`); the remote server's `mcpResource` is
+ * `<user-data-dir>/User/mcp.json`. Verified in code-server (test/integration/routeSources.test.ts).
  */
-export function vscodeServerId(def: RoutableDef, folderIndex: number | undefined): string | undefined {
+export function vscodeServerId(def: RoutableDef, folderIndex: number | undefined, remoteWindow: boolean): string | undefined {
   const name = writtenName(def);
   const s = def.source;
   if (s.kind === 'setting') return undefined;
-  if (s.kind === 'userFile') return s.origin === 'profile' ? `mcp.config.usrlocal.${name}` : undefined;
+  if (s.kind === 'userFile') return s.origin === 'profile' ? `mcp.config.${remoteWindow ? 'usrremote' : 'usrlocal'}.${name}` : undefined;
   if (s.format === 'workspaceSettings') return `mcp.config.workspace.${name}`;
   if (folderIndex === undefined || folderIndex < 0) return undefined;
   return s.format === 'portable' ? `workspace-dot-mcp.${folderIndex}.${name}` : `mcp.config.ws${folderIndex}.${name}`;

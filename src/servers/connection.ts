@@ -33,7 +33,7 @@ import { launchSignedIn, type Launch } from './auth/signedInLaunch';
 export type { LegOptions } from './legDeadline';
 export type { RelayedMessage } from './session';
 export type { SetTimer } from './legDeadline';
-export type { ConnectionDeps, SignInPort } from './connectionDeps';
+export type { ConnectionDeps, GaveUp, SignInPort } from './connectionDeps';
 export { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS } from './connectionDeps';
 
 /**
@@ -54,6 +54,8 @@ export class Connection extends Disposable {
   private wanted = false;
   private crashes = 0;
   private restartTimer: { dispose(): void } | undefined;
+  /** The last non-empty stderr line of the current launch: what the give-up notice quotes. */
+  private lastStderr: string | undefined;
   private stableTimer: { dispose(): void } | undefined;
   /** Aborted when this connection is stopped, restarted or torn down: calls in flight end without a retry. */
   private calls = new AbortController();
@@ -154,7 +156,7 @@ export class Connection extends Disposable {
     if (launch.session?.isDisposed || (launch.failed && launch.superseded)) return;
     if (launch.failed) {
       void this.endSession();
-      if (launch.final) this.giveUpAt(errorText(launch.err));
+      if (launch.final) this.giveUpAt(errorText(launch.err), launch.told === true);
       else this.onFailure(errorText(launch.err));
       return;
     }
@@ -203,13 +205,13 @@ export class Connection extends Disposable {
   /** Makes the session of a new launch current; its events reach this connection until it is disposed. */
   private beginSession(kind: TransportKind | undefined, auth: OAuthClientProvider | undefined): Session {
     const make = this.deps.createTransport ?? createTransport;
-    const prepared = make(
-      this.definition,
+    this.lastStderr = undefined;
+    const stderr = (line: string): void => {
       // As VS Code logs a server's stderr: as warnings, in the server's own log.
-      { stderr: (line) => this.deps.log.warn(`[server stderr] ${line}`), warn: (m) => this.deps.log.warn(m) },
-      kind,
-      auth,
-    );
+      this.deps.log.warn(`[server stderr] ${line}`);
+      if (line.trim()) this.lastStderr = line.trim();
+    };
+    const prepared = make(this.definition, { stderr, warn: (m) => this.deps.log.warn(m) }, kind, auth);
     const session = new Session(prepared, {
       name: this.name,
       clientInfo: this.deps.clientInfo,
@@ -266,7 +268,7 @@ export class Connection extends Disposable {
     if (this.crashes > delays.length) {
       this.wanted = false;
       this.setState({ kind: 'error', reason, gaveUp: true });
-      this.deps.onGaveUp(this.name, reason);
+      this.deps.onGaveUp({ server: this.name, reason, after: 'restarts', lastStderr: this.lastStderr });
       return;
     }
     const delay = delays[this.crashes - 1] ?? 16000;
@@ -274,13 +276,18 @@ export class Connection extends Disposable {
     this.restartTimer = this.timer(() => void this.connect(this.crashes + 1), delay);
   }
 
-  /** A failure no timer can fix (sign-in turned down or failed): the user starts the server again. */
-  private giveUpAt(reason: string): void {
+  /**
+   * A failure no timer can fix (sign-in turned down or failed, or a server that requires a
+   * sign-in this host cannot do): the user starts the server again. `told`: the user already
+   * knows why; otherwise the same notice as a give-up after restarts says so.
+   */
+  private giveUpAt(reason: string, told: boolean): void {
     this.stableTimer?.dispose();
     this.deps.sink.serverGone(this.name);
     if (!this.wanted || this.isDisposed) return;
     this.wanted = false;
     this.setState({ kind: 'error', reason, gaveUp: true });
+    if (!told) this.deps.onGaveUp({ server: this.name, reason, after: 'final', lastStderr: this.lastStderr });
   }
 
   private timer(fn: () => void, ms: number): { dispose(): void } {

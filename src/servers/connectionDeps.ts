@@ -19,8 +19,8 @@ export interface ConnectionDeps {
   readonly clientInfo: Implementation;
   readonly sink: ElicitationSink;
   readonly sampler: SamplingSink;
-  /** Called when automatic restarts gave up, so the UI can offer "Show Log". */
-  readonly onGaveUp: (name: string, reason: string) => void;
+  /** Called when the server stopped for good and nobody told the user why yet (the UI offers Show Log and Restart). */
+  readonly onGaveUp: (gaveUp: GaveUp) => void;
   /** Backoff before each automatic restart; its length is the number of tries before giving up. */
   readonly restartDelaysMs?: readonly number[];
   /** How long `initialize` may take (read per attempt; tests shorten it). */
@@ -41,6 +41,16 @@ export interface ConnectionDeps {
   readonly extensions?: () => ClientExtensions | undefined;
   /** Signs the user in to a remote server that answers 401 (servers/auth/); absent: such a server fails. */
   readonly signIn?: SignInPort;
+}
+
+/** A server a connection stopped restarting, for a notice (ui/gaveUpNotice.ts). */
+export interface GaveUp {
+  readonly server: string;
+  readonly reason: string;
+  /** `restarts`: automatic restarts kept failing; `final`: a failure no restart can fix. */
+  readonly after: 'restarts' | 'final';
+  /** The last line the failed launch wrote to stderr (often what went wrong), unredacted. */
+  readonly lastStderr: string | undefined;
 }
 
 /** What a connection needs of MCP authorization (issue 25); servers/auth/signIn.ts implements it. */

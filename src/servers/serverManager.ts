@@ -12,11 +12,10 @@ import type { HostLogLevel, LogLevelSource } from './capabilities/logging';
 import type { RootsSource } from './capabilities/roots';
 import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { ServerLogs } from '../util/serverLogs';
-import { Connection, type SignInPort } from './connection';
+import { Connection, type GaveUp, type SignInPort } from './connection';
 import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
-import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 
 export interface ServerEntry {
@@ -35,6 +34,9 @@ export class ServerManager extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<void>());
   /** Any server's state or tools changed, or servers were added or removed. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidGiveUp = this._register(new Emitter<GaveUp>());
+  /** A server stopped for good and nobody told the user why yet (ui/gaveUpNotice.ts tells them). */
+  readonly onDidGiveUp = this._onDidGiveUp.event;
   private readonly connections = new Map<string, { conn: Connection; print: string; resolved: ResolvedServer; sub: EventDisposable }>();
   private broken: ReadonlyMap<string, ConfigError> = new Map();
   private _vscodeOwned: readonly ServerDefinition[] = [];
@@ -117,7 +119,7 @@ export class ServerManager extends Disposable {
         logLevel: logLevelOf(this.deps.serverLogs.for(name)),
         sampler: this.deps.sampler,
         extensions: () => this.deps.extensions?.(resolved.def),
-        onGaveUp: (n, reason) => void this.showGaveUp(n, reason),
+        onGaveUp: (g) => this._onDidGiveUp.fire(g),
         l10n: vscode.l10n,
         ...(this.deps.restartDelaysMs ? { restartDelaysMs: this.deps.restartDelaysMs } : {}),
         ...(this.deps.connectTimeoutMs ? { connectTimeoutMs: this.deps.connectTimeoutMs } : {}),
@@ -130,19 +132,6 @@ export class ServerManager extends Disposable {
     }
     this._onDidChange.fire();
     await Promise.all(starts);
-  }
-
-  private async showGaveUp(name: string, reason: string): Promise<void> {
-    const show = vscode.l10n.t('Show Log');
-    const choice = await safe.showErrorMessage(
-      safe.l10n.t(
-        'MCP server “{0}” keeps failing and was not restarted again: {1}',
-        displayText(name),
-        displayText(reason, MAX_MESSAGE_CHARS),
-      ),
-      show,
-    );
-    if (choice === show) this.deps.serverLogs.show(name);
   }
 
   list(): ServerEntry[] {

@@ -32,6 +32,11 @@ export class Logger implements vscode.Disposable {
     if (value.length >= 4) this.secrets.add(value);
   }
 
+  /** `text` with what this log never writes taken out: for a notice that quotes a server's stderr. */
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets);
+  }
+
   trace(msg: string): void {
     if (this.channel.logLevel <= vscode.LogLevel.Trace) this.channel.trace(this.clean('trace', msg));
   }

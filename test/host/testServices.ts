@@ -3,6 +3,7 @@ import { Services, type ServicesOptions } from '../../src/context';
 import type { ElicitationSink } from '../../src/elicitation/broker';
 import type { Presenter } from '../../src/elicitation/presenter';
 import type { OfferPrompt } from '../../src/ui/routingOffer';
+import type { GaveUpPrompt } from '../../src/ui/gaveUpNotice';
 import { Interceptor } from './intercept';
 import { ManualClock } from './manualClock';
 
@@ -59,6 +60,8 @@ export class TestHooks {
   readonly sink = new Interceptor<ElicitationSink>();
   /** In front of the offer to route VS Code's servers: its notification and its picker. */
   readonly routingOffer = new Interceptor<OfferPrompt>();
+  /** In front of the notice that a server was given up on. */
+  readonly gaveUp = new Interceptor<GaveUpPrompt>();
 
   /** The options the services are built with: every seam goes through this object. */
   options(): ServicesOptions {
@@ -67,6 +70,7 @@ export class TestHooks {
       presenter: (real) => this.presenter.wrap(real),
       sink: (real) => this.sink.wrap(real),
       routingOffer: (real) => this.routingOffer.wrap(real),
+      gaveUpPrompt: (real) => this.gaveUp.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
       signInTimeoutMs: () => this.signInTimeoutMs,

@@ -6,17 +6,17 @@
 // server got from its client (capabilities, roots, log level), and writes the comparison as the
 // README's table (see `parityTable.ts`).
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestServices } from '../host/testServices';
-import { SECRET_HEADER } from '../../src/gateway/admission';
 import { gatewayServerId, resultText } from './agent';
-import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { services, waitFor } from './helpers';
 import { parityTable, type SideView } from './parityTable';
+import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
+import { recordedLines, recordFile } from './fixtureRecord';
 
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'adaptiveServer.mjs');
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
@@ -24,18 +24,13 @@ const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const VSCODE = 'adapt-vsc';
 const OURS = 'adapt-our';
 const VSCODE_ID = `mcp.config.ws0.${VSCODE}`;
-const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
-const record = (name: string): string => path.join(RECORD_DIR, `${name}.jsonl`);
-const def = (name: string): Record<string, unknown> => ({ command: 'node', args: [FIXTURE, name], env: { FIXTURE_RECORD: record(name) } });
+const def = (name: string): Record<string, unknown> => ({
+  command: 'node',
+  args: [FIXTURE, name],
+  env: { FIXTURE_RECORD: recordFile(name) },
+});
 
-function records(name: string): Record<string, unknown>[] {
-  const file = record(name);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const records = (name: string): Record<string, unknown>[] => recordedLines(recordFile(name));
 
 const alnum = (v: string): string => v.replace(/[^a-z0-9]/gi, '').toLowerCase();
 
@@ -47,15 +42,7 @@ const echoOf = (name: string): vscode.LanguageModelToolInformation | undefined =
   vscode.lm.tools.find((t) => t.name.endsWith('_echo') && alnum(t.name).includes(alnum(name)));
 
 /** The agent's tools of one copy: the names that share its `echo` tool's prefix, prefix cut. */
-function toolsOf(name: string): string[] {
-  const echo = echoOf(name);
-  if (!echo) return [];
-  const prefix = echo.name.slice(0, -'echo'.length);
-  return vscode.lm.tools
-    .filter((t) => t.name.startsWith(prefix))
-    .map((t) => t.name.slice(prefix.length))
-    .sort();
-}
+const toolsOf = (name: string): string[] => toolNamesBeside(echoOf(name));
 
 const toolOf = (name: string, tool: string): vscode.LanguageModelToolInformation | undefined => {
   const echo = echoOf(name);
@@ -100,55 +87,31 @@ const lastLevel = (name: string): string | undefined =>
   ([...records(name)].reverse().find((r) => r['kind'] === 'setLevel') as { level?: string } | undefined)?.level;
 
 /** What an MCP client declaring `capabilities` is told at initialize by a server over `transport`. */
-async function seenBy(
+const seenByAgent = (
   capabilities: Record<string, unknown>,
-  transport: StdioClientTransport | StreamableHTTPClientTransport,
-): Promise<{ serverInfo: Record<string, unknown>; serverCapabilities: Record<string, unknown> }> {
-  const client = new Client({ name: 'agent-parity-probe', version: '0' }, { capabilities });
-  await client.connect(transport);
-  try {
-    return {
-      serverInfo: { ...(client.getServerVersion() ?? {}) },
-      serverCapabilities: { ...(client.getServerCapabilities() ?? {}) },
-    };
-  } finally {
-    await client.close();
-  }
-}
+  transport: Transport,
+): Promise<{ serverInfo: Record<string, unknown>; serverCapabilities: Record<string, unknown> }> =>
+  seenBy('agent-parity-probe', capabilities, transport, (client) => ({
+    serverInfo: { ...(client.getServerVersion() ?? {}) },
+    serverCapabilities: { ...(client.getServerCapabilities() ?? {}) },
+  }));
 
 suite('Agent parity: the same server run by VS Code and routed through us (issue 24 items 5, 7)', () => {
   let s: TestServices;
-  let mcpJson: ReturnType<typeof workspaceMcpJson>;
-  const saved = { mode: undefined as unknown, servers: undefined as unknown };
+  let copies: ReturnType<typeof bothCopies> | undefined;
 
   suiteSetup(async function () {
     this.timeout(180_000);
     s = await services();
-    mcpJson = workspaceMcpJson();
-    saved.mode = config().inspect('workspaceMcpJson')?.workspaceValue;
-    saved.servers = config().inspect('servers')?.workspaceValue;
-    // VS Code's copy: chat is on in this host, so with `auto` the mcp.json servers are VS Code's.
-    await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
-    const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
-    json.servers[VSCODE] = def(VSCODE);
-    writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
-    await config().update(
-      'servers',
-      { ...(saved.servers as Record<string, unknown> | undefined), [OURS]: def(OURS) },
-      vscode.ConfigurationTarget.Workspace,
-    );
-    await waitForRunning(s, OURS);
-    await waitFor(() => s.gateway.has(OURS), 'the gateway offers ours');
+    copies = bothCopies(s, { vscode: [VSCODE, def(VSCODE)], ours: [OURS, def(OURS)] });
+    await copies.start();
     await startCopy(OURS, gatewayServerId(OURS));
     await startCopy(VSCODE, VSCODE_ID);
   });
 
   suiteTeardown(async function () {
     this.timeout(60_000);
-    mcpJson.restore();
-    await config().update('servers', saved.servers, vscode.ConfigurationTarget.Workspace);
-    await config().update('workspaceMcpJson', saved.mode, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => !s.manager.get(OURS), `${OURS} gone`);
+    await copies?.restore();
     await waitFor(() => !echoOf(VSCODE) && !echoOf(OURS), 'both copies left vscode.lm.tools', 30_000);
   });
 
@@ -185,11 +148,8 @@ suite('Agent parity: the same server run by VS Code and routed through us (issue
     const endpoint = s.gateway.definitions().find((d) => d.name === OURS);
     assert.ok(endpoint, 'ours is offered');
     // What an agent declaring what VS Code declares is told: directly by the server, and by our gateway.
-    const direct = await seenBy(vsCaps, new StdioClientTransport({ command: 'node', args: [FIXTURE, OURS], stderr: 'ignore' }));
-    const routed = await seenBy(
-      vsCaps,
-      new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
-    );
+    const direct = await seenByAgent(vsCaps, new StdioClientTransport({ command: 'node', args: [FIXTURE, OURS], stderr: 'ignore' }));
+    const routed = await seenByAgent(vsCaps, gatewayTransport(s, endpoint.url));
     assert.deepEqual(routed.serverInfo, direct.serverInfo, 'serverInfo (icons, websiteUrl, description) passed on');
     assert.deepEqual(routed.serverCapabilities['extensions'], direct.serverCapabilities['extensions'], 'capabilities.extensions passed on');
     assert.deepEqual(routed.serverCapabilities['experimental'], direct.serverCapabilities['experimental'], 'experimental passed on');

@@ -6,17 +6,15 @@
 // (fixtureServer.mjs, `askLikeEverything`). Assertions about the protocol read what the servers recorded.
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import { invoke, startAsAgent } from './agent';
 import { nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
+import { recordedLines, recordFile } from './fixtureRecord';
 
-const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
-const record = (server: string): string => path.join(RECORD_DIR, `${server}.jsonl`);
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 
 // Short names: VS Code shortens a server's part of the agent's tool names (see agent.ts).
@@ -27,14 +25,7 @@ const NEW_HTTP = 'newhp';
 const ALL = [OLD_STDIO, OLD_HTTP, NEW_STDIO, NEW_HTTP] as const;
 
 /** Every line `server` recorded. */
-function lines(server: string): Record<string, unknown>[] {
-  const file = record(server);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const lines = (server: string): Record<string, unknown>[] => recordedLines(recordFile(server));
 /** What a 2025 fixture recorded for `tag` (`callCancelled`, `answered`, `error`). */
 const about = (server: string, tag: string, kind: string): Record<string, unknown>[] =>
   lines(server).filter((r) => r['tag'] === tag && r['kind'] === kind);
@@ -82,20 +73,20 @@ suite('Issue 24 item 6: cancelling a call closes the question it raised (both er
     saved = config().inspect('servers')?.workspaceValue;
     savedRate = config().inspect('rateLimit')?.workspaceValue;
     await config().update('rateLimit', { requests: 0, perSeconds: 0 }, vscode.ConfigurationTarget.Workspace);
-    const oldUrl = await startHttpFixture(fixture('httpServer.mjs'), ['0', OLD_HTTP], children, { FIXTURE_RECORD: record(OLD_HTTP) });
+    const oldUrl = await startHttpFixture(fixture('httpServer.mjs'), ['0', OLD_HTTP], children, { FIXTURE_RECORD: recordFile(OLD_HTTP) });
     const newUrl = await startHttpFixture(fixture('modernHttpServer.mjs'), ['0', NEW_HTTP, 'mrtr'], children, {
-      FIXTURE_RECORD: record(NEW_HTTP),
+      FIXTURE_RECORD: recordFile(NEW_HTTP),
     });
     await config().update(
       'servers',
       {
         ...(saved as Record<string, unknown> | undefined),
-        [OLD_STDIO]: { command: 'node', args: [fixture('stdioServer.mjs'), OLD_STDIO], env: { FIXTURE_RECORD: record(OLD_STDIO) } },
+        [OLD_STDIO]: { command: 'node', args: [fixture('stdioServer.mjs'), OLD_STDIO], env: { FIXTURE_RECORD: recordFile(OLD_STDIO) } },
         [OLD_HTTP]: { type: 'http', url: oldUrl },
         [NEW_STDIO]: {
           command: 'node',
           args: [fixture('mrtrStdioServer.mjs'), NEW_STDIO, 'modern'],
-          env: { FIXTURE_RECORD: record(NEW_STDIO) },
+          env: { FIXTURE_RECORD: recordFile(NEW_STDIO) },
         },
         [NEW_HTTP]: { type: 'http', url: newUrl },
       },

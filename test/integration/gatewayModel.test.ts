@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { EXTENSION_ID, nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
-import { agentTools, alive, chooseEnable, invokeText, startInVscode } from './routeFlow';
+import { agentTools, alive, chooseEnable, initializedClients, invokeText, startInVscode } from './routeFlow';
+import { recordFile } from './fixtureRecord';
 
 // The configuration model with VS Code's chat on (this host runs with AI features enabled):
 // a server in .vscode/mcp.json is VS Code's and we never start it. "Route Through MCP Elicitation
@@ -14,19 +15,8 @@ import { agentTools, alive, chooseEnable, invokeText, startInVscode } from './ro
 // runs ours only. The reference is VS Code itself: its copy runs first, and must be gone after.
 
 const NAME = 'gw-move';
-const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
-
-function initializedRecords(name: string): { clientInfo?: { name?: string } }[] {
-  const file = path.join(RECORD_DIR, `${name}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
-    .filter((r) => r.kind === 'initialized');
-}
 
 suite('Agent gateway configuration model: a server runs once, its tools appear once', () => {
   let s: TestServices;
@@ -62,7 +52,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     );
 
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
-    json.servers[NAME] = { command: 'node', args: [FIXTURE, NAME], env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${NAME}.jsonl`) } };
+    json.servers[NAME] = { command: 'node', args: [FIXTURE, NAME], env: { FIXTURE_RECORD: recordFile(NAME) } };
     // A teammate's comment and layout: Route and Give Back must leave every byte.
     const text = `// shared with the team\n${JSON.stringify(json, null, 2)}\n`;
     writeFileSync(mcpJson.path, text);
@@ -79,7 +69,7 @@ suite('Agent gateway configuration model: a server runs once, its tools appear o
     const vscodeId = `mcp.config.ws0.${NAME}`;
     const theirs = await startInVscode(NAME, vscodeId, () => true, "VS Code's copy");
     assert.ok(alive(theirs));
-    assert.equal(initializedRecords(NAME).at(-1)?.clientInfo?.name === 'mcp-elicitation-host', false, "VS Code's own client started it");
+    assert.notEqual(initializedClients(recordFile(NAME)).at(-1), 'mcp-elicitation-host', "VS Code's own client started it");
     assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', NAME), true);
     await waitForRunning(s, NAME);
     assert.equal(readFileSync(mcpJson.path, 'utf8'), text, 'mcp.json unchanged, comment included: a teammate keeps the server');

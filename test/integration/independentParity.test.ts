@@ -5,17 +5,15 @@
 // agent must see the same server: tool names in `vscode.lm.tools`, serverInfo and capabilities.
 // Then the agent calls the routed copy's tool that asks for roots, a sample and a form in one round.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestServices } from '../host/testServices';
 import type { FormPrompt } from '../../src/elicitation/presenter';
-import { SECRET_HEADER } from '../../src/gateway/admission';
 import { agentTool, invoke, startAsAgent } from './agent';
-import { services, setPolicy, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { services, setPolicy } from './helpers';
+import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
 
 const SCRIPT = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'pyStdioServer.py');
 /** Same length, so that VS Code shortens both names alike. */
@@ -25,60 +23,30 @@ const VSCODE_ID = `mcp.config.ws0.${VSCODE}`;
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 
 /** The agent's tool names of one copy: those that share its `echo` tool's prefix, prefix cut. */
-function toolsOf(name: string): string[] {
-  const echo = agentTool(name, 'echo');
-  if (!echo) return [];
-  const prefix = echo.name.slice(0, -'echo'.length);
-  return vscode.lm.tools
-    .filter((t) => t.name.startsWith(prefix))
-    .map((t) => t.name.slice(prefix.length))
-    .sort();
-}
+const toolsOf = (name: string): string[] => toolNamesBeside(agentTool(name, 'echo'));
 
-/** What an agent (an SDK client declaring `capabilities`) is told at initialize over `transport`. */
-async function seenBy(
-  transport: StdioClientTransport | StreamableHTTPClientTransport,
-): Promise<{ serverInfo: unknown; capabilities: unknown; tools: unknown }> {
-  const client = new Client(
-    { name: 'independent-parity-probe', version: '0' },
-    { capabilities: { roots: {}, sampling: {}, elicitation: {} } },
-  );
-  await client.connect(transport);
-  try {
-    return {
-      serverInfo: client.getServerVersion(),
-      capabilities: client.getServerCapabilities(),
-      tools: (await client.listTools()).tools,
-    };
-  } finally {
-    await client.close();
-  }
-}
+/** What an agent (an SDK client declaring roots, sampling and elicitation) is told at initialize over `transport`. */
+const seenByAgent = (transport: Transport): Promise<{ serverInfo: unknown; capabilities: unknown; tools: unknown }> =>
+  seenBy('independent-parity-probe', { roots: {}, sampling: {}, elicitation: {} }, transport, async (client) => ({
+    serverInfo: client.getServerVersion(),
+    capabilities: client.getServerCapabilities(),
+    tools: (await client.listTools()).tools,
+  }));
 
 suite('Independent server parity: a Python server run by VS Code and routed through us (issue 24)', () => {
   let s: TestServices;
-  let mcpJson: ReturnType<typeof workspaceMcpJson>;
-  const saved = { mode: undefined as unknown, servers: undefined as unknown, policy: undefined as unknown };
+  let copies: ReturnType<typeof bothCopies> | undefined;
+  let savedPolicy: unknown;
 
   suiteSetup(async function () {
     this.timeout(180_000);
     s = await services();
-    mcpJson = workspaceMcpJson();
-    saved.mode = config().inspect('workspaceMcpJson')?.workspaceValue;
-    saved.servers = config().inspect('servers')?.workspaceValue;
-    saved.policy = config().inspect('serverPolicy')?.workspaceValue;
-    // VS Code's copy: chat is on in this host, so with `auto` the mcp.json servers are VS Code's.
-    await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
-    const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
-    json.servers[VSCODE] = { command: 'python3', args: [SCRIPT, VSCODE] };
-    writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
-    await config().update(
-      'servers',
-      { ...(saved.servers as Record<string, unknown> | undefined), [OURS]: { command: 'python3', args: [SCRIPT, OURS] } },
-      vscode.ConfigurationTarget.Workspace,
-    );
-    await waitForRunning(s, OURS);
-    await waitFor(() => s.gateway.has(OURS), 'the gateway offers ours');
+    savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
+    copies = bothCopies(s, {
+      vscode: [VSCODE, { command: 'python3', args: [SCRIPT, VSCODE] }],
+      ours: [OURS, { command: 'python3', args: [SCRIPT, OURS] }],
+    });
+    await copies.start();
     await startAsAgent(OURS);
     await startAsAgent(VSCODE, 'echo', VSCODE_ID);
   });
@@ -86,11 +54,8 @@ suite('Independent server parity: a Python server run by VS Code and routed thro
   suiteTeardown(async function () {
     this.timeout(60_000);
     await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
-    mcpJson.restore();
-    await config().update('servers', saved.servers, vscode.ConfigurationTarget.Workspace);
-    await config().update('serverPolicy', saved.policy, vscode.ConfigurationTarget.Workspace);
-    await config().update('workspaceMcpJson', saved.mode, vscode.ConfigurationTarget.Workspace);
-    await waitFor(() => !s.manager.get(OURS), `${OURS} gone`);
+    await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
+    await copies?.restore();
   });
 
   test('our copy speaks 2026-07-28 to the server; the agent gets the same tool names as from VS Code’s copy', async () => {
@@ -104,10 +69,8 @@ suite('Independent server parity: a Python server run by VS Code and routed thro
     this.timeout(60_000);
     const endpoint = s.gateway.definitions().find((d) => d.name === OURS);
     assert.ok(endpoint, 'ours is offered');
-    const direct = await seenBy(new StdioClientTransport({ command: 'python3', args: [SCRIPT, OURS], stderr: 'ignore' }));
-    const routed = await seenBy(
-      new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
-    );
+    const direct = await seenByAgent(new StdioClientTransport({ command: 'python3', args: [SCRIPT, OURS], stderr: 'ignore' }));
+    const routed = await seenByAgent(gatewayTransport(s, endpoint.url));
     assert.deepEqual(routed.serverInfo, direct.serverInfo);
     // The gateway adds `listChanged`: it tells the agent when a restart of the server changes its tools.
     const capabilities = direct.capabilities as Record<string, object>;

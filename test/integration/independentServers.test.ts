@@ -7,7 +7,6 @@
 // (pushed requests) and once left to `auto` (2026-07-28 `input_required` rounds). What a tool
 // returns is what the server received from us, so the assertions read the wire.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
@@ -15,9 +14,9 @@ import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import type { AnswerContent, AnswerValue } from '../../src/shared/fieldModel';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import { nextPrompt, services, setPolicy, waitFor, waitForRunning } from './helpers';
+import { recordedLines, recordFile } from './fixtureRecord';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
-const record = (server: string): string => path.join(process.env['MCP_TEST_RECORD_DIR'] ?? '', `${server}.jsonl`);
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 
 interface Independent {
@@ -34,7 +33,7 @@ type Kind = 'roots' | 'sample' | 'form';
 const python = (name: string, protocolVersion?: string): Record<string, unknown> => ({
   command: 'python3',
   args: [fixture('pyStdioServer.py'), name],
-  env: { FIXTURE_RECORD: record(name) },
+  env: { FIXTURE_RECORD: recordFile(name) },
   ...(protocolVersion ? { protocolVersion } : {}),
 });
 
@@ -53,14 +52,7 @@ const SERVERS: readonly Independent[] = [
 ];
 
 /** What the Python server recorded: every message it received, responses to its requests included. */
-function received(server: string): Record<string, unknown>[] {
-  const file = record(server);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const received = (server: string): Record<string, unknown>[] => recordedLines(recordFile(server));
 
 interface Answers {
   readonly era?: string;

@@ -3,24 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { services } from './helpers';
-import { routeRoundTrip } from './routeFlow';
+import { initializedClients, routeRoundTrip } from './routeFlow';
 
 // Route in a multi-root workspace (scripts/lib/inHost.mjs opens a `.code-workspace` file with two
 // folders for this suite alone; it skips itself elsewhere). A server of the second folder's
 // `.vscode/mcp.json` is routed from there, so `${workspaceFolder}` still means its own folder, not
 // the first; a server of the workspace file's `settings.mcp` is routed from that file. Both round
 // trips leave every shared file byte-identical, and Give Back hands each back to VS Code.
-
-/** The clients that completed an initialize with the fixture whose record file is `file`. */
-function clientsIn(file: string): string[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
-    .filter((r) => r.kind === 'initialized')
-    .map((r) => r.clientInfo?.name ?? '');
-}
 
 suite('Multi-root workspace: Route keeps a server in its folder, changes no shared file, Give Back restores it', () => {
   suiteSetup(function () {
@@ -36,7 +25,7 @@ suite('Multi-root workspace: Route keeps a server in its folder, changes no shar
     const text = readFileSync(file, 'utf8');
     await routeRoundTrip(s, { name: 'mr-b', file, text, vscodeId: 'mcp.config.ws1.mr-b' });
     assert.ok(
-      clientsIn(path.join(beta, 'mr-b.jsonl')).includes('mcp-elicitation-host'),
+      initializedClients(path.join(beta, 'mr-b.jsonl')).includes('mcp-elicitation-host'),
       'our copy wrote its record into its own folder: `${workspaceFolder}` meant the second folder',
     );
     assert.equal(existsSync(path.join(alpha, 'mr-b.jsonl')), false, 'nothing in the first folder');

@@ -1,11 +1,13 @@
 // What the Route tests do with VS Code's own copy of a server and with ours, as the agent and the
 // user would: start a copy the way chat does, call its `pid` tool, choose "Enable" in VS Code's
-// server options. Shared by gatewayModel.test.ts (`.vscode/mcp.json`) and routeSources.test.ts
-// (every other source VS Code reads).
+// server options, and which client started a copy. Shared by gatewayModel.test.ts
+// (`.vscode/mcp.json`), routeSources.test.ts (every other source VS Code reads) and
+// multiRoot.test.ts (a multi-root workspace).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
+import { recordedLines } from './fixtureRecord';
 import { EXTENSION_ID, waitFor, waitForRunning } from './helpers';
 
 /**
@@ -22,6 +24,16 @@ export function agentTools(label: string, tool: string): vscode.LanguageModelToo
 export async function invokeText(tool: vscode.LanguageModelToolInformation, input: object = {}): Promise<string> {
   const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+/**
+ * The names the clients gave that completed an initialize with the fixture recording to `file`,
+ * oldest first: whose client (VS Code's or ours) started which copy.
+ */
+export function initializedClients(file: string): string[] {
+  return recordedLines(file)
+    .filter((r) => r['kind'] === 'initialized')
+    .map((r) => (r['clientInfo'] as { name?: string } | undefined)?.name ?? '');
 }
 
 export function alive(pid: number): boolean {

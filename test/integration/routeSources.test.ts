@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
+import { userMcpJson } from '../../src/config/serverFiles';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
-import { agentPids, alive, connectOurCopy, ourVscodeId, routeRoundTrip, startInVscode } from './routeFlow';
+import { agentPids, alive, connectOurCopy, initializedClients, ourVscodeId, routeRoundTrip, startInVscode } from './routeFlow';
+import { recordFile } from './fixtureRecord';
 
 // Route and Give Back for servers of the sources VS Code 1.139 reads besides `.vscode/mcp.json`
 // (that one is gatewayModel.test.ts), with VS Code's chat on: VS Code's copy runs first and
@@ -13,27 +15,18 @@ import { agentPids, alive, connectOurCopy, ourVscodeId, routeRoundTrip, startInV
 // both copies, and Route says so instead of promising that VS Code's copy stops. Copilot Global is
 // ours in 1.139 with nothing to route: VS Code reads it only as a discovered collection, ordered
 // after extensions' servers, so its copy yields to ours by the collision rule alone.
+// The user's mcp.json: code-server's window is remote, and the file next to our global storage is
+// the remote user's (`<user-data-dir>/User/mcp.json`), which VS Code reads as collection
+// `usrremote`, not the profile's `usrlocal` (src/gateway/routes.ts, vscodeServerId).
 
-const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'stdioServer.mjs');
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 const chatMcp = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('chat.mcp');
 
-/** The clients that completed an initialize with the fixture `name`, by the name they gave. */
-function clientsOf(name: string): string[] {
-  const file = path.join(RECORD_DIR, `${name}.jsonl`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; clientInfo?: { name?: string } })
-    .filter((r) => r.kind === 'initialized')
-    .map((r) => r.clientInfo?.name ?? '');
-}
 const entry = (name: string): Record<string, unknown> => ({
   command: 'node',
   args: [FIXTURE, name],
-  env: { FIXTURE_RECORD: path.join(RECORD_DIR, `${name}.jsonl`) },
+  env: { FIXTURE_RECORD: recordFile(name) },
 });
 
 suite('Route from every source VS Code reads: no file changes, VS Code’s copy stops, Give Back restores it', () => {
@@ -77,6 +70,42 @@ suite('Route from every source VS Code reads: no file changes, VS Code’s copy 
     await routeRoundTrip(s, { name, file, text, vscodeId: `workspace-dot-mcp.0.${name}` });
     rmSync(file);
     await waitFor(() => !s.manager.vscodeOwned().some((d) => d.name === name), `${name} gone`);
+  });
+
+  test("the user's mcp.json: VS Code runs it (in a remote window as the remote user's), we list it as VS Code's, Route and Give Back work, the file keeps every byte", async function () {
+    this.timeout(240_000);
+    const name = 'usr-route';
+    const file = userMcpJson(s.context.globalStorageUri).fsPath;
+    const before = existsSync(file) ? readFileSync(file) : undefined;
+    const vscodeId = `mcp.config.${vscode.env.remoteName === undefined ? 'usrlocal' : 'usrremote'}.${name}`;
+    // Laid out by hand, with a comment, as a user edits it.
+    const text = `// my own servers\n{\n  "servers": {\n    "${name}": ${JSON.stringify(entry(name))}\n  }\n}\n`;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === name), `${name} listed as VS Code's`, 30_000);
+      const def = s.manager.vscodeOwned().find((d) => d.name === name);
+      assert.ok(def);
+      const item = s.serversView.getTreeItem({ kind: 'vscodeServer', def });
+      assert.equal(item.description, 'run by VS Code · User/mcp.json');
+      assert.equal(item.contextValue, 'vscodeServer.routable', 'the view offers Route');
+      // The file we read is the one VS Code's own command opens as the (remote) user's mcp.json.
+      const own = vscode.env.remoteName === undefined ? 'workbench.mcp.openUserMcpJson' : 'workbench.mcp.openRemoteUserMcpJson';
+      await vscode.commands.executeCommand(own);
+      await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === file, `${own} opens ${file}`);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      // Route's "Enable" stops VS Code's copy by the id we compute: a wrong id leaves it running,
+      // and routeRoundTrip then times out waiting for that process to end.
+      await routeRoundTrip(s, { name, file, text, vscodeId });
+    } finally {
+      // Even after a failure: a server left in the user's mcp.json would be VS Code's in every later suite.
+      for (const route of s.routes.all()) await s.routes.remove(route);
+      await vscode.commands.executeCommand('workbench.mcp.stopServer', vscodeId).then(undefined, () => undefined);
+      if (before) writeFileSync(file, before);
+      else rmSync(file, { force: true });
+      await s.manager.reload();
+    }
+    await waitFor(() => !s.manager.vscodeOwned().some((d) => d.name === name) && !s.manager.get(name), `${name} gone`);
   });
 
   test('collisionBehavior "suffix": VS Code keeps running its copy next to ours, and Route says so; Give Back leaves VS Code’s copy running', async function () {
@@ -152,9 +181,9 @@ suite('Route from every source VS Code reads: no file changes, VS Code’s copy 
       const ours = await startInVscode(name, ourVscodeId(name), (pid) => pid === s.manager.get(name)?.pid, 'our copy for the agent');
 
       // VS Code's own copy of the discovered file, started as the user could from VS Code's list.
-      const before = clientsOf(name).length;
+      const before = initializedClients(recordFile(name)).length;
       const theirsStarted = (): boolean =>
-        clientsOf(name)
+        initializedClients(recordFile(name))
           .slice(before)
           .some((c) => c !== 'mcp-elicitation-host');
       // VS Code discovers the file on its own schedule: a Start before that finds no server, so ask again.

@@ -34,7 +34,7 @@ function harness(
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink,
     sampler: new RecordingSampler(),
-    onGaveUp: (name, reason) => gaveUp.push(`${name}: ${reason}`),
+    onGaveUp: (g) => gaveUp.push(`${g.server}: ${g.reason}`),
     restartDelaysMs: delays,
     createTransport: launches.create,
     setTimer: timers.set,
@@ -138,7 +138,7 @@ void describe('Connection', () => {
   });
 
   void it('a Streamable HTTP server answering 401 is never tried over SSE: without sign-in it stops, saying it needs sign-in', async () => {
-    const { conn, launches, timers } = harness(httpDef());
+    const { conn, launches, timers, gaveUp } = harness(httpDef());
     launches.next('http401');
     await conn.start();
     assert.deepEqual(
@@ -148,6 +148,9 @@ void describe('Connection', () => {
     assert.ok(conn.state.kind === 'error' && conn.state.gaveUp, 'no restart loop against a server that wants a signed-in user');
     assert.match(conn.state.kind === 'error' ? conn.state.reason : '', /requires sign-in/);
     assert.deepEqual(timers.waiting, []);
+    // No sign-in told the user anything: the give-up notice does, once.
+    assert.equal(gaveUp.length, 1);
+    assert.match(gaveUp[0] ?? '', /requires sign-in/);
     conn.dispose();
   });
 

@@ -65,22 +65,27 @@ describe('routes: what Route records and Give Back removes', () => {
 
 describe("routes: VS Code's ids for the two copies", () => {
   it("VS Code's own copy, by source (the folder's index for folder files)", () => {
-    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, 0), 'mcp.config.ws0.x');
-    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, 2), 'mcp.config.ws2.x');
-    assert.equal(vscodeServerId({ name: 'x', source: dotMcp }, 1), 'workspace-dot-mcp.1.x');
-    assert.equal(vscodeServerId({ name: 'x', source: wsFile }, undefined), 'mcp.config.workspace.x');
-    assert.equal(vscodeServerId({ name: 'x', source: profile }, undefined), 'mcp.config.usrlocal.x');
+    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, 0, false), 'mcp.config.ws0.x');
+    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, 2, false), 'mcp.config.ws2.x');
+    assert.equal(vscodeServerId({ name: 'x', source: dotMcp }, 1, false), 'workspace-dot-mcp.1.x');
+    assert.equal(vscodeServerId({ name: 'x', source: wsFile }, undefined, false), 'mcp.config.workspace.x');
+    assert.equal(vscodeServerId({ name: 'x', source: profile }, undefined, false), 'mcp.config.usrlocal.x', 'a local window: the profile');
     assert.equal(
-      vscodeServerId({ name: 'x (workspace)', writtenAs: 'x', source: mcpJson }, 0),
+      vscodeServerId({ name: 'x', source: profile }, undefined, true),
+      'mcp.config.usrremote.x',
+      'a remote window (code-server too): the file is the remote user’s',
+    );
+    assert.equal(
+      vscodeServerId({ name: 'x (workspace)', writtenAs: 'x', source: mcpJson }, 0, false),
       'mcp.config.ws0.x',
       'by the key as written',
     );
   });
 
   it('unknown where VS Code’s id cannot be told: Copilot Global, a folder not open, our setting', () => {
-    assert.equal(vscodeServerId({ name: 'x', source: copilot }, undefined), undefined);
-    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, undefined), undefined);
-    assert.equal(vscodeServerId({ name: 'x', source: setting }, 0), undefined);
+    assert.equal(vscodeServerId({ name: 'x', source: copilot }, undefined, false), undefined);
+    assert.equal(vscodeServerId({ name: 'x', source: mcpJson }, undefined, false), undefined);
+    assert.equal(vscodeServerId({ name: 'x', source: setting }, 0, false), undefined);
   });
 
   it('our gateway’s copy carries the label VS Code lists its own by, under our extension id', () => {

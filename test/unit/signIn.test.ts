@@ -149,6 +149,7 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     assert.match(h.conn.state.kind === 'error' ? h.conn.state.reason : '', /declined/);
     assert.equal((await stats(base)).authorizations.length, 0, 'the authorization URL was never opened');
     assert.deepEqual(h.failures, [], 'no error notice for a choice the user made');
+    assert.deepEqual(h.gaveUp, [], 'nor a give-up notice: the user knows why the server stopped');
     h.signIn.dispose();
   });
 });

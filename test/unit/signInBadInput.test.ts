@@ -54,6 +54,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
       assert.ok(h.conn.state.kind === 'error' && h.conn.state.gaveUp, `${label}: ${JSON.stringify(h.conn.state)}`);
       assert.match(h.conn.state.kind === 'error' ? h.conn.state.reason : '', reason, label);
       assert.equal(h.failures.length, 1, `${label}: one notice`);
+      assert.deepEqual(h.gaveUp, [], `${label}: the sign-in notice says why; no second one`);
       assert.match(
         h.failures[0] ?? '',
         new RegExp(`^protected: .*${reason.source}`),
@@ -146,6 +147,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
     assert.equal((await stats(base)).codeGrants, 1);
     assert.equal(h.failures.length, 1);
     assert.match(h.failures[0] ?? '', /^protected: the server still answers 401 after sign-in/);
+    assert.deepEqual(h.gaveUp, [], 'one notice, not a give-up notice besides');
     h.signIn.dispose();
   });
 });

@@ -12,8 +12,11 @@ import { isAuthChallenge, type TransportKind } from '../transports';
 /** One launch attempt of a Connection: its session, or why it failed. */
 export type Launch =
   | { failed: false; session: Session }
-  /** `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed). */
-  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; superseded?: boolean };
+  /**
+   * `final`: retrying on a timer cannot help (the user turned sign-in down, or it failed).
+   * `told`: the user already knows why (sign-in said so, or they turned it down themselves).
+   */
+  | { failed: true; session: Session | undefined; err: unknown; final?: boolean; told?: boolean; superseded?: boolean };
 
 /** What the sign-in launch needs of its Connection. */
 export interface SignedInLaunchHost {
@@ -41,7 +44,7 @@ export async function launchSignedIn(host: SignedInLaunchHost, kind: TransportKi
   const auth = await signIn?.providerFor(def);
   const first = await host.launch(kind, auth);
   if (!first.failed || first.session?.isDisposed) return first;
-  if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true } : first;
+  if (!isAuthChallenge(first.err)) return signIn?.endedInAuthFlow(def, first.err) ? { ...first, final: true, told: true } : first;
   if (!signIn) return { ...first, err: new Error(`the server requires sign-in (${errorText(first.err)})`), final: true };
   host.endSession();
   const signal = host.callSignal();
@@ -49,14 +52,15 @@ export async function launchSignedIn(host: SignedInLaunchHost, kind: TransportKi
   try {
     await signIn.signIn(def, signal);
   } catch (err) {
-    return { failed: true, session: undefined, err, final: true, superseded: signal.aborted || host.gone() };
+    // The sign-in service told the user why, unless they turned it down themselves.
+    return { failed: true, session: undefined, err, final: true, told: true, superseded: signal.aborted || host.gone() };
   }
   if (signal.aborted || host.gone()) return { failed: true, session: undefined, err: undefined, superseded: true };
   const second = await host.launch(kind, auth);
   if (second.failed && !second.session?.isDisposed && isAuthChallenge(second.err)) {
     const err = new Error(`the server still answers 401 after sign-in (${errorText(second.err)})`);
     signIn.refused(def, err.message);
-    return { ...second, err, final: true };
+    return { ...second, err, final: true, told: true };
   }
   return second;
 }

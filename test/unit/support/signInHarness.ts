@@ -88,6 +88,8 @@ export interface SignInHarness {
   readonly asked: SignInRequest[];
   /** The notices shown: `server: reason`. */
   readonly failures: string[];
+  /** The give-up notices the connections asked for (`server: reason`): none when sign-in said why. */
+  readonly gaveUp: string[];
   readonly log: MemoryLog;
   readonly secrets: MapSecrets;
   /** Every value registered with the log's redaction. */
@@ -116,7 +118,7 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
     addSecret: (v) => secretsLogged.push(v),
     timeoutMs: () => timeoutMs,
   });
-  return { signIn, store, asked, failures, log, secrets, secretsLogged, redirect };
+  return { signIn, store, asked, failures, gaveUp: [], log, secrets, secretsLogged, redirect };
 }
 
 /** A connection to the fixture at `base` that signs in through `h`. */
@@ -134,7 +136,7 @@ export function connect(h: SignInHarness, base: string, extra: Partial<RemoteSer
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink: new RecordingSink(),
     sampler: new RecordingSampler(),
-    onGaveUp: () => undefined,
+    onGaveUp: (g) => h.gaveUp.push(`${g.server}: ${g.reason}`),
     signIn: h.signIn,
     restartDelaysMs: [],
   });

@@ -1,0 +1,89 @@
+import { writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TestServices } from '../host/testServices';
+import { SECRET_HEADER } from '../../src/gateway/admission';
+import { waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+
+// What the parity suites (agentParity.test.ts, independentParity.test.ts) compare between the copy
+// of a server VS Code runs and the copy routed through us: the tool names the agent is given, and
+// what an independent MCP client is told at initialize, directly and through the gateway.
+
+/**
+ * The agent's tool names of one copy of a server: those in vscode.lm.tools that share the prefix
+ * of `echo` (that copy's `echo` tool, however the suite found it), prefix cut, sorted.
+ */
+export function toolNamesBeside(echo: vscode.LanguageModelToolInformation | undefined): string[] {
+  if (!echo) return [];
+  const prefix = echo.name.slice(0, -'echo'.length);
+  return vscode.lm.tools
+    .filter((t) => t.name.startsWith(prefix))
+    .map((t) => t.name.slice(prefix.length))
+    .sort();
+}
+
+/**
+ * Connects an SDK client named `clientName` that declares `capabilities` over `transport`, takes
+ * what `read` reads of what it was told, and closes it.
+ */
+export async function seenBy<T>(
+  clientName: string,
+  capabilities: Record<string, unknown>,
+  transport: Transport,
+  read: (client: Client) => T | Promise<T>,
+): Promise<T> {
+  const client = new Client({ name: clientName, version: '0' }, { capabilities });
+  await client.connect(transport);
+  try {
+    return await read(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** A transport to the gateway's endpoint `url`, as an agent holding the activation key opens it. */
+export const gatewayTransport = (s: TestServices, url: string): StreamableHTTPClientTransport =>
+  new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } });
+
+/**
+ * One server run twice, as the parity suites compare it: `vscode` from `.vscode/mcp.json`, which
+ * with chat on and `workspaceMcpJson: auto` is VS Code's to run, and `ours` from our workspace
+ * setting. `start` resolves once ours runs and the gateway offers it (neither copy is started for
+ * the agent yet); `restore` puts the file and both settings back, whether or not `start` got far,
+ * and waits until ours is gone.
+ */
+export function bothCopies(
+  s: TestServices,
+  copies: { readonly vscode: readonly [string, Record<string, unknown>]; readonly ours: readonly [string, Record<string, unknown>] },
+): { start(): Promise<void>; restore(): Promise<void> } {
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+  const mcpJson = workspaceMcpJson();
+  const mode = config().inspect('workspaceMcpJson')?.workspaceValue;
+  const servers = config().inspect('servers')?.workspaceValue;
+  const [theirs, theirDefinition] = copies.vscode;
+  const [ours, ourDefinition] = copies.ours;
+  return {
+    async start() {
+      // VS Code's copy: chat is on in this host, so with `auto` the mcp.json servers are VS Code's.
+      await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
+      const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
+      json.servers[theirs] = theirDefinition;
+      writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
+      await config().update(
+        'servers',
+        { ...(servers as Record<string, unknown> | undefined), [ours]: ourDefinition },
+        vscode.ConfigurationTarget.Workspace,
+      );
+      await waitForRunning(s, ours);
+      await waitFor(() => s.gateway.has(ours), 'the gateway offers ours');
+    },
+    async restore() {
+      mcpJson.restore();
+      await config().update('servers', servers, vscode.ConfigurationTarget.Workspace);
+      await config().update('workspaceMcpJson', mode, vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => !s.manager.get(ours), `${ours} gone`);
+    },
+  };
+}
