@@ -90,17 +90,20 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
   const type = field('event')[0];
   const data = field('data').join('\n');
   if (data === '' || (type !== undefined && type !== 'message')) return whole;
+  // A request names its `method` (written as is, or with \u escapes): an event that does not, such
+  // as a call's result, is passed on without being parsed here as well as by the SDK.
+  if (!data.includes('"method"') && !data.includes('\\u')) return whole;
   let raw: unknown;
   try {
     raw = JSON.parse(data);
   } catch {
     return whole;
   }
+  // Only a request is answered or reported; a response (every call's result) or a notification is
+  // the SDK's to judge, and is not validated twice.
+  if (!isRequestShaped(raw)) return whole;
   if (JSONRPCMessageSchema.safeParse(raw).success) {
-    const { id, method } = raw as { id?: unknown; method?: unknown };
-    if (onQuestion && (typeof id === 'string' || typeof id === 'number') && typeof method === 'string' && QUESTION_METHODS.has(method)) {
-      onQuestion({ id, method });
-    }
+    if (onQuestion && QUESTION_METHODS.has(raw.method)) onQuestion({ id: raw.id, method: raw.method });
     return whole;
   }
   const reply = replyToMalformed(raw);
@@ -113,6 +116,13 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
       .concat('')
       .join('\n') + '\n'
   );
+}
+
+/** A `method` and an id: what replyToMalformed answers and questions are; nothing else is either. */
+function isRequestShaped(raw: unknown): raw is { id: RequestId; method: string } {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const { id, method } = raw as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number');
 }
 
 /** The id of the one JSON-RPC request a POST body carries; undefined for anything else. */

@@ -3,6 +3,9 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { elicitVia, EXTENSION_ID, services, waitFor, waitForRunning } from './helpers';
 import { askerFor } from '../../src/elicitation/asker';
+import { agentOn } from '../../src/gateway/agentSettings';
+import { offerable } from '../../src/gateway/routingOfferRule';
+import { OFFER_ANSWER_KEY } from '../../src/ui/routingOffer';
 
 /** This suite calls the API from our own extension's folder: it is attributed to our extension. */
 const SELF = `extension:${EXTENSION_ID}`;
@@ -120,6 +123,36 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
     assert.equal(def.env['FIXTURE_TOKEN'], '${input:workspace-token}', 'the input was not asked');
     assert.equal(def.envFileValues, undefined, 'the envFile was not read');
     assert.deepEqual(s.context.workspaceState.get('mcpElicitation.inputs.known', []), [], 'nothing remembered');
+  });
+
+  test('no offer to route VS Code’s servers in an untrusted workspace, even with AI features on and the offer on and unanswered', async () => {
+    const chat = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('chat');
+    const savedAi = chat().inspect('disableAIFeatures')?.globalValue;
+    const asked: string[][] = [];
+    const intercepted = s.hooks.routingOffer.intercept('ask', () => (servers) => {
+      asked.push(servers.map((d) => d.name));
+      return Promise.resolve(undefined);
+    });
+    try {
+      // This host starts with AI features off; on, VS Code would run the mcp.json servers, and
+      // they are what an offer would list: everything but trust asks for one.
+      await chat().update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
+      await waitFor(
+        () => offerable(s.manager.vscodeOwned()).some((d) => d.name === 'workspace-file-server'),
+        'the mcp.json servers VS Code’s, as AI features are on',
+      );
+      await s.manager.reload();
+      assert.equal(agentOn(), true);
+      assert.equal(vscode.workspace.getConfiguration('mcpElicitation').get('offerRouting'), true, 'the offer is on');
+      assert.equal(s.context.workspaceState.get(OFFER_ANSWER_KEY), undefined, 'and never answered here');
+      assert.deepEqual(asked, [], 'no offer in a workspace the user has not trusted');
+      assert.ok(!s.hooks.logLines.some((l) => /offering to route/.test(l.text)), 'none in this window at all');
+    } finally {
+      intercepted.dispose();
+      await chat().update('disableAIFeatures', savedAi, vscode.ConfigurationTarget.Global);
+      await waitFor(() => s.manager.vscodeOwned().length === 0, 'AI features off again: the mcp.json servers listed as ours');
+    }
+    assert.equal(s.manager.get('workspace-file-server')?.state.kind, 'untrusted', 'and still held back by trust');
   });
 
   // Last: it changes the user's serverPolicy (restored at the end).

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { CONTEXT_KEYS } from '../../src/ui/commandContext';
+import { OFFER_ANSWER_KEY } from '../../src/ui/routingOffer';
 import { acceptQuickInput, nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson, type ShownPrompt } from './helpers';
 
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
@@ -171,6 +172,38 @@ suite('Run Tool lists servers from every source: VS Code’s with Route and Run,
       false,
       'nothing to route',
     );
+  });
+
+  test('AI features off: no offer to route, though it is on and unanswered, and the servers run here; turned on, the offer comes', async () => {
+    // Left by the test before: AI features off, the servers of .vscode/mcp.json and .mcp.json ours.
+    const asked: string[][] = [];
+    const intercepted = s.hooks.routingOffer.intercept('ask', () => (servers) => {
+      asked.push(servers.map((d) => d.name));
+      // Closed unanswered: nothing is kept, nothing routed.
+      return Promise.resolve(undefined);
+    });
+    const savedOffer = config().inspect('offerRouting')?.workspaceValue;
+    const savedAnswer: unknown = s.context.workspaceState.get(OFFER_ANSWER_KEY);
+    try {
+      await s.context.workspaceState.update(OFFER_ANSWER_KEY, undefined);
+      // Off and on: the user's way to have the offer again in this window.
+      await config().update('offerRouting', false, vscode.ConfigurationTarget.Workspace);
+      await config().update('offerRouting', true, vscode.ConfigurationTarget.Workspace);
+      await s.manager.reload();
+      for (const name of ['fixture', 'fixture-http', PORTABLE]) await waitForRunning(s, name);
+      assert.deepEqual(s.manager.vscodeOwned(), [], 'VS Code runs none of them');
+      assert.deepEqual(asked, [], 'no offer: with AI features off there is nothing of VS Code’s to route');
+
+      // The same workspace with AI features on: VS Code runs them now, and the offer lists them.
+      await chat().update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
+      await waitFor(() => asked.length === 1, 'the offer, once AI features are on', 30_000);
+      assert.deepEqual(asked[0], [PORTABLE, 'fixture', 'fixture-http']);
+    } finally {
+      intercepted.dispose();
+      await config().update('offerRouting', savedOffer, vscode.ConfigurationTarget.Workspace);
+      await s.context.workspaceState.update(OFFER_ANSWER_KEY, savedAnswer);
+      await chat().update('disableAIFeatures', true, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('"No MCP server is configured" only when no source defines one, with AI features off and on', async () => {

@@ -56,6 +56,16 @@ void describe('answeringEvents (the event-stream check)', () => {
     assert.equal(replies[0]?.error.code, -32602);
   });
 
+  void it('answers a malformed request whose member names are written as escapes', async () => {
+    // JSON.parse reads "\u006dethod" as "method": the SDK would see a request and drop it.
+    const { out, replies } = await run(['data: {"jsonrpc":"2.0","id":4,"\\u006dethod":"elicitation/create","params":[]}\n\n']);
+    assert.equal(out, '\n');
+    assert.deepEqual(
+      replies.map((r) => [r.id, r.error.code]),
+      [[4, -32602]],
+    );
+  });
+
   void it('leaves what it cannot answer alone (no id, not JSON, another event type)', async () => {
     const events = [
       'data: {"jsonrpc":"2.0","method":"x","params":[]}\n\n',
