@@ -9,7 +9,7 @@ import { Gatekeeper } from './elicitation/policy/policy';
 import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
 import { DevWatch } from './servers/devWatch';
-import { CONNECT_TIMEOUT_MS } from './servers/connection';
+import { CONNECT_TIMEOUT_MS } from './servers/connectionDeps';
 import { realTimer, type SetTimer } from './servers/legDeadline';
 import { AuditLog } from './audit/auditLog';
 import { PolicyActions } from './ui/policyActions';

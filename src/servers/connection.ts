@@ -34,7 +34,6 @@ export type { LegOptions } from './legDeadline';
 export type { RelayedMessage } from './session';
 export type { SetTimer } from './legDeadline';
 export type { ConnectionDeps, GaveUp, SignInPort } from './connectionDeps';
-export { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS } from './connectionDeps';
 
 /**
  * One MCP server, with crash restarts. Its lifetime is the server definition's; a changed

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Implementation } from '@modelcontextprotocol/client';
-import { fingerprint } from '../config/parse/mcpJson';
+import { fingerprint } from '../config/parse/serverFingerprint';
 import type { ConfigError, ServerDefinition } from '../config/parse/definitions';
 import type { ConfigLoader, ResolvedServer } from '../config/configLoader';
 import type { ElicitationSink } from '../elicitation/broker';

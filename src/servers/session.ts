@@ -35,7 +35,6 @@ import type { RelayedMessage, SessionDeps, SessionEnd } from './sessionDeps';
 import { SessionRequests } from './sessionRequests';
 
 export type { RelayedMessage, SessionDeps, SessionEnd, SessionLog } from './sessionDeps';
-export { CALL_TIMEOUT_MS, RELAY_TIMEOUT_MS } from './sessionRequests';
 
 /**
  * An HTTP or SSE transport reports a broken stream through `onerror` and never closes itself, so

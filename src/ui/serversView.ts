@@ -6,7 +6,7 @@ import { Disposable } from '../util/disposable';
 import type { ServerPolicy } from '../elicitation/policy/policy';
 import type { ServerDefinition } from '../config/parse/definitions';
 import { canGiveBackFrom } from '../config/parse/serverMove';
-import { describeSource } from '../config/parse/mcpJson';
+import { describeSource } from '../config/parse/mergeDefinitions';
 import { routeOf } from '../gateway/routes';
 import type { AgentReach } from '../gateway/gateway';
 import { displayText } from '../elicitation/safety/displayText';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { CALL_TIMEOUT_MS } from '../../src/servers/session';
+import { CALL_TIMEOUT_MS } from '../../src/servers/sessionRequests';
 import { acceptQuickInput, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 const TWENTY_MINUTES = 20 * 60_000;

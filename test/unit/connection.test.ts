@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult, OAuthClientProvider } from '@modelcontextprotocol/client';
-import { Connection, STABLE_AFTER_MS } from '../../src/servers/connection';
+import { Connection } from '../../src/servers/connection';
+import { STABLE_AFTER_MS } from '../../src/servers/connectionDeps';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import {
   FakeLaunches,

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { SdkError, SdkErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import { LegDeadline, type OpenQuestions } from '../../src/servers/legDeadline';
 import { Connection } from '../../src/servers/connection';
-import { CALL_TIMEOUT_MS } from '../../src/servers/session';
+import { CALL_TIMEOUT_MS } from '../../src/servers/sessionRequests';
 import { ElicitationBroker } from '../../src/elicitation/broker';
 import { Emitter } from '../../src/util/emitter';
 import { ManualClock } from '../host/manualClock';

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseJsonc } from '../../src/config/parse/jsonc';
-import { fingerprint, formatConfigError, mergeDefinitions, parseMcpJson, parseServersSetting } from '../../src/config/parse/mcpJson';
+import { parseMcpJson, parseServersSetting } from '../../src/config/parse/mcpJson';
+import { mergeDefinitions } from '../../src/config/parse/mergeDefinitions';
+import { formatConfigError } from '../../src/config/parse/report';
+import { fingerprint } from '../../src/config/parse/serverFingerprint';
 import type { ConfigError, ServerDefinition, ServerSource } from '../../src/config/parse/definitions';
 
 const FILE: ServerSource = { kind: 'workspaceFile', file: '/ws/a/.vscode/mcp.json', folder: '/ws/a' };

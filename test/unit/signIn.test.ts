@@ -134,6 +134,7 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     assert.deepEqual(
       h.conn.tools.map((t) => t.name),
       ['whoami', 'write'],
+      h.log.lines.join('\n'),
     );
     assert.match(await whoami(h.conn), /^client \S+ scopes mcp:read$/);
     assert.equal(h.conn.state.kind, 'running', 'still running: the challenge did not end the session');

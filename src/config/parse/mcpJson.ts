@@ -11,13 +11,6 @@ import { fileReporter, type Report } from './report';
 import { parseServers } from './serverEntry';
 import { parseInputs } from './inputEntries';
 
-// What the readers of mcp.json import from here, wherever it is defined now.
-export { isRecord } from './jsonValues';
-export { fileReporter, formatConfigError, type Locate, type Report } from './report';
-export { parseServers } from './serverEntry';
-export { fingerprint } from './serverFingerprint';
-export { describeSource, mergeDefinitions } from './mergeDefinitions';
-
 /** The outcome of {@link parseMcpJson}. */
 export interface McpJsonResult {
   readonly servers: ServerDefinition[];

@@ -8,7 +8,9 @@
  */
 import { parseJsonc } from './jsonc';
 import { collectInputIds } from './substitute';
-import { fileReporter, isRecord, parseServers } from './mcpJson';
+import { isRecord } from './jsonValues';
+import { fileReporter } from './report';
+import { parseServers } from './serverEntry';
 import type { ConfigError, ServerDefinition, ServerSource } from './definitions';
 
 /** Keys of `.vscode/mcp.json` that, at the top of a portable file, mean the wrong format was used. */
