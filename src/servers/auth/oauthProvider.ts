@@ -61,10 +61,18 @@ export interface PendingAuthorization {
   readonly state: string;
   readonly verifier: string | undefined;
   readonly discovery: OAuthDiscoveryState | undefined;
+  /**
+   * The registered client the URL names (its `client_id`). Two SDK flows at once (a request's 401
+   * and the event stream's) may each register a client; the store keeps the last, and a code
+   * issued to the first one's id, redeemed as the other, is `invalid_grant`.
+   */
+  readonly client?: OAuthClientInformationMixed | undefined;
 }
 
 export class ServerOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
+  /** The clients registered lately, newest first: the one an authorization URL names is among them. */
+  private recentClients: OAuthClientInformationMixed[] = [];
   /** What the SDK's latest discovery found: which issuer a stored client belongs to. */
   private discovery: OAuthDiscoveryState | undefined;
   /** The authorization whose code is being redeemed ({@link finish}): its verifier and discovery. */
@@ -138,6 +146,8 @@ export class ServerOAuthProvider implements OAuthClientProvider {
       // Stamped with the issuer asking: the id is configuration for whichever server this one trusts (SEP-2352).
       return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx ? { issuer: ctx.issuer } : {}) };
     }
+    // A code is redeemed as the client it was issued to, whichever registration was stored last.
+    if (this.redeeming?.client) return this.redeeming.client;
     const issuer = ctx?.issuer ?? this.discovery?.authorizationServerMetadata?.issuer;
     return issuer ? this.o.store.client(issuer, this.redirectUrl) : undefined;
   }
@@ -147,6 +157,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     if (this.o.clientId || !ctx) return;
     if ('client_secret' in info && typeof info.client_secret === 'string') this.o.addSecret(info.client_secret);
     await this.o.store.saveClient(ctx.issuer, this.redirectUrl, info);
+    this.recentClients = [info, ...this.recentClients].slice(0, 8);
   }
 
   /**
@@ -181,6 +192,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
       state: url.searchParams.get('state') ?? this.lastState ?? '',
       verifier: this.verifier,
       discovery: this.discovery,
+      client: this.recentClients.find((c) => c.client_id === url.searchParams.get('client_id')),
     };
   }
 
