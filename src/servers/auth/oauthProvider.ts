@@ -274,6 +274,9 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     this.verifier = undefined;
     this.pending = undefined;
     if (result !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+    // The tokens belong to that client: it is the one to refresh them as, not a later registration.
+    const issuer = request.discovery?.authorizationServerMetadata?.issuer;
+    if (request.client && issuer && !this.o.clientId) await this.o.store.saveClient(issuer, this.redirectUrl, request.client);
   }
 
   /** One refresh at a time; a failed refresh leaves the old token, and the server's 401 starts sign-in. */
