@@ -23,6 +23,8 @@ type RequestId = string | number;
 const FIRST_MODERN_REVISION = '2026-07-28';
 /** The SDK transport's keep-alive comment on an open event stream (its `DEFAULT_SSE_KEEP_ALIVE_MS`). */
 const KEEP_ALIVE_MS = 15_000;
+/** How long a call's headers wait for its first event before they are sent alone. */
+const HEADERS_WAIT_MS = 20;
 /** The SDK's event-stream headers for a request's answer. */
 const STREAM_HEADERS = {
   'content-type': 'text/event-stream',
@@ -111,39 +113,46 @@ export class DirectCalls {
     for (const c of calls?.values() ?? []) c.abort(new Error('the agent session ended'));
   }
 
-  /** Answers one call on its own event stream, as the SDK's transport would. */
+  /**
+   * Answers one call on its own event stream, as the SDK's transport would. The headers wait for
+   * the first event, up to {@link HEADERS_WAIT_MS}: a quick call's headers, answer and end then leave
+   * in one write, which VS Code's client reads in one turn; a slow one's headers still go at once.
+   */
   async serve(sessionId: string, call: DirectCall, res: http.ServerResponse, relay: Relay): Promise<void> {
     const controller = new AbortController();
     let calls = this.open.get(sessionId);
     if (!calls) this.open.set(sessionId, (calls = new Map<RequestId, AbortController>()));
     calls.set(call.id, controller);
-    const write = (message: Record<string, unknown>): void => {
-      if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    };
+    const event = (message: Record<string, unknown>): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    const open = (): boolean => !res.writableEnded && !res.destroyed;
     res.writeHead(200, { ...STREAM_HEADERS, 'mcp-session-id': sessionId });
-    res.flushHeaders();
+    const headersDue = setTimeout(() => {
+      if (open()) res.flushHeaders();
+    }, HEADERS_WAIT_MS);
     const keepAlive = setInterval(() => {
-      if (!res.writableEnded && !res.destroyed) res.write(': keepalive\n\n');
+      if (open()) res.write(': keepalive\n\n');
     }, KEEP_ALIVE_MS);
     keepAlive.unref();
     const onClose = (): void => controller.abort(new Error('VS Code closed the call before its answer'));
     res.once('close', onClose);
+    let last: string | undefined;
     try {
       const notify = (n: RelayedMessage): Promise<void> => {
-        write({ jsonrpc: '2.0', method: n.method, ...(n.params ? { params: n.params } : {}) });
+        if (open()) res.write(event({ jsonrpc: '2.0', method: n.method, ...(n.params ? { params: n.params } : {}) }));
         return Promise.resolve();
       };
       const result = await relay(call.params, { signal: controller.signal, notify });
       // The SDK's key order, so that the bytes are the same as on its path.
-      if (!controller.signal.aborted) write({ result, jsonrpc: '2.0', id: call.id });
+      if (!controller.signal.aborted) last = event({ result, jsonrpc: '2.0', id: call.id });
     } catch (err) {
-      if (!controller.signal.aborted) write({ jsonrpc: '2.0', id: call.id, error: wireError(err) });
+      if (!controller.signal.aborted) last = event({ jsonrpc: '2.0', id: call.id, error: wireError(err) });
     } finally {
+      clearTimeout(headersDue);
       clearInterval(keepAlive);
       res.off('close', onClose);
       if (calls.get(call.id) === controller) calls.delete(call.id);
       if (calls.size === 0 && this.open.get(sessionId) === calls) this.open.delete(sessionId);
-      res.end();
+      if (open()) res.end(last);
     }
   }
 }
