@@ -31,6 +31,7 @@
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { format, isDeepStrictEqual } from 'node:util';
@@ -116,6 +117,7 @@ const BENCH_SERVER = path.join(FIXTURES, 'benchServer.mjs');
 const MRTR_SERVER = path.join(FIXTURES, 'mrtrBenchServer.mjs');
 const DEMO_SERVER = path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs');
 const GATEWAY_SERVER = path.join(FIXTURES, 'gatewayServer.mjs');
+const TCP_PIPE_PROCESS = path.join(FIXTURES, 'tcpPipeProcess.mjs');
 const IN_HOST_ENTRY = path.join(repoRoot, 'out', 'bench', 'index.js');
 
 const t0 = Date.now();
@@ -409,7 +411,8 @@ async function runHost(
     ws.dispose();
     // The group kill reaches the extension host and the MCP servers; anything that left the group
     // would outlive the step unseen.
-    const strays = () => findLeftovers().filter((p) => !p.command.includes(GATEWAY_SERVER));
+    // The gateway's HTTP fixture and TCP pipe belong to the harness, which stops them after the host.
+    const strays = () => findLeftovers().filter((p) => !p.command.includes(GATEWAY_SERVER) && !p.command.includes(TCP_PIPE_PROCESS));
     if (strays().length) await new Promise((r) => setTimeout(r, 1000)); // a killed process may take a moment to go
     const left = strays();
     for (const p of left) killPid(p.pid);
@@ -521,6 +524,38 @@ async function startGatewayHttpServer(/** @type {string} */ name) {
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
+/**
+ * The raw TCP pipe of bench/lib/tcpPipe.mjs as a process of its own, in front of `targetPort`.
+ * @returns {Promise<{ port: number, stop: () => void }>}
+ */
+async function startTcpPipeProcess(/** @type {number} */ targetPort) {
+  const child = spawn(process.execPath, [TCP_PIPE_PROCESS, String(targetPort)], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, [RUN_ENV]: RUN_ID },
+  });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', stop);
+  return { port: await listeningPort(child, 'the TCP pipe process'), stop };
+}
+
+/**
+ * A loopback port free at the moment of asking, for a listener the extension host opens later.
+ * @returns {Promise<number>}
+ */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const addr = probe.address();
+      probe.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
 /** The name the sampling row's requests carry as their server (bench/host/sampling.ts). */
 const SAMPLING_SERVER = 'benchsampler';
 
@@ -552,9 +587,23 @@ function samplingModelExtensions() {
 async function gatewayRun(browser, extensionDir) {
   const server = (/** @type {string} */ name) => ({ type: 'stdio', command: 'node', args: [GATEWAY_SERVER, name] });
   const overHttp = await startGatewayHttpServer('gwhttp');
+  // The floor of any relay (bench/lib/tcpPipe.mjs), in front of that same HTTP process: one pipe in a
+  // process of its own, one the in-host side opens in the extension host on a port chosen here.
+  const upstreamPort = Number(new URL(overHttp.url).port);
+  const pipeProcess = await startTcpPipeProcess(upstreamPort);
+  const hostPipePort = await freePort();
+  const viaPipe = (/** @type {number} */ port, /** @type {string} */ name) => ({
+    type: 'http',
+    url: `http://127.0.0.1:${port}/mcp?name=${name}`,
+  });
   const run = await runHost(browser, {
     mode: 'gateway',
-    servers: { gwdirect: server('gwdirect'), gwhttp: { type: 'http', url: overHttp.url } },
+    servers: {
+      gwdirect: server('gwdirect'),
+      gwhttp: { type: 'http', url: overHttp.url },
+      gwpipehost: viaPipe(hostPipePort, 'gwpipehost'),
+      gwpipeproc: viaPipe(pipeProcess.port, 'gwpipeproc'),
+    },
     workspaceSettings: {
       'mcpElicitation.workspaceMcpJson': 'vscode',
       // The offer to route VS Code's servers would be a notification nobody answers.
@@ -570,6 +619,10 @@ async function gatewayRun(browser, extensionDir) {
       MCP_BENCH_GATEWAY_RELAYED: 'gwrelay',
       MCP_BENCH_GATEWAY_RELAYED_HTTP: 'gwrelayhttp',
       MCP_BENCH_GATEWAY_PROBE_URL: `${overHttp.url}?name=gwprobe`,
+      MCP_BENCH_GATEWAY_PIPE_HOST: 'gwpipehost',
+      MCP_BENCH_GATEWAY_PIPE_HOST_PORT: String(hostPipePort),
+      MCP_BENCH_GATEWAY_PIPE_PROCESS: 'gwpipeproc',
+      MCP_BENCH_GATEWAY_UPSTREAM_PORT: String(upstreamPort),
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),
@@ -578,7 +631,10 @@ async function gatewayRun(browser, extensionDir) {
     extensionsDir: samplingModelExtensions(),
     extensionDir,
     timeoutMs: 5 * 60_000,
-  }).finally(overHttp.stop);
+  }).finally(() => {
+    overHttp.stop();
+    pipeProcess.stop();
+  });
   if (run.code !== 0 || !run.results?.results) throw hostFailure('gateway run', run);
   return /** @type {GatewayResult} */ (run.results.results);
 }

@@ -16,7 +16,11 @@ import type { HttpProbeResult } from './httpProbe';
 import { waitUntil } from './wait';
 import type { SamplingBenchResult } from './sampling';
 
-export type GatewayPath = 'direct' | 'http' | 'gateway' | 'gatewayHttp';
+/**
+ * `pipeHost` and `pipeProcess` are VS Code reaching the HTTP copy through a raw TCP pipe
+ * (bench/lib/tcpPipe.mjs), in the extension host and in a process of its own: the floor of a relay.
+ */
+export type GatewayPath = 'direct' | 'http' | 'gateway' | 'gatewayHttp' | 'pipeHost' | 'pipeProcess';
 
 /** One server as the agent starts it: its label and the id workbench.mcp.startServer takes. */
 export interface AgentServer {

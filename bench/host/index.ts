@@ -14,7 +14,8 @@ import { measureBursts, type BurstsResult } from './burst';
 import { measureActivation, type ActivationResult } from './activation';
 import { measureInteractions, type InteractionRun } from './interactions';
 import { waitUntil } from './wait';
-import { measureGateway, type GatewayResult } from './gateway';
+import { measureGateway, type AgentServer, type GatewayPath, type GatewayResult } from './gateway';
+import { openTcpPipe } from '../lib/tcpPipe.mjs';
 import { probeHttp } from './httpProbe';
 import { measureSampling } from './sampling';
 import { checkClocks, describeSkews, type Skew } from './clock';
@@ -105,16 +106,27 @@ async function gateway(): Promise<GatewayResult> {
   const overHttp = process.env['MCP_BENCH_GATEWAY_HTTP'] ?? 'gwhttp';
   const relayed = process.env['MCP_BENCH_GATEWAY_RELAYED'] ?? 'gwrelay';
   const relayedHttp = process.env['MCP_BENCH_GATEWAY_RELAYED_HTTP'];
+  const pipeHost = process.env['MCP_BENCH_GATEWAY_PIPE_HOST'];
+  const pipeProcess = process.env['MCP_BENCH_GATEWAY_PIPE_PROCESS'];
   // VS Code ids a server of the first folder's .vscode/mcp.json `mcp.config.ws0.<name>`.
-  const servers = [
-    { path: 'direct', name: direct, id: `mcp.config.ws0.${direct}` },
-    { path: 'http', name: overHttp, id: `mcp.config.ws0.${overHttp}` },
+  const inMcpJson = (path: GatewayPath, name: string): AgentServer => ({ path, name, id: `mcp.config.ws0.${name}` });
+  const servers: AgentServer[] = [
+    inMcpJson('direct', direct),
+    inMcpJson('http', overHttp),
     { path: 'gateway', name: relayed },
     ...(relayedHttp ? [{ path: 'gatewayHttp', name: relayedHttp } as const] : []),
-  ] as const;
+    ...(pipeHost ? [inMcpJson('pipeHost', pipeHost)] : []),
+    ...(pipeProcess ? [inMcpJson('pipeProcess', pipeProcess)] : []),
+  ];
+  // The in-host pipe listens on the port the harness wrote into mcp.json for it.
+  const pipe = pipeHost
+    ? await openTcpPipe(envNumber('MCP_BENCH_GATEWAY_UPSTREAM_PORT', 0), envNumber('MCP_BENCH_GATEWAY_PIPE_HOST_PORT', 0))
+    : undefined;
   const calls = envNumber('MCP_BENCH_GATEWAY_CALLS', 100);
   const warmup = envNumber('MCP_BENCH_WARMUP', 3);
-  const result = await measureGateway(ext, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log);
+  const result = await measureGateway(ext, servers, calls, warmup, envNumber('MCP_BENCH_GATEWAY_LIST_RUNS', 7), log).finally(
+    () => void pipe?.close(),
+  );
   const probeUrl = process.env['MCP_BENCH_GATEWAY_PROBE_URL'];
   const probe = probeUrl ? await probeHttp(probeUrl, calls, warmup) : undefined;
   const sampler = process.env['MCP_BENCH_SAMPLING_SERVER'];

@@ -167,6 +167,27 @@ function probeRow(probe) {
 }
 
 /**
+ * The floor of a relay: VS Code reaching the HTTP copy through a raw TCP pipe (bench/lib/tcpPipe.mjs)
+ * in the extension host and in a process of its own, minus calling it directly. No relay that parses
+ * what it passes on can add less than its pipe, so the in-host figure is what any gateway inside the
+ * extension host adds at the least, on this machine, in this run.
+ * @param {GatewayResult} g
+ * @returns {Row | undefined}
+ */
+function pipeFloorRow(g) {
+  const ms = (/** @type {string} */ p) => g.calls.filter((r) => r.path === p).map((r) => r.ms);
+  if (!ms('pipeHost').length || !ms('pipeProcess').length) return undefined;
+  const inHost = addedTime(ms('pipeHost'), ms('http'));
+  const ownProcess = addedTime(ms('pipeProcess'), ms('http'));
+  const n = ms('pipeHost').length;
+  return {
+    measure: `Floor of a relay: VS Code calling the same HTTP process through a raw TCP pipe − calling it directly (${n} calls each, same run), the pipe in the extension host / in a process of its own`,
+    result: `${fmt(inHost.median, 2)} ms [${fmtInterval(inHost.interval)}] / ${fmt(ownProcess.median, 2)} ms [${fmtInterval(ownProcess.interval)}] at the median (${fmt(median(ms('pipeHost')), 2)} / ${fmt(median(ms('pipeProcess')), 2)} / ${fmt(median(ms('http')), 2)} ms)`,
+    target: '–',
+  };
+}
+
+/**
  * The agent gateway rows (bench/host/gateway.ts); the two with a target decide on the interval of
  * the added time.
  * @param {GatewayResult} g
@@ -208,6 +229,7 @@ export function gatewayFigures(g) {
       target: '–',
     },
     ...(g.probe ? [probeRow(g.probe)] : []),
+    ...[pipeFloorRow(g)].filter((r) => r !== undefined),
     ...(g.sampling ? [samplingRow(g.sampling)] : []),
     {
       measure: `Agent gateway: upstream \`tools/list_changed\` sent → new tool in \`vscode.lm.tools\` (${listGateway.n} runs)`,

@@ -35,7 +35,7 @@ function noteText(note: PreviewNote): string {
     case 'form':
       return formWarningText(note.warning, vscode.l10n);
     case 'url':
-      return `url: ${urlReasonText(note.reason, vscode.l10n)}`;
+      return `url: ${urlReasonText(note.reason)}`;
   }
 }
 

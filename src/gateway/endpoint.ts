@@ -5,7 +5,8 @@ import { WebStandardStreamableHTTPServerTransport, type Implementation, type Ser
 import type { RelayedMessage } from '../servers/connection';
 import { admit, SECRET_HEADER } from './admission';
 import { RefusalLog } from './refusalLog';
-import { createRelayServer, relayNotification } from './relayServer';
+import { DirectCalls, directCall } from './directCall';
+import { createRelayServer, relayNotification, relayRequest } from './relayServer';
 import type { GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
 import { sendWebResponse, toWebRequest } from './webBridge';
@@ -54,6 +55,8 @@ export interface EndpointDeps {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** The session declared tools (the upstream did when it opened): its calls may take the direct path. */
+  readonly relaysTools: boolean;
 }
 
 class HttpError extends Error {
@@ -77,6 +80,7 @@ class HttpError extends Error {
  */
 export class GatewayEndpoint {
   private readonly sessions = new Map<string, Session>();
+  private readonly direct = new DirectCalls();
   private closed = false;
   private readonly refusals: RefusalLog;
 
@@ -130,6 +134,19 @@ export class GatewayEndpoint {
       const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
       if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
       if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
+      if (existing && typeof sid === 'string' && req.method === 'POST') {
+        if (this.direct.cancel(sid, body)) {
+          res.writeHead(202).end();
+          return;
+        }
+        const call = existing.relaysTools ? directCall(body, req.headers) : undefined;
+        if (call) {
+          await this.direct.serve(sid, call, res, (params, caller) =>
+            relayRequest(this.deps.name, this.deps.upstream, 'tools/call', params, caller),
+          );
+          return;
+        }
+      }
       const session = existing ?? (await this.openSession(initializeCapabilities(body)));
       await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, res, this.url), { parsedBody: body }), res);
     } catch (err) {
@@ -166,9 +183,10 @@ export class GatewayEndpoint {
         this.deps.onDidChangeSessions();
       },
     });
-    const session: Session = { transport, server };
+    const session: Session = { transport, server, relaysTools: server.getCapabilities().tools !== undefined };
     transport.onclose = () => {
       const id = transport.sessionId;
+      if (id) this.direct.endSession(id);
       if (id && this.sessions.delete(id)) {
         this.deps.log.info(`[${this.deps.name}] agent session closed`);
         this.deps.onDidChangeSessions();

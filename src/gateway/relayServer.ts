@@ -40,24 +40,37 @@ export function createRelayServer(name: string, upstream: () => GatewayUpstream 
     for (const method of methods) {
       // One handler serves eleven methods whose SDK types differ per method; it passes params and
       // results through untouched, so it is typed by what it reads (hence the cast).
-      server.setRequestHandler(method, (async (
+      server.setRequestHandler(method, ((
         request: { params?: Record<string, unknown> },
         ctx: { mcpReq: { signal: AbortSignal; notify(n: RelayedMessage): Promise<void> } },
-      ) => {
-        const up = upstream();
-        if (!up?.isRunning) throw notRunningError(name, up?.state);
-        const { params, token } = splitProgressToken(request.params);
-        const onprogress =
-          token === undefined
-            ? undefined
-            : (p: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
-                void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
-              };
-        return up.relay({ method, params }, { signal: ctx.mcpReq.signal, onprogress });
-      }) as never);
+      ) => relayRequest(name, upstream, method, request.params, ctx.mcpReq)) as never);
     }
   }
   return server;
+}
+
+/**
+ * One request of VS Code's, relayed to the upstream connection of the moment: the relay server's
+ * handler, and the endpoint's direct path for calls (directCall.ts). Progress comes back under
+ * VS Code's own token; aborting `signal` cancels the call upstream.
+ */
+export async function relayRequest(
+  name: string,
+  upstream: () => GatewayUpstream | undefined,
+  method: string,
+  requestParams: Record<string, unknown> | undefined,
+  caller: { readonly signal: AbortSignal; notify(n: RelayedMessage): Promise<void> },
+): Promise<Record<string, unknown>> {
+  const up = upstream();
+  if (!up?.isRunning) throw notRunningError(name, up?.state);
+  const { params, token } = splitProgressToken(requestParams);
+  const onprogress =
+    token === undefined
+      ? undefined
+      : (p: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
+          void caller.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => undefined);
+        };
+  return up.relay({ method, params }, { signal: caller.signal, onprogress });
 }
 
 /** Passes one upstream notification on; one the session did not declare is dropped. */

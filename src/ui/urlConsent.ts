@@ -43,30 +43,9 @@ function hostLine(prompt: UrlPrompt | SignInPrompt): string[] {
   return [vscode.l10n.t('Host: {0}', d.port ? `${host}, ${vscode.l10n.t('port {0}', d.port)}` : host)];
 }
 
-/**
- * The url analysis' findings in words. In a remote window "this computer" is the remote machine,
- * and `openExternal` does not open a loopback address as shown: VS Code forwards the port first
- * (code-server rewrites it to its `/proxy/<port>/` path, desktop remote opens a tunnel), so the
- * browser's address bar shows another one. Said rather than resolved: `asExternalUri` would
- * forward the port before the user agreed.
- */
+/** The url analysis' findings in words, each marked as blocking or as a warning. */
 function warningLines(prompt: UrlPrompt | SignInPrompt): string[] {
-  const remote = vscode.env.remoteName;
-  return prompt.analysis.reasons.map((r) => {
-    const text =
-      remote && r.code === 'httpLoopbackAllowed'
-        ? vscode.l10n.t(
-            'The page is on the remote machine this window runs on ({0}), at {1}. VS Code opens it through a forwarded port, so the browser shows a different address.',
-            displayText(remote),
-            r.host,
-          ) +
-          ' ' +
-          (r.because === 'setting'
-            ? vscode.l10n.t('It is allowed only because local development links are enabled in settings.')
-            : vscode.l10n.t('It is allowed because the MCP server asking runs there too.'))
-        : urlReasonText(r, vscode.l10n);
-    return `${r.severity === 'block' ? '✖' : '⚠'} ${text}`;
-  });
+  return prompt.analysis.reasons.map((r) => `${r.severity === 'block' ? '✖' : '⚠'} ${urlReasonText(r)}`);
 }
 
 /**
@@ -256,11 +235,14 @@ function modalUnlessWithdrawn<T>(modal: Thenable<T | undefined>, signal: AbortSi
 
 let reasons: typeof UrlReasons | undefined;
 /**
- * A finding of the url analysis in words. The sentences load with the first url request
+ * A finding of the url analysis in words, for this window: in a remote one (`env.remoteName`) a
+ * loopback page is on the remote machine (see `loopbackAllowedText`). Every surface words reasons
+ * through here, so none can forget the window. The sentences load with the first url request
  * (dist/urlReasons.js, scripts/build.mjs): most sessions never show one.
  */
-export function urlReasonText(r: UrlReasons.UrlReasonArg, l10n: UrlReasons.LocalizeArg): string {
+export function urlReasonText(r: UrlReasons.UrlReasonArg): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; see scripts/build.mjs
   reasons ??= require('./wording/urlReasons') as typeof UrlReasons;
-  return reasons.urlReasonText(r, l10n);
+  const remote = vscode.env.remoteName;
+  return reasons.urlReasonText(r, vscode.l10n, remote === undefined ? undefined : displayText(remote));
 }

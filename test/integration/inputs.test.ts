@@ -5,7 +5,11 @@ import type { TestServices } from '../host/testServices';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 const TOK = { id: 'tok', description: 'Token for the test server', password: true } as const;
+/** Where an older version kept every workspace's `tok`: never read, never cleared. */
+const OLD_GLOBAL_KEY = 'mcpElicitation.input.tok';
 
+// Each test sets up what it needs and leaves nothing behind (teardown), so each passes alone
+// (`--grep`) as well as in the suite.
 suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => {
   let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
@@ -14,12 +18,16 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     s = await services();
     mcpJson = workspaceMcpJson();
   });
-  suiteTeardown(async () => {
-    mcpJson.restore();
-    // An input box left open would hold every later configuration reload behind it.
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
+  setup(async () => {
+    // A value remembered here would be used without asking: every test starts with none.
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
+    await s.context.secrets.delete(keys().here);
+  });
+  teardown(async () => {
+    await removeServer();
+    await vscode.commands.executeCommand('mcpElicitation.clearInputs');
+    await s.context.secrets.delete(keys().elsewhere);
+    await s.context.secrets.delete(OLD_GLOBAL_KEY);
   });
 
   /** Where this workspace keeps `tok` of `extra-input`, and where another workspace with the same id would. */
@@ -35,14 +43,17 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     };
   }
 
-  test('a password input is asked for with a masked box, passed to the server, kept in SecretStorage only', async () => {
-    // Another workspace declaring the same id has its own value; the old global key is never read.
-    await s.context.secrets.store(keys().elsewhere, 'other-workspace-secret');
-    await s.context.secrets.store('mcpElicitation.input.tok', 'old-global-secret');
+  /**
+   * Adds `extra-input` (its FIXTURE_TOKEN is `${input:tok}`, pre-filled with `prefill`) to the
+   * workspace's mcp.json, as a user would, and accepts any input box until the server runs; returns
+   * the token the server got. A remembered value starts it without a box, so the pre-fill is the
+   * sign that the user was asked.
+   */
+  async function addServer(prefill: string): Promise<string | undefined> {
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
     const fixture = json.servers['fixture'];
     assert.ok(fixture?.args);
-    json.inputs = [{ type: 'promptString', ...TOK, default: 'pa55-w0rd-value' }];
+    json.inputs = [{ type: 'promptString', ...TOK, default: prefill }];
     json.servers['extra-input'] = {
       command: fixture.command ?? 'node',
       args: [fixture.args[0] ?? '', 'extra-input'],
@@ -59,7 +70,25 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     const env = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', 'extra-input', 'env', {
       name: 'FIXTURE_TOKEN',
     });
-    assert.equal(env.content[0]?.text, 'pa55-w0rd-value', 'the server got the value');
+    return env.content[0]?.text;
+  }
+
+  /**
+   * Puts the workspace's mcp.json back and waits until `extra-input` is gone: with it still
+   * configured, a late file-watcher reload would ask for a forgotten input again, and an
+   * unanswered box holds every later configuration reload behind it.
+   */
+  async function removeServer(): Promise<void> {
+    mcpJson.restore();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
+  }
+
+  test('a password input is asked for with a masked box, passed to the server, kept in SecretStorage only', async () => {
+    // Another workspace declaring the same id has its own value; the old global key is never read.
+    await s.context.secrets.store(keys().elsewhere, 'other-workspace-secret');
+    await s.context.secrets.store(OLD_GLOBAL_KEY, 'old-global-secret');
+    assert.equal(await addServer('pa55-w0rd-value'), 'pa55-w0rd-value', 'the server got the value');
     assert.equal(await s.context.secrets.get(keys().here), 'pa55-w0rd-value', 'stored in SecretStorage, for this workspace and server');
     assert.equal(s.context.workspaceState.get(keys().here), undefined, 'not in workspace state');
     assert.equal(await s.context.secrets.get(keys().elsewhere), 'other-workspace-secret', "the other workspace's value is untouched");
@@ -67,15 +96,19 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     assert.ok(!settings.includes('pa55-w0rd-value'), 'never in settings');
   });
 
-  test('Clear Remembered Inputs forgets the secret', async () => {
-    // Remove the server first: with it still configured, a late file-watcher reload would ask
-    // for the forgotten input again, and an unanswered box blocks later reloads.
-    mcpJson.restore();
-    await waitFor(() => !s.manager.get('extra-input'), 'extra server removed');
+  test('Clear Remembered Inputs forgets the secret, and the next start asks again', async () => {
+    await s.context.secrets.store(keys().elsewhere, 'other-workspace-secret');
+    // Remembered the way a user's answer is: asked in the box, stored, the server started with it.
+    assert.equal(await addServer('first-answer'), 'first-answer');
+    await removeServer();
+    // The control: until cleared, the same server starts with the remembered value, unasked.
+    assert.equal(await addServer('not-asked'), 'first-answer', 'remembered before the clear');
+    await removeServer();
+
     await vscode.commands.executeCommand('mcpElicitation.clearInputs');
-    assert.equal(await s.context.secrets.get(keys().here), undefined);
+    assert.equal(await s.context.secrets.get(keys().here), undefined, 'gone from SecretStorage');
     assert.equal(await s.context.secrets.get(keys().elsewhere), 'other-workspace-secret', 'clearing here does not clear another workspace');
-    await s.context.secrets.delete(keys().elsewhere);
-    await s.context.secrets.delete('mcpElicitation.input.tok');
+    // The same server again: asked again, so the box's pre-fill reaches the server.
+    assert.equal(await addServer('second-answer'), 'second-answer', 'asked again after the clear');
   });
 });

@@ -11,6 +11,7 @@ import type { ValidationIssue } from '../../src/elicitation/form/issues';
 import { formWarningText } from '../../src/ui/wording/formText';
 import { issueText, schemaNoteText } from '../../src/elicitation/form/sentences';
 import { urlReasonText } from '../../src/ui/wording/urlReasons';
+import { displayText } from '../../src/shared/displayText';
 import { whereDefinedText } from '../../src/ui/wording/serverSource';
 import { bundleLocale } from './support/localize';
 
@@ -99,14 +100,16 @@ describe('wording in German', () => {
     for (const url of urls) {
       for (const r of analyseUrl(url).reasons) {
         codes.add(r.code);
-        assert.notEqual(urlReasonText(r, de), '');
+        assert.notEqual(urlReasonText(r, de, undefined), '');
       }
     }
     for (const because of ['setting', 'localServer'] as const) {
-      assert.equal(
-        urlReasonText({ code: 'httpLoopbackAllowed', severity: 'warn', host: 'localhost', because }, de).includes('localhost'),
-        true,
-      );
+      for (const remote of [undefined, displayText('ssh-remote')]) {
+        assert.equal(
+          urlReasonText({ code: 'httpLoopbackAllowed', severity: 'warn', host: 'localhost', because }, de, remote).includes('localhost'),
+          true,
+        );
+      }
     }
     assert.ok(codes.size >= 20, [...codes].join(', '));
   });

@@ -20,7 +20,7 @@ function text(p: PreviewProblem): string {
     case 'form':
       return formWarningText(p.note.warning, english);
     case 'url':
-      return `url: ${urlReasonText(p.note.reason, english)}`;
+      return `url: ${urlReasonText(p.note.reason, english, undefined)}`;
   }
 }
 

@@ -15,7 +15,7 @@ import { english } from './support/localize';
 /** A reason as the consent dialog words it in English. */
 function say(reason: UrlReason | undefined): string {
   assert.ok(reason, 'a reason');
-  return urlReasonText(reason, english);
+  return urlReasonText(reason, english, undefined);
 }
 
 interface Case {
@@ -259,7 +259,7 @@ void describe('analyseUrl: verdict and reason codes', () => {
       assert.equal(analysis.verdict, testCase.verdict);
       assert.equal(new Set(codes).size, codes.length, 'each code appears once');
       for (const reason of analysis.reasons) {
-        const text = urlReasonText(reason, english);
+        const text = urlReasonText(reason, english, undefined);
         assert.match(text, /^[A-Z].*\.$/s, `worded as a sentence: ${text}`);
       }
       if (analysis.display) assert.equal(analysis.display.url, testCase.url);

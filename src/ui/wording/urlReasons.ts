@@ -4,12 +4,16 @@
  */
 import type { UrlReason } from '../../elicitation/safety/url';
 import type { Localize } from '../../shared/localize';
+import type { DisplayText } from '../../shared/displayText';
 
 export type UrlReasonArg = UrlReason;
-export type LocalizeArg = Localize;
 
-/** One or two sentences for a consent dialog. */
-export function urlReasonText(r: UrlReason, l10n: Localize): string {
+/**
+ * One or two sentences for a consent dialog. `remoteName` is VS Code's `env.remoteName` for the
+ * window (undefined in a local one), passed in so this module stays free of `vscode`: it changes
+ * where a loopback page is, and every surface that words a reason must say the same.
+ */
+export function urlReasonText(r: UrlReason, l10n: Localize, remoteName: DisplayText | undefined): string {
   switch (r.code) {
     case 'malformed':
       return malformedText(r, l10n);
@@ -34,15 +38,7 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
     case 'ambiguous':
       return ambiguousText(r, l10n);
     case 'httpLoopbackAllowed':
-      return r.because === 'localServer'
-        ? l10n.t(
-            'The page is on this computer ({0}), like the MCP server asking. It is allowed because that server runs on this computer too.',
-            r.host,
-          )
-        : l10n.t(
-            'The link points to this computer ({0}). It is allowed only because local development links are enabled in settings.',
-            r.host,
-          );
+      return loopbackAllowedText(r, l10n, remoteName);
     case 'loopbackHost':
       return l10n.t(
         'The link points to this computer ({0}). Servers must not send you to addresses on your own machine.',
@@ -117,6 +113,41 @@ export function urlReasonText(r: UrlReason, l10n: Localize): string {
     case 'port':
       return l10n.t('The link uses port {0} instead of the standard https port. Ordinary websites rarely do this.', r.port);
   }
+}
+
+/**
+ * A `localhost`/`127.0.0.1` page that was allowed: where it is, then why. In a remote window
+ * "this computer" is the remote machine, and `openExternal` does not open the address as shown:
+ * VS Code forwards the port first (code-server rewrites it to its `/proxy/<port>/` path, desktop
+ * remote opens a tunnel), so the browser's address bar shows another one. Said rather than
+ * resolved: `asExternalUri` would forward the port before the user agreed. The why-sentences are
+ * whole sentences of their own so each is translated once (German words them with "Das", which
+ * fits after both "the link" and "the page").
+ */
+function loopbackAllowedText(
+  r: Extract<UrlReason, { code: 'httpLoopbackAllowed' }>,
+  l10n: Localize,
+  remoteName: DisplayText | undefined,
+): string {
+  if (remoteName === undefined) {
+    return r.because === 'localServer'
+      ? l10n.t(
+          'The page is on this computer ({0}), like the MCP server asking. It is allowed because that server runs on this computer too.',
+          r.host,
+        )
+      : `${l10n.t('The link points to this computer ({0}).', r.host)} ${settingAllowedIt(l10n)}`;
+  }
+  const where = l10n.t(
+    'The page is on the remote machine this window runs on ({0}), at {1}. VS Code opens it through a forwarded port, so the browser shows a different address.',
+    remoteName,
+    r.host,
+  );
+  const why = r.because === 'localServer' ? l10n.t('It is allowed because the MCP server asking runs there too.') : settingAllowedIt(l10n);
+  return `${where} ${why}`;
+}
+
+function settingAllowedIt(l10n: Localize): string {
+  return l10n.t('It is allowed only because local development links are enabled in settings.');
 }
 
 function address(r: Extract<UrlReason, { embeddedIn: string | undefined }>, l10n: Localize): string {
