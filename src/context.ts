@@ -33,8 +33,8 @@ import { registerGatewayProvider } from './gateway/definitionProvider';
 import { RouteStore } from './gateway/routeStore';
 import { RoutingOffer, vscodeOfferPrompt, type OfferPrompt } from './ui/routingOffer';
 import { GaveUpNotices, vscodeGaveUpPrompt, type GaveUpPrompt } from './ui/gaveUpNotice';
-import { agentOn, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
-import { offeredToAgent } from './gateway/ownership';
+import { agentOn, agentRunsFiles, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
+import { offeredThroughGateway } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
 import { AuthStore } from './servers/auth/authStore';
@@ -277,7 +277,9 @@ export class Services extends Disposable {
         sampler: this.sampler,
         // Servers the agent reaches through the gateway are offered what the agent declares (MCP Apps).
         extensions: (def) =>
-          agentOn() && (offeredToAgent(def.source, vscode.version) || routed(def)) ? agentExtensions.current : undefined,
+          agentOn() && offeredThroughGateway(def.source, vscode.version, routed(def), agentRunsFiles())
+            ? agentExtensions.current
+            : undefined,
         autoStart: () => this.settings.autoStart,
         ...(options.restartDelaysMs ? { restartDelaysMs: options.restartDelaysMs } : {}),
         connectTimeoutMs,
@@ -304,6 +306,7 @@ export class Services extends Disposable {
         log: this.log,
         self: { name: pkg.name, version: pkg.version },
         agentOn,
+        agentRunsFiles,
         startTimeoutMs: connectTimeoutMs,
         agentExtensions,
         routed,

@@ -1,19 +1,28 @@
 import * as vscode from 'vscode';
-import { agentCanRunServers, mcpJsonOwner, parseMcpJsonMode } from './ownership';
+import { agentCanRunServers, agentRunsFileServers, mcpJsonOwner, parseMcpJsonMode, type ChatMcpSettings } from './ownership';
 
-/** Whether VS Code's chat can start MCP servers (its AI features and MCP support are on). */
-export function agentOn(): boolean {
+function chatSettings(): ChatMcpSettings {
   const chat = vscode.workspace.getConfiguration('chat');
-  return agentCanRunServers({
+  return {
     disableAIFeatures: chat.get('disableAIFeatures'),
     mcpEnabled: chat.get('mcp.enabled'),
     mcpAccess: chat.get('mcp.access'),
-  });
+  };
+}
+
+/** Whether VS Code's chat can start MCP servers (its AI features and MCP support are on): our gateway's included. */
+export function agentOn(): boolean {
+  return agentCanRunServers(chatSettings());
+}
+
+/** Whether VS Code's chat runs the servers of the files it reads (not with `chat.mcp.access: "registry"`). */
+export function agentRunsFiles(): boolean {
+  return agentRunsFileServers(chatSettings());
 }
 
 /** Who runs the servers of `.vscode/mcp.json`, from our setting and VS Code's. */
 export function currentMcpJsonOwner(): 'vscode' | 'us' {
-  return mcpJsonOwner(parseMcpJsonMode(vscode.workspace.getConfiguration('mcpElicitation').get('workspaceMcpJson')), agentOn());
+  return mcpJsonOwner(parseMcpJsonMode(vscode.workspace.getConfiguration('mcpElicitation').get('workspaceMcpJson')), agentRunsFiles());
 }
 
 /** Fires when anything that decides ownership or the agent's reach changes. */

@@ -9,7 +9,7 @@ import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/log';
 import { BrokeredUpstream } from './brokeredUpstream';
 import type * as EndpointModule from './endpoint';
-import { offeredToAgent } from './ownership';
+import { offeredThroughGateway, vscodeReads } from './ownership';
 import { sameExtensions, type AgentExtensions } from '../servers/capabilities/agentExtensions';
 import { writtenName } from './routes';
 import type { ServerDefinition } from '../config/parse/definitions';
@@ -33,6 +33,8 @@ function endpoints(): typeof EndpointModule {
 export type AgentReach =
   | { readonly kind: 'offered'; readonly url: string; readonly sessions: number }
   | { readonly kind: 'agentOff' }
+  /** A server of a file VS Code reads, which `chat.mcp.access: "registry"` keeps VS Code from running: we run it, unoffered. */
+  | { readonly kind: 'registryOnly' }
   | { readonly kind: 'notOffered' };
 
 export interface GatewayDeps {
@@ -42,6 +44,8 @@ export interface GatewayDeps {
   readonly self: Implementation;
   /** Whether VS Code's chat can use MCP servers at all (its AI features are on). */
   readonly agentOn: () => boolean;
+  /** Whether VS Code's chat runs the servers of the files it reads (not with `chat.mcp.access: "registry"`). */
+  readonly agentRunsFiles: () => boolean;
   readonly startTimeoutMs: () => number;
   /** What the agent declares that our client offers upstream on its behalf (MCP Apps). */
   readonly agentExtensions: AgentExtensions;
@@ -102,7 +106,12 @@ export class Gateway extends Disposable {
   reach(name: string): AgentReach {
     if (!this.deps.agentOn()) return this.offerable().has(name) ? { kind: 'agentOff' } : { kind: 'notOffered' };
     const b = this.bindings.get(name);
-    if (!b) return { kind: 'notOffered' };
+    if (!b) {
+      const def = this.deps.manager.list().find((e) => e.name === name)?.resolved?.def;
+      return def && !this.deps.agentRunsFiles() && vscodeReads(def.source, vscode.version)
+        ? { kind: 'registryOnly' }
+        : { kind: 'notOffered' };
+    }
     return { kind: 'offered', url: b.endpoint.url, sessions: b.endpoint.sessionCount };
   }
 
@@ -119,7 +128,7 @@ export class Gateway extends Disposable {
       if (
         e.connection &&
         def &&
-        (offeredToAgent(def.source, vscode.version) || this.deps.routed(def)) &&
+        offeredThroughGateway(def.source, vscode.version, this.deps.routed(def), this.deps.agentRunsFiles()) &&
         e.connection.state.kind !== 'untrusted'
       ) {
         out.set(e.name, e.connection);

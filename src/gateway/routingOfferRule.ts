@@ -26,7 +26,7 @@ export interface OfferConditions {
   readonly enabled: boolean;
   /** An untrusted workspace runs none of its servers here: nothing to offer. */
   readonly trusted: boolean;
-  /** VS Code's chat can run servers; with AI features off we run them all ourselves. */
+  /** VS Code's chat runs the servers of the files it reads; with AI features off or `chat.mcp.access: "registry"` we run them all ourselves. */
   readonly agentOn: boolean;
   /** Answered in this workspace before (workspaceState). */
   readonly answered: OfferAnswer | undefined;

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../config/parse/definitions';
 import type { ServerManager } from '../servers/serverManager';
-import { agentOn, onDidChangeAgentSettings } from '../gateway/agentSettings';
+import { agentRunsFiles, onDidChangeAgentSettings } from '../gateway/agentSettings';
 import { listedNames, offerable, parseOfferAnswer, shouldOffer, type OfferAnswer } from '../gateway/routingOfferRule';
 import { displayText, joinDisplay, type DisplayText } from '../elicitation/safety/displayText';
 import { Disposable } from '../util/disposable';
@@ -70,7 +70,8 @@ export class RoutingOffer extends Disposable {
     const go = shouldOffer({
       enabled: enabled(),
       trusted: vscode.workspace.isTrusted,
-      agentOn: agentOn(),
+      // Nothing of VS Code's to route while it runs no server of the files (AI off, or access "registry").
+      agentOn: agentRunsFiles(),
       answered: parseOfferAnswer(this.deps.state.get(OFFER_ANSWER_KEY)),
       shownThisWindow: this.shownThisWindow,
       routable: servers.length,

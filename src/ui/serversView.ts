@@ -61,6 +61,10 @@ function reachTooltip(reach: AgentReach): string {
       );
     case 'agentOff':
       return vscode.l10n.t("VS Code's agent: not offered, because VS Code's AI features are turned off.");
+    case 'registryOnly':
+      return vscode.l10n.t(
+        'VS Code\'s agent: not offered. chat.mcp.access is "registry", so VS Code runs only servers installed from its MCP registry, not the servers of this file: they run here, for Run Tool and the API.',
+      );
     case 'notOffered':
       return vscode.l10n.t("VS Code's agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).");
   }

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { admit, type AdmissionRequest } from '../../src/gateway/admission';
-import { agentCanRunServers, mcpJsonOwner, offeredToAgent, parseMcpJsonMode, vscodeReads } from '../../src/gateway/ownership';
+import {
+  agentCanRunServers,
+  agentRunsFileServers,
+  mcpJsonOwner,
+  offeredThroughGateway,
+  offeredToAgent,
+  parseMcpJsonMode,
+  vscodeReads,
+} from '../../src/gateway/ownership';
 import { relayedCapabilities } from '../../src/gateway/upstream';
 
 const expected = { port: 41234, secret: 'k3y-from-activation' };
@@ -61,6 +69,35 @@ void describe('who runs which server', () => {
     assert.equal(agentCanRunServers({ disableAIFeatures: true }), false);
     assert.equal(agentCanRunServers({ mcpEnabled: false }), false);
     assert.equal(agentCanRunServers({ mcpAccess: 'none' }), false);
+  });
+
+  void it('chat.mcp.access "registry": VS Code 1.139 runs no server of the files it reads, but still runs extensions\' (our gateway\'s)', () => {
+    const registry = { disableAIFeatures: false, mcpAccess: 'registry' };
+    assert.equal(agentCanRunServers(registry), true, "the gateway's servers still reach the agent");
+    assert.equal(agentRunsFileServers(registry), false);
+    assert.equal(mcpJsonOwner('auto', agentRunsFileServers(registry)), 'us', "the files' servers are ours, as with AI features off");
+    assert.equal(mcpJsonOwner('vscode', agentRunsFileServers(registry)), 'vscode', 'an explicit choice still wins');
+    assert.equal(agentRunsFileServers({}), true);
+    assert.equal(agentRunsFileServers({ mcpAccess: 'all' }), true);
+    assert.equal(mcpJsonOwner('auto', agentRunsFileServers({ mcpAccess: 'all' })), 'vscode', '"all" again: VS Code\'s');
+    assert.equal(agentRunsFileServers({ mcpAccess: 'none' }), false);
+    assert.equal(agentRunsFileServers({ disableAIFeatures: true, mcpAccess: 'all' }), false);
+  });
+
+  void it("the gateway offers our setting's servers always, a routed file server only while VS Code runs that file's servers", () => {
+    const setting = { kind: 'setting' };
+    const file = { kind: 'workspaceFile' };
+    for (const runsFiles of [true, false]) {
+      assert.equal(offeredThroughGateway(setting, '1.139.1', false, runsFiles), true);
+      assert.equal(offeredThroughGateway(file, '1.139.1', false, runsFiles), false, 'an unrouted file server never');
+    }
+    assert.equal(offeredThroughGateway(file, '1.139.1', true, true), true, 'routed');
+    assert.equal(offeredThroughGateway(file, '1.139.1', true, false), false, 'routed, but "registry" keeps it from the agent');
+    assert.equal(
+      offeredThroughGateway({ kind: 'userFile', origin: 'copilot' }, '1.139.1', false, false),
+      true,
+      'Copilot Global on 1.139 is ours',
+    );
   });
 
   void it('only servers VS Code does not read itself are offered to the agent, so none appears twice', () => {
