@@ -22,7 +22,7 @@ import { QUESTION_METHODS, type RequestId, type StreamOrigins } from './question
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** A question the server sent on an event stream: its id and method. */
-type OnQuestion = (question: { readonly id: RequestId; readonly method: string }) => void;
+export type OnQuestion = (question: { readonly id: RequestId; readonly method: string }) => void;
 
 /**
  * The fetch the HTTP transports use. With `origins`, each question (questionLinks.ts) that arrives
@@ -137,16 +137,7 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
   } catch {
     return whole;
   }
-  // Only a request is answered or reported; a response (every call's result) or a notification is
-  // the SDK's to judge, and is not validated twice.
-  if (!isRequestShaped(raw)) return whole;
-  if (JSONRPCMessageSchema.safeParse(raw).success) {
-    if (onQuestion && QUESTION_METHODS.has(raw.method)) onQuestion({ id: raw.id, method: raw.method });
-    return whole;
-  }
-  const reply = replyToMalformed(raw);
-  if (!reply) return whole;
-  answer(reply);
+  if (!answeredMalformed(raw, answer, onQuestion)) return whole;
   // Keep `id:` and `retry:` so resumption still knows where the stream is.
   return (
     lines
@@ -154,6 +145,24 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
       .concat('')
       .join('\n') + '\n'
   );
+}
+
+/**
+ * One parsed event's message, checked: true when it was a malformed request we answered (it is not
+ * passed on); a well-formed question is reported to `onQuestion`. Only a request is answered or
+ * reported; a response (every call's result) or a notification is the SDK's to judge, and is not
+ * validated twice. Also used by directPost.ts, which parses the events itself.
+ */
+export function answeredMalformed(raw: unknown, answer: (reply: MalformedReply) => void, onQuestion?: OnQuestion): boolean {
+  if (!isRequestShaped(raw)) return false;
+  if (JSONRPCMessageSchema.safeParse(raw).success) {
+    if (onQuestion && QUESTION_METHODS.has(raw.method)) onQuestion({ id: raw.id, method: raw.method });
+    return false;
+  }
+  const reply = replyToMalformed(raw);
+  if (!reply) return false;
+  answer(reply);
+  return true;
 }
 
 /** A `method` and an id: what replyToMalformed answers and questions are; nothing else is either. */
