@@ -8,8 +8,11 @@ import {
   type ClientContext,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type Request,
+  type RequestMethod,
   type RequestOptions,
   type Result,
+  type ResultTypeMap,
   type StandardSchemaV1,
   type VersionNegotiationOptions,
 } from '@modelcontextprotocol/client';
@@ -18,6 +21,7 @@ import type { TransportKind } from './transports';
 import { answerFault, faultResponse } from './mrtr/answerShape';
 import { TASK_EXTENSION_METHODS, TASKS_EXTENSION, isTaskHandle, isTaskState, taskHandleResponse } from './mrtr/taskFollow';
 import type { InputRequired } from './mrtr/inputRounds';
+import { ResultChecks, type ResultCodec } from './resultChecks';
 
 export type RawRequestHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
@@ -68,6 +72,8 @@ export class HostClient extends Client {
   logLevel: (() => LoggingLevel | undefined) | undefined;
   /** Hears the id of every response the server sends (the session's questionLinks.ts). */
   onResponse: ((id: string | number) => void) | undefined;
+  /** `tools/call`'s result check per era, built once (resultChecks.ts). */
+  private resultChecks: ResultChecks | undefined;
 
   constructor(...args: ConstructorParameters<typeof Client>) {
     super(...args);
@@ -181,10 +187,42 @@ export class HostClient extends Client {
     super._onresponse(response);
   }
 
+  /**
+   * `tools/call`, the request every agent call makes, with its result check built once per era
+   * (resultChecks.ts): the same check, and the same path through the SDK as a request given a
+   * result schema (`tools/call` is gated by era on both paths). Anything else, or a request given
+   * its own schema, is the SDK's as it was.
+   */
+  override request<M extends RequestMethod>(
+    request: { method: M; params?: Record<string, unknown> },
+    options?: RequestOptions,
+  ): Promise<ResultTypeMap[M]>;
+  override request<T extends StandardSchemaV1>(
+    request: Request,
+    resultSchema: T,
+    options?: RequestOptions,
+  ): Promise<StandardSchemaV1.InferOutput<T>>;
+  override request(request: Request, schemaOrOptions?: StandardSchemaV1 | RequestOptions, options?: RequestOptions): Promise<unknown> {
+    // The SDK's request as called: it tells a schema from options itself (`isStandardSchema`).
+    const sdk = (second?: unknown, third?: RequestOptions): Promise<unknown> => super.request(request, second as StandardSchemaV1, third);
+    if (request.method !== 'tools/call' || isSchema(schemaOrOptions)) return sdk(schemaOrOptions, options);
+    const codec = (this as unknown as { _resolveOutboundCodec(method: string): ResultCodec })._resolveOutboundCodec(request.method);
+    const check = (this.resultChecks ??= new ResultChecks()).for(codec, request.method);
+    // Not in this era: the SDK's own path refuses it as it did.
+    if (!check) return sdk(schemaOrOptions);
+    return sdk(check, schemaOrOptions);
+  }
+
   /** The cheapest request the server must answer, for the liveness probe: 2026-07-28 has no `ping`, so `server/discover`. */
   probe(timeoutMs: number): Promise<unknown> {
     return this.getProtocolEra() === 'modern' ? this.discover({ timeout: timeoutMs }) : this.ping({ timeout: timeoutMs });
   }
+}
+
+/** Whether `request()`'s second argument is a result schema rather than options (the SDK's `isStandardSchema`). */
+function isSchema(value: unknown): value is StandardSchemaV1 {
+  if (value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  return '~standard' in value && typeof (value as StandardSchemaV1)['~standard']?.validate === 'function';
 }
 
 /**

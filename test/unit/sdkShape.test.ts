@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { HostClient } from '../../src/servers/hostClient';
 import { createTransport, installAnsweringReadBuffer } from '../../src/servers/transports';
 import { shareDrainWait } from '../../src/servers/stdioDrain';
 
@@ -93,5 +94,49 @@ void describe('SDK internals the extension depends on', () => {
       'Client has no _resolveNonCompleteResult: a tool with an outputSchema can no longer ask',
     );
     assert.equal(typeof proto['_onresponse'], 'function', 'Client has no _onresponse: mixed answers are no longer caught');
+  });
+  void it("HostClient's tools/call result check, built once per era, fails and passes exactly as the SDK's own", async () => {
+    // resultChecks.ts rebuilds the SDK's `codecResultValidator` once per codec; it reaches the codec
+    // through the private `_resolveOutboundCodec`. A raw 2025 server answers the same calls to both
+    // clients: a well-formed result, and one whose `content` is not a list, which both must refuse
+    // with the same error.
+    const proto = Client.prototype as unknown as Record<string, unknown>;
+    assert.equal(
+      typeof proto['_resolveOutboundCodec'],
+      'function',
+      'Client has no _resolveOutboundCodec: resultChecks.ts cannot find the codec',
+    );
+    const serve = async (client: Client): Promise<string[]> => {
+      const [ours, theirs] = InMemoryTransport.createLinkedPair();
+      theirs.onmessage = (m: JSONRPCMessage) => {
+        if (!('id' in m) || !('method' in m)) return;
+        const args = (m.params as { arguments?: { shape?: string } } | undefined)?.arguments;
+        const result =
+          m.method === 'initialize'
+            ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '0' } }
+            : args?.shape === 'bad'
+              ? { content: 'not a list' }
+              : { content: [{ type: 'text', text: 'ok' }] };
+        void theirs.send({ jsonrpc: '2.0', id: m.id, result });
+      };
+      await theirs.start();
+      await client.connect(ours);
+      const seen: string[] = [];
+      for (const shape of ['good', 'bad', 'good', 'bad']) {
+        seen.push(
+          await client.callTool({ name: 't', arguments: { shape } }).then(
+            (r) => JSON.stringify(r.content),
+            (err: unknown) => `${(err as Error).constructor.name}: ${(err as Error).message}`,
+          ),
+        );
+      }
+      await client.close();
+      return seen;
+    };
+    const options = { capabilities: {}, versionNegotiation: { mode: 'legacy' as const } };
+    const sdk = await serve(new Client({ name: 'unit', version: '0' }, options));
+    const host = await serve(new HostClient({ name: 'unit', version: '0' }, options));
+    assert.match(sdk[1] ?? '', /content/, 'the SDK refuses a content that is not a list');
+    assert.deepEqual(host, sdk);
   });
 });
