@@ -262,7 +262,7 @@ export class Services extends Disposable {
           ),
         failed: (server, reason) =>
           void safe.showErrorMessage(safe.l10n.t('Sign-in to “{0}” failed: {1}', displayText(server), displayText(reason))),
-        log: this.log,
+        logFor: (server) => this.serverLogs.for(server),
         addSecret: (value) => this.log.addSecret(value),
         timeoutMs: () => options.signInTimeoutMs?.(),
       }),

@@ -22,7 +22,7 @@ import { QUESTION_METHODS, type RequestId, type StreamOrigins } from './question
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** A question the server sent on an event stream: its id and method. */
-type OnQuestion = (question: { readonly id: RequestId; readonly method: string }) => void;
+export type OnQuestion = (question: { readonly id: RequestId; readonly method: string }) => void;
 
 /**
  * The fetch the HTTP transports use. With `origins`, each question (questionLinks.ts) that arrives
@@ -33,9 +33,7 @@ export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => 
   return async (input, init) => {
     const res = await inner(input, init);
     if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
-    const callId = origins ? requestIdOf(init?.body) : undefined;
-    const onQuestion: OnQuestion | undefined = callId === undefined ? undefined : (q) => origins?.onArrived?.(q.id, callId);
-    const body = res.body.pipeThrough(answeringEvents(answer, onQuestion));
+    const body = answeringEvents(res.body, answer, origins ? questionsOf(init?.body, origins) : undefined);
     const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     // The transports read these to tell a redirect from the endpoint they asked for.
     Object.defineProperty(out, 'url', { value: res.url });
@@ -45,16 +43,38 @@ export function answeringFetch(inner: Fetch, answer: (reply: MalformedReply) => 
 }
 
 /**
- * Splits the stream into events (blank-line terminated) and checks each one's data. One transform
- * from bytes to bytes, decoding and encoding inside: every stage piped onto a stream costs event
- * loop turns per chunk, and this one sits on every HTTP call's response.
+ * Reports each question on the stream of the POST that sent `body` with that request's id. The
+ * body is parsed when the first question arrives, not on every call: most streams carry none.
  */
-export function answeringEvents(answer: (reply: MalformedReply) => void, onQuestion?: OnQuestion): TransformStream<Uint8Array, Uint8Array> {
+function questionsOf(body: unknown, origins: StreamOrigins): OnQuestion {
+  let callId: RequestId | undefined | null = null;
+  return (q) => {
+    if (callId === null) callId = requestIdOf(body);
+    if (callId !== undefined) origins.onArrived?.(q.id, callId);
+  };
+}
+
+/**
+ * `body` split into events (blank-line terminated), each one's data checked: every completed event
+ * is handed on as one chunk. A stream pulled from `body`'s reader rather than a `TransformStream`
+ * piped onto it: the pipe's reader, writer and promises per chunk cost more than the check, and
+ * this sits on every HTTP call's response. `body`'s error ends the stream with that error; a
+ * cancel is passed on to `body`.
+ */
+export function answeringEvents(
+  body: ReadableStream<Uint8Array>,
+  answer: (reply: MalformedReply) => void,
+  onQuestion?: OnQuestion,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buf = '';
   let lines: string[] = [];
-  const split = (text: string, controller: TransformStreamDefaultController<Uint8Array>): void => {
+  let cancelled = false;
+  /** Adds `text`; hands on each event it completes. Whether it completed any. */
+  const split = (text: string, controller: ReadableStreamDefaultController<Uint8Array>): boolean => {
+    let sent = false;
     buf += text;
     for (;;) {
       const m = /\r\n|\r|\n/.exec(buf);
@@ -66,20 +86,38 @@ export function answeringEvents(answer: (reply: MalformedReply) => void, onQuest
       if (line === '') {
         controller.enqueue(encoder.encode(checked(lines, answer, onQuestion)));
         lines = [];
+        sent = true;
       }
     }
+    return sent;
   };
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      // `stream: true` keeps a character split across chunks for the next one.
-      split(decoder.decode(chunk, { stream: true }), controller);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Reads until an event is complete, so that each pull hands on something.
+        for (;;) {
+          const { done, value } = await reader.read();
+          // Cancelled while reading: the stream is closed, nothing more goes into it.
+          if (cancelled) return;
+          if (done) {
+            split(decoder.decode(), controller);
+            const rest = buf === '' ? lines : [...lines, buf];
+            if (rest.length > 0) controller.enqueue(encoder.encode(rest.join('\n')));
+            controller.close();
+            return;
+          }
+          // `stream: true` keeps a character split across chunks for the next one.
+          if (split(decoder.decode(value, { stream: true }), controller)) return;
+        }
+      },
+      cancel: (reason) => {
+        cancelled = true;
+        return reader.cancel(reason);
+      },
     },
-    flush(controller) {
-      split(decoder.decode(), controller);
-      const rest = buf === '' ? lines : [...lines, buf];
-      if (rest.length > 0) controller.enqueue(encoder.encode(rest.join('\n')));
-    },
-  });
+    // Nothing read ahead of the reader: an event is checked (and a malformed one answered) when read.
+    { highWaterMark: 0 },
+  );
 }
 
 /** The event as it came (re-joined with '\n'), or only its non-data fields when we answered it. */
@@ -99,16 +137,7 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
   } catch {
     return whole;
   }
-  // Only a request is answered or reported; a response (every call's result) or a notification is
-  // the SDK's to judge, and is not validated twice.
-  if (!isRequestShaped(raw)) return whole;
-  if (JSONRPCMessageSchema.safeParse(raw).success) {
-    if (onQuestion && QUESTION_METHODS.has(raw.method)) onQuestion({ id: raw.id, method: raw.method });
-    return whole;
-  }
-  const reply = replyToMalformed(raw);
-  if (!reply) return whole;
-  answer(reply);
+  if (!answeredMalformed(raw, answer, onQuestion)) return whole;
   // Keep `id:` and `retry:` so resumption still knows where the stream is.
   return (
     lines
@@ -116,6 +145,24 @@ function checked(lines: readonly string[], answer: (reply: MalformedReply) => vo
       .concat('')
       .join('\n') + '\n'
   );
+}
+
+/**
+ * One parsed event's message, checked: true when it was a malformed request we answered (it is not
+ * passed on); a well-formed question is reported to `onQuestion`. Only a request is answered or
+ * reported; a response (every call's result) or a notification is the SDK's to judge, and is not
+ * validated twice. Also used by directPost.ts, which parses the events itself.
+ */
+export function answeredMalformed(raw: unknown, answer: (reply: MalformedReply) => void, onQuestion?: OnQuestion): boolean {
+  if (!isRequestShaped(raw)) return false;
+  if (JSONRPCMessageSchema.safeParse(raw).success) {
+    if (onQuestion && QUESTION_METHODS.has(raw.method)) onQuestion({ id: raw.id, method: raw.method });
+    return false;
+  }
+  const reply = replyToMalformed(raw);
+  if (!reply) return false;
+  answer(reply);
+  return true;
 }
 
 /** A `method` and an id: what replyToMalformed answers and questions are; nothing else is either. */

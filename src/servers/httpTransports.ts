@@ -15,7 +15,9 @@ import type { RemoteServerDefinition } from '../config/parse/definitions';
 import { answeringFetch } from './answeringFetch';
 import { AuthRequestRefused, guardAuthFetch } from './auth/authFetchGuard';
 import { ServerOAuthProvider, type OAuthProviderOptions } from './auth/oauthProvider';
-import { loopbackFetch, type Fetch } from './loopbackFetch';
+import type { MalformedReply } from './answeringReadBuffer';
+import { installDirectPost } from './directPost';
+import { HandedOver, loopbackFetch, type Fetch } from './loopbackFetch';
 import type { StreamOrigins } from './questionLinks';
 
 export { ServerOAuthProvider } from './auth/oauthProvider';
@@ -26,12 +28,13 @@ export { ServerOAuthProvider } from './auth/oauthProvider';
  */
 function serverFetch(
   def: RemoteServerDefinition,
-  onAnswer: (reply: Parameters<Parameters<typeof answeringFetch>[1]>[0]) => void,
+  onAnswer: (reply: MalformedReply) => void,
   origins: StreamOrigins,
+  handedOver: HandedOver,
 ): Fetch {
   // Malformed requests in the event stream are answered, not dropped (see answeringFetch.ts); a
   // server on this machine is reached through node:http, a cheaper round trip (see loopbackFetch.ts).
-  return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch), onAnswer, origins));
+  return guardAuthFetch(new URL(def.url), answeringFetch(loopbackFetch(fetch, handedOver), onAnswer, origins));
 }
 
 /**
@@ -88,8 +91,10 @@ export function createHttpTransport(
   const requestInit: RequestInit = { headers: { ...def.headers } };
   let answerVia: Transport | undefined;
   const origins: StreamOrigins = { onArrived: undefined };
+  const handedOver = new HandedOver();
+  const answer = (reply: MalformedReply): void => void answerVia?.send(reply).catch(() => undefined);
   const checkedFetch = beforeChallenge(
-    serverFetch(def, (reply) => void answerVia?.send(reply).catch(() => undefined), origins),
+    serverFetch(def, answer, origins, handedOver),
     authProvider instanceof ServerOAuthProvider ? authProvider : undefined,
   );
   const auth = authProvider ? { authProvider } : {};
@@ -107,5 +112,7 @@ export function createHttpTransport(
     return { transport: answerVia, kind: 'sse' };
   }
   answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch, ...auth });
+  // A loopback server's answers are read without the SDK's web streams (directPost.ts).
+  installDirectPost(answerVia, { url, handedOver, answer, origins });
   return { transport: answerVia, kind: 'http', origins };
 }

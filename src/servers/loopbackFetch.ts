@@ -58,14 +58,56 @@ export function loopbackRequest(
  */
 let sharedAgent: http.Agent | undefined;
 
+/** The shared keep-alive agent for loopback servers (directPost.ts sends through it too). */
+export function loopbackAgent(): http.Agent {
+  sharedAgent ??= new http.Agent({ keepAlive: true });
+  return sharedAgent;
+}
+
+/**
+ * Answers handed over in advance: directPost.ts sends a request itself and, for an answer it
+ * leaves to the SDK, sets it here under the request's body before the SDK sends that body, so the
+ * SDK reads the answer the server already gave instead of sending the request a second time.
+ */
+export class HandedOver {
+  private readonly byBody = new Map<string, Response>();
+  set(body: string, response: Response): void {
+    this.byBody.set(body, response);
+  }
+  take(init: RequestInit | undefined): Response | undefined {
+    const body = init?.body;
+    if (typeof body !== 'string' || this.byBody.size === 0) return undefined;
+    const res = this.byBody.get(body);
+    if (res) this.byBody.delete(body);
+    return res;
+  }
+}
+
 /** `inner` with the loopback requests it would send taken over by `node:http`. */
-export function loopbackFetch(inner: Fetch): Fetch {
+export function loopbackFetch(inner: Fetch, handedOver?: HandedOver): Fetch {
   return (input, init) => {
+    const ready = handedOver?.take(init);
+    if (ready) return Promise.resolve(ready);
     const request = loopbackRequest(input, init);
     if (!request) return inner(input, init);
-    sharedAgent ??= new http.Agent({ keepAlive: true });
-    return viaNodeHttp(sharedAgent, request, init?.signal ?? undefined);
+    return viaNodeHttp(loopbackAgent(), request, init?.signal ?? undefined);
   };
+}
+
+/** A fetch `Response` for a `node:http` response (its body streamed as it comes). */
+export function responseOf(incoming: http.IncomingMessage, url: URL, method: string): Response {
+  const out = new Headers();
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
+    out.append(incoming.rawHeaders[i] as string, incoming.rawHeaders[i + 1] as string);
+  }
+  const status = incoming.statusCode ?? 0;
+  const empty = NULL_BODY.has(status) || method === 'HEAD';
+  if (empty) incoming.resume();
+  const stream = empty ? null : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
+  const response = new Response(stream, { status, statusText: incoming.statusMessage ?? '', headers: out });
+  // The SDK names the endpoint from it in redirect errors; fetch sets it, a constructed Response has ''.
+  Object.defineProperty(response, 'url', { value: url.href });
+  return response;
 }
 
 function viaNodeHttp(
@@ -105,18 +147,7 @@ function viaNodeHttp(
     req.on('response', (incoming) => {
       res = incoming;
       incoming.on('close', done);
-      const out = new Headers();
-      for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
-        out.append(incoming.rawHeaders[i] as string, incoming.rawHeaders[i + 1] as string);
-      }
-      const status = incoming.statusCode ?? 0;
-      const empty = NULL_BODY.has(status) || method === 'HEAD';
-      if (empty) incoming.resume();
-      const stream = empty ? null : (Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>);
-      const response = new Response(stream, { status, statusText: incoming.statusMessage ?? '', headers: out });
-      // The SDK names the endpoint from it in redirect errors; fetch sets it, a constructed Response has ''.
-      Object.defineProperty(response, 'url', { value: url.href });
-      resolve(response);
+      resolve(responseOf(incoming, url, method));
     });
     req.end(payload);
   });

@@ -6,6 +6,7 @@ import { AnsweringReadBuffer } from './answeringReadBuffer';
 import type * as HttpTransports from './httpTransports';
 import { stdioLaunch } from './launch';
 import { StderrLines } from './stderrLines';
+import { shareDrainWait } from './stdioDrain';
 import type { StreamOrigins } from './questionLinks';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -75,6 +76,12 @@ export function createTransport(
     });
     if (!installAnsweringReadBuffer(transport)) {
       log.warn('this MCP SDK version changed its stdio framing: malformed requests from this server may go unanswered');
+    }
+    // A server that reads slower than we answer (a flood) gets one drain wait, not one per answer.
+    if (!shareDrainWait(transport)) {
+      log.warn(
+        'this MCP SDK version changed its stdio transport: a server that reads slowly may make Node warn of too many drain listeners',
+      );
     }
     // Whole lines only: the log's redaction must see each secret in one piece (stderrLines.ts).
     const lines = new StderrLines();

@@ -92,7 +92,8 @@ async function main(): Promise<void> {
       return Promise.resolve('opened');
     },
     failed: (server, reason) => log.warn(`sign-in to ${server} failed: ${reason}`),
-    log,
+    // One server per run: its log is the run's, as the connection's is.
+    logFor: () => log,
     addSecret: () => undefined,
     timeoutMs: () => 20_000,
   });

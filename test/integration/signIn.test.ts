@@ -94,6 +94,12 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
       (l) => l.text.includes(tokens.access_token) || (tokens.refresh_token && l.text.includes(tokens.refresh_token)),
     );
     assert.deepEqual(leaked, []);
+    // Sign-in writes where its server's lifecycle is: its own log (Show Log), not the extension's.
+    const own = (): string[] => s.hooks.logLines.filter((l) => l.channel === `MCP Elicitation: ${NAME}`).map((l) => l.text);
+    assert.ok(own().includes('signed in'), `${NAME}'s log: ${own().join(' | ')}`);
+    const main = (): string[] =>
+      s.hooks.logLines.filter((l) => l.channel === 'MCP Elicitation' && /sign-in|signed in/.test(l.text)).map((l) => l.text);
+    assert.deepEqual(main(), [], 'no sign-in line in the main log');
 
     // The server stops taking the access token: refreshed without the user.
     await fetch(`${base}/fixture/expire`, { method: 'POST' });
@@ -115,6 +121,8 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     const st = s.manager.get(NAME)?.state;
     assert.ok(st?.kind === 'error' && st.gaveUp && /declined/.test(st.reason), JSON.stringify(st));
     assert.equal((await stats()).authorizations.length, authorizations, 'nothing opened without consent');
+    assert.ok(own().includes('sign-in ended: sign-in was declined'), `why, in ${NAME}'s log: ${own().join(' | ')}`);
+    assert.deepEqual(main(), [], 'still none in the main log');
     assert.equal(shown.length, 2);
 
     // Sign In again, allowed: running, and the registered client is reused.

@@ -16,12 +16,13 @@ import type { ServerDefinition } from '../../src/config/parse/definitions';
 async function run(events: (string | Uint8Array)[]): Promise<{ out: string; replies: MalformedReply[] }> {
   const replies: MalformedReply[] = [];
   const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
+  const body = new ReadableStream<Uint8Array>({
     start(c) {
       for (const e of events) c.enqueue(typeof e === 'string' ? encoder.encode(e) : e);
       c.close();
     },
-  }).pipeThrough(answeringEvents((r) => replies.push(r)));
+  });
+  const stream = answeringEvents(body, (r) => replies.push(r));
   const decoder = new TextDecoder();
   let out = '';
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) out += decoder.decode(chunk, { stream: true });
@@ -46,6 +47,45 @@ void describe('answeringEvents (the event-stream check)', () => {
     const { out, replies } = await run([bytes.slice(0, umlaut + 1), bytes.slice(umlaut + 1, emoji + 2), bytes.slice(emoji + 2)]);
     assert.equal(out, event);
     assert.deepEqual(replies, []);
+  });
+
+  void it("ends with the server stream's own error, and a reader's cancel reaches the server stream", async () => {
+    const broken = new Error('socket hang up');
+    let sent = false;
+    const event = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n\n';
+    const failing = answeringEvents(
+      new ReadableStream<Uint8Array>(
+        {
+          pull(c) {
+            if (sent) return c.error(broken);
+            sent = true;
+            c.enqueue(new TextEncoder().encode(event));
+          },
+        },
+        { highWaterMark: 0 },
+      ),
+      () => undefined,
+    ).getReader();
+    assert.equal(new TextDecoder().decode((await failing.read()).value), event, 'what came before the error is handed on');
+    await assert.rejects(failing.read(), (err) => err === broken);
+
+    let cancelled: unknown = 'not cancelled';
+    const open = answeringEvents(
+      new ReadableStream<Uint8Array>({
+        pull: () => new Promise(() => undefined),
+        cancel: (reason) => {
+          cancelled = reason;
+        },
+      }),
+      () => undefined,
+    );
+    const reason = new Error('the call was cancelled');
+    const reader = open.getReader();
+    // A read waits on the server stream, as the SDK's does on a call's stream; the call is cancelled.
+    const waiting = reader.read();
+    await reader.cancel(reason);
+    assert.equal(cancelled, reason);
+    assert.deepEqual(await waiting, { done: true, value: undefined });
   });
 
   void it('answers a malformed request it can read the id of, and keeps only the event id', async () => {

@@ -27,7 +27,7 @@ function lazy(store: AuthStore) {
       engine: () => engine,
       consent: () => Promise.resolve('declined'),
       failed: () => undefined,
-      log: { info: () => undefined, warn: () => undefined },
+      logFor: () => ({ info: () => undefined, warn: () => undefined }),
       addSecret: () => undefined,
     },
     () => {

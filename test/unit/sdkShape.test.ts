@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { createTransport, installAnsweringReadBuffer } from '../../src/servers/transports';
+import { shareDrainWait } from '../../src/servers/stdioDrain';
 
 void describe('SDK internals the extension depends on', () => {
   void it('the stdio transport still keeps its line framing in _readBuffer (append / readMessage / clear)', () => {
@@ -16,6 +17,19 @@ void describe('SDK internals the extension depends on', () => {
     assert.ok(buffer, 'StdioClientTransport has no _readBuffer: answeringReadBuffer.ts can no longer be installed');
     for (const m of ['append', 'readMessage', 'clear']) assert.equal(typeof buffer[m], 'function', `_readBuffer.${m}`);
     assert.equal(installAnsweringReadBuffer(transport), true);
+  });
+
+  void it("the stdio transport still keeps its child in _process, with the child's stdin (stdioDrain.ts writes to it)", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', 'process.stdin.resume()'] });
+    assert.equal(shareDrainWait(transport), true, 'StdioClientTransport has no _process field: stdioDrain.ts can no longer be installed');
+    await transport.start();
+    try {
+      const child = (transport as unknown as { _process?: { stdin?: { write?: unknown; once?: unknown } } })._process;
+      assert.equal(typeof child?.stdin?.write, 'function', '_process.stdin.write');
+      assert.equal(typeof child?.stdin?.once, 'function', '_process.stdin.once');
+    } finally {
+      await transport.close();
+    }
   });
 
   void it('a stdio server that sends a malformed elicitation/create gets -32602 back over its stdin', async () => {

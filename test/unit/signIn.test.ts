@@ -34,7 +34,7 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     assert.ok(keys.includes(`mcpElicitation.oauth/tokens/${base}/as ${base}/mcp`), keys.join('\n'));
     const tokens = await h.store.tokensOf('protected');
     assert.ok(tokens?.access_token && h.secretsLogged.includes(tokens.access_token));
-    assert.ok(!h.log.lines.some((l) => l.includes(tokens.access_token)), 'no token in the log');
+    assert.ok(!h.logs.for('protected').lines.some((l) => l.includes(tokens.access_token)), 'no token in the log');
 
     // The server stops taking the access token: the refresh token gets a new one, nobody is asked.
     await fetch(`${base}/fixture/expire`, { method: 'POST' });
@@ -134,7 +134,7 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     assert.deepEqual(
       h.conn.tools.map((t) => t.name),
       ['whoami', 'write'],
-      h.log.lines.join('\n'),
+      h.logs.for('protected').lines.join('\n'),
     );
     assert.match(await whoami(h.conn), /^client \S+ scopes mcp:read$/);
     assert.equal(h.conn.state.kind, 'running', 'still running: the challenge did not end the session');

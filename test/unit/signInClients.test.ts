@@ -23,7 +23,7 @@ void describe('sign-in with a pre-registered client or a client ID metadata docu
     assert.deepEqual(s.clientAuth, ['client_secret_basic']);
     assert.match(await whoami(conn), /^client pre-id /);
     assert.ok(h.secretsLogged.includes('s3cret-value'), 'registered with the log redaction');
-    assert.ok(!h.log.lines.some((l) => l.includes('s3cret-value')));
+    assert.ok(!h.logs.for('protected').lines.some((l) => l.includes('s3cret-value')));
     await conn.shutdown();
 
     // Sign Out forgets the secret with the tokens.

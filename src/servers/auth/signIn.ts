@@ -39,7 +39,12 @@ export interface SignInDeps {
   readonly consent: (request: SignInRequest, signal: AbortSignal) => Promise<SignInConsentAnswer>;
   /** Tells the user a sign-in failed (not when they turned it down themselves). */
   readonly failed: (server: string, reason: string) => void;
-  readonly log: { info(message: string): void; warn(message: string): void };
+  /**
+   * The server's own log (util/serverLogs.ts), where its connection writes its lifecycle: a user
+   * who opens it after a failed sign-in reads why there. Redacted like every log, with the secrets
+   * {@link addSecret} registers (tokens, the code, client secrets).
+   */
+  readonly logFor: (server: string) => { info(message: string): void; warn(message: string): void };
   readonly addSecret: (value: string) => void;
   /** Read per sign-in; tests shorten it (`undefined`: {@link SIGN_IN_TIMEOUT_MS}). */
   readonly timeoutMs?: () => number | undefined;
@@ -147,11 +152,11 @@ export class SignInService implements SignInPort {
     const stop = AbortSignal.any([signal, mine.signal]);
     try {
       await this.run(def, stop);
-      this.deps.log.info(`[${def.name}] signed in`);
+      this.deps.logFor(def.name).info('signed in');
     } catch (err) {
       const failure =
         err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err, def));
-      this.deps.log.warn(`[${def.name}] sign-in ended: ${failure.message}`);
+      this.deps.logFor(def.name).warn(`sign-in ended: ${failure.message}`);
       if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, failure.message);
       throw failure;
     } finally {
@@ -208,7 +213,7 @@ export class SignInService implements SignInPort {
   }
 
   refused(def: RemoteServerDefinition, reason: string): void {
-    this.deps.log.warn(`[${def.name}] sign-in ended: ${reason}`);
+    this.deps.logFor(def.name).warn(`sign-in ended: ${reason}`);
     this.deps.failed(def.name, reason);
   }
 

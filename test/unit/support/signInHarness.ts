@@ -13,6 +13,7 @@ import { AuthStore, type SecretStore } from '../../../src/servers/auth/authStore
 import { LoopbackRedirect } from '../../../src/servers/auth/loopbackRedirect';
 import { SignInService, type SignInConsentAnswer, type SignInRequest } from '../../../src/servers/auth/signIn';
 import * as engine from '../../../src/servers/httpTransports';
+import { redactSecrets } from '../../../src/util/redact';
 import { MemoryLog, RecordingSampler, RecordingSink } from './fakeLaunches';
 
 const children: ChildProcess[] = [];
@@ -82,6 +83,49 @@ export const approvingUser: User = async (request) => {
   return Promise.resolve('opened');
 };
 
+/** A server's log as util/log.ts writes it: every line redacted with the secrets known so far. */
+export class RedactingLog extends MemoryLog {
+  constructor(private readonly secrets: ReadonlySet<string>) {
+    super();
+  }
+  override trace(m: string): void {
+    super.trace(redactSecrets(m, this.secrets));
+  }
+  override info(m: string): void {
+    super.info(redactSecrets(m, this.secrets));
+  }
+  override warn(m: string): void {
+    super.warn(redactSecrets(m, this.secrets));
+  }
+  override error(m: string, err?: unknown): void {
+    // As Logger.error words `err`, then redacts the line.
+    const detail = err === undefined ? undefined : err instanceof Error ? err.message : JSON.stringify(err);
+    super.error(redactSecrets(m, this.secrets), detail === undefined ? undefined : redactSecrets(detail, this.secrets));
+  }
+}
+
+/**
+ * One log per server, as util/serverLogs.ts keeps them (its connection's and its sign-in's lines),
+ * all redacting one set of secrets, as the extension's loggers share one.
+ */
+export class ServerLogsFake {
+  private readonly logs = new Map<string, RedactingLog>();
+  readonly secrets = new Set<string>();
+  for(server: string): RedactingLog {
+    let log = this.logs.get(server);
+    if (!log) this.logs.set(server, (log = new RedactingLog(this.secrets)));
+    return log;
+  }
+  /** The servers that have a log. */
+  servers(): string[] {
+    return [...this.logs.keys()];
+  }
+  /** Logger.addSecret: shorter values would redact too much ordinary text. */
+  addSecret(value: string): void {
+    if (value.length >= 4) this.secrets.add(value);
+  }
+}
+
 export interface SignInHarness {
   readonly signIn: SignInService;
   readonly store: AuthStore;
@@ -90,7 +134,8 @@ export interface SignInHarness {
   readonly failures: string[];
   /** The give-up notices the connections asked for (`server: reason`): none when sign-in said why. */
   readonly gaveUp: string[];
-  readonly log: MemoryLog;
+  /** Each server's own log: its connection's lines and its sign-in's. */
+  readonly logs: ServerLogsFake;
   readonly secrets: MapSecrets;
   /** Every value registered with the log's redaction. */
   readonly secretsLogged: string[];
@@ -99,7 +144,7 @@ export interface SignInHarness {
 
 /** One sign-in service, as the extension has one for all servers. */
 export function signInService(user: User, secrets = new MapSecrets(), timeoutMs = 30_000): SignInHarness {
-  const log = new MemoryLog();
+  const logs = new ServerLogsFake();
   const store = new AuthStore(secrets);
   const asked: SignInRequest[] = [];
   const failures: string[] = [];
@@ -114,11 +159,14 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
       return user(request);
     },
     failed: (server, reason) => failures.push(`${server}: ${reason}`),
-    log,
-    addSecret: (v) => secretsLogged.push(v),
+    logFor: (server) => logs.for(server),
+    addSecret: (v) => {
+      secretsLogged.push(v);
+      logs.addSecret(v);
+    },
     timeoutMs: () => timeoutMs,
   });
-  return { signIn, store, asked, failures, gaveUp: [], log, secrets, secretsLogged, redirect };
+  return { signIn, store, asked, failures, gaveUp: [], logs, secrets, secretsLogged, redirect };
 }
 
 /** A connection to the fixture at `base` that signs in through `h`. */
@@ -132,7 +180,7 @@ export function connect(h: SignInHarness, base: string, extra: Partial<RemoteSer
     ...extra,
   };
   return new Connection(def, {
-    log: h.log,
+    log: h.logs.for(def.name),
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink: new RecordingSink(),
     sampler: new RecordingSampler(),

@@ -1,0 +1,245 @@
+/**
+ * A quicker POST for our requests to a Streamable HTTP server on this machine, on the 2025 wire.
+ *
+ * Why: the SDK's transport turns every answer into a fetch `Response` and reads it through a web
+ * stream, a `TextDecoderStream` and an event-source parser, each piped stage costing event-loop
+ * turns per chunk. For a server on loopback that is most of a call's cost on our side, and the
+ * agent gateway pays it on every call it relays (bench/README.md, "Issue 24"). Here the request
+ * goes out through `node:http` on the shared keep-alive agent, and a `200` event stream or JSON
+ * answer is read directly: each event's message is checked as answeringFetch.ts checks it (a
+ * malformed server request is answered; a question is tied to the call whose stream it came on),
+ * validated with the SDK's own JSON-RPC schema, and handed to the transport's `onmessage`, as the
+ * SDK's transport hands it. The client (ids, progress, cancellation, result schemas, output
+ * schemas) is the SDK's, unchanged.
+ *
+ * What is not read here goes to the SDK: a batch, the handshake, a resumption, a 2026-07-28
+ * request (its `_meta` envelope and mirrored headers), and any other answer (a 401 or 403 that
+ * starts sign-in, a 404 for an expired session, a redirect, an error, an odd content type). The
+ * answer the server already gave is handed to the SDK's own send of the same body
+ * ({@link HandedOver}), so the request is never sent twice. Reading the SDK transport's private
+ * members (`_commonHeaders`, `_abortController`, `_scheduleReconnection`) ties this to
+ * @modelcontextprotocol/client 2.4; {@link installDirectPost} checks they exist and otherwise
+ * leaves the transport as it is.
+ */
+import * as http from 'node:http';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
+import { answeredMalformed, type OnQuestion } from './answeringFetch';
+import type { MalformedReply } from './answeringReadBuffer';
+import { type HandedOver, isLoopback, loopbackAgent, responseOf } from './loopbackFetch';
+import type { StreamOrigins } from './questionLinks';
+import { SseEvents, type SseEvent } from './sseEvents';
+
+/** The members of the SDK's StreamableHTTPClientTransport this reads (2.4). */
+interface SdkTransport {
+  _commonHeaders(): Promise<Headers>;
+  _abortController: AbortController | undefined;
+  _serverRetryMs: number | undefined;
+  _scheduleReconnection(options: Record<string, unknown>, attempt: number): void;
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void>;
+}
+
+export interface DirectPostDeps {
+  readonly url: URL;
+  readonly handedOver: HandedOver;
+  /** Answers a malformed server request (answeringFetch.ts's `answer`). */
+  readonly answer: (reply: MalformedReply) => void;
+  readonly origins: StreamOrigins;
+}
+
+/** Media type without parameters, lower case (the SDK's `mediaTypeEssence`). */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * Has the transport send what this file reads through `node:http`. A no-op unless `deps.url` is a
+ * plain-HTTP loopback address and the SDK members it needs are there.
+ */
+export function installDirectPost(transport: Transport, deps: DirectPostDeps): void {
+  const t = transport as unknown as SdkTransport;
+  if (deps.url.protocol !== 'http:' || !isLoopback(deps.url)) return;
+  if (typeof t._commonHeaders !== 'function' || typeof t._scheduleReconnection !== 'function') return;
+  const sdkSend = t.send.bind(t);
+  t.send = (message, options) => (takes(t, message, options) ? post(t, message, options, sdkSend, deps) : sdkSend(message, options));
+}
+
+/** One request of ours on the 2025 wire, with nothing the SDK's own send must add to it. */
+function takes(
+  t: SdkTransport,
+  message: JSONRPCMessage | JSONRPCMessage[],
+  options: TransportSendOptions | undefined,
+): message is JSONRPCRequest {
+  if (Array.isArray(message) || !isJSONRPCRequest(message) || message.method === 'initialize') return false;
+  if (options?.resumptionToken !== undefined || options?.headers !== undefined || options?.requestSignal !== undefined) return false;
+  const meta = message.params?._meta;
+  if (meta && PROTOCOL_VERSION_META_KEY in meta) return false;
+  return t._abortController !== undefined && !t._abortController.signal.aborted;
+}
+
+async function post(
+  t: SdkTransport,
+  message: JSONRPCRequest,
+  options: TransportSendOptions | undefined,
+  sdkSend: SdkTransport['send'],
+  deps: DirectPostDeps,
+): Promise<void> {
+  const body = JSON.stringify(message);
+  let res: http.IncomingMessage;
+  try {
+    const headers = await t._commonHeaders();
+    headers.set('content-type', 'application/json');
+    const types = [
+      ...(headers
+        .get('accept')
+        ?.split(',')
+        .map((s) => s.trim().toLowerCase()) ?? []),
+      'application/json',
+      'text/event-stream',
+    ];
+    headers.set('accept', [...new Set(types)].join(', '));
+    res = await request(deps.url, headers, body, t._abortController?.signal);
+  } catch (error) {
+    t.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+  const type = mediaType(res.headers['content-type']);
+  if (res.statusCode === 200 && type === 'text/event-stream') {
+    readEvents(t, res, message.id, options, deps);
+    return;
+  }
+  if (res.statusCode === 200 && type === 'application/json') {
+    const messages = await readJson(res);
+    for (const m of messages) t.onmessage?.(JSONRPCMessageSchema.parse(m));
+    return;
+  }
+  deps.handedOver.set(body, responseOf(res, deps.url, 'POST'));
+  return sdkSend(message, options);
+}
+
+function request(url: URL, headers: Headers, body: string, signal: AbortSignal | undefined): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const out: Record<string, string> = { 'content-length': String(Buffer.byteLength(body)) };
+    headers.forEach((value, name) => (out[name] = value));
+    // `new ClientRequest`, as loopbackFetch.ts explains: the extension host wraps `http.request`.
+    const req = new http.ClientRequest({
+      protocol: 'http:',
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port || 80,
+      path: url.pathname + url.search,
+      method: 'POST',
+      agent: loopbackAgent(),
+      headers: out,
+    });
+    const onAbort = (): void => void req.destroy(new DOMException('This operation was aborted', 'AbortError'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (e) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    req.on('response', (incoming) => {
+      incoming.on('close', () => signal?.removeEventListener('abort', onAbort));
+      if (signal?.aborted) incoming.destroy();
+      resolve(incoming);
+    });
+    req.end(body);
+  });
+}
+
+function readJson(res: http.IncomingMessage): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (text += c));
+    res.on('error', reject);
+    res.on('end', () => {
+      try {
+        const data = JSON.parse(text) as unknown;
+        resolve(Array.isArray(data) ? data : [data]);
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  });
+}
+
+/** The SDK transport's `_handleSseStream` for a POST's answer (not reconnectable unless primed). */
+function readEvents(
+  t: SdkTransport,
+  res: http.IncomingMessage,
+  callId: string | number,
+  options: TransportSendOptions | undefined,
+  deps: DirectPostDeps,
+): void {
+  const onQuestion: OnQuestion | undefined = deps.origins.onArrived ? (q) => deps.origins.onArrived?.(q.id, callId) : undefined;
+  const parser = new SseEvents((ms) => (t._serverRetryMs = ms));
+  let lastEventId: string | undefined;
+  let primed = false;
+  let answered = false;
+  const intentional = (): boolean => t._abortController?.signal.aborted === true;
+  const handle = (event: SseEvent): void => {
+    if (event.id) {
+      lastEventId = event.id;
+      primed = true;
+      options?.onresumptiontoken?.(event.id);
+    }
+    if (!event.data || (event.event && event.event !== 'message')) return;
+    try {
+      const raw = JSON.parse(event.data) as unknown;
+      if (answeredMalformed(raw, deps.answer, onQuestion)) return;
+      const message = JSONRPCMessageSchema.parse(raw);
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) answered = true;
+      t.onmessage?.(message);
+    } catch (error) {
+      t.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  const ended = (): void => {
+    if (primed && !answered && t._abortController && !intentional()) {
+      t._scheduleReconnection(
+        { resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken, onRequestStreamEnd: options?.onRequestStreamEnd },
+        0,
+      );
+    } else if (!intentional()) {
+      options?.onRequestStreamEnd?.();
+    }
+  };
+  // One event per microtask, as the SDK's reader loop delivers them: the client handles a
+  // notification (progress) a microtask after it arrives and a response at once, so a call's
+  // progress and answer read from one chunk must not reach it in the same turn.
+  let queue = Promise.resolve();
+  const later = (fn: () => void): void => {
+    queue = queue.then(fn);
+  };
+  let done = false;
+  let failure: Error | undefined;
+  res.setEncoding('utf8');
+  res.on('error', (e) => (failure = e));
+  res.on('data', (chunk: string) => {
+    for (const event of parser.feed(chunk)) later(() => handle(event));
+  });
+  res.on('end', () => {
+    done = true;
+    for (const event of parser.end()) later(() => handle(event));
+    later(ended);
+  });
+  res.on('close', () => {
+    if (done || intentional()) return;
+    done = true;
+    later(() => {
+      t.onerror?.(new Error(`SSE stream disconnected: ${failure ? String(failure) : 'the connection closed'}`));
+      ended();
+    });
+  });
+}

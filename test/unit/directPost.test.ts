@@ -1,0 +1,151 @@
+/**
+ * Our requests to a loopback Streamable HTTP server, read without the SDK's web streams
+ * (src/servers/directPost.ts), and the event-stream parser it reads with (src/servers/sseEvents.ts).
+ * A hand-written 2025 server counts every POST, so a request handed back to the SDK is seen to go
+ * out once; the real SDK client and our transport factory, nothing mocked.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { ServerDefinition } from '../../src/config/parse/definitions';
+import { HostClient } from '../../src/servers/hostClient';
+import { SseEvents } from '../../src/servers/sseEvents';
+import { createTransport } from '../../src/servers/transports';
+
+void describe('SseEvents (the event-stream parser)', () => {
+  const all = (chunks: string[]): { events: unknown[]; retry: number[] } => {
+    const retry: number[] = [];
+    const p = new SseEvents((ms) => retry.push(ms));
+    const events = [...chunks.flatMap((c) => p.feed(c)), ...p.end()];
+    return { events, retry };
+  };
+
+  void it('reads events across chunk boundaries, with CRLF, LF and CR line ends', () => {
+    const text =
+      '\ufeffid: 1\r\nevent: message\r\ndata: {"a":\r\ndata:1}\r\n\r\ndata: two\rdata:  three\r\r: keep-alive\n\nretry: 250\nid: 9\n\n';
+    for (const cut of [1, 3, 17, 18, 19, 40, text.length - 1]) {
+      const { events, retry } = all([text.slice(0, cut), text.slice(cut)]);
+      assert.deepEqual(
+        events,
+        [
+          { event: 'message', data: '{"a":\n1}', id: '1' },
+          { event: undefined, data: 'two\n three', id: undefined },
+          { event: undefined, data: '', id: '9' },
+        ],
+        `cut at ${cut}`,
+      );
+      assert.deepEqual(retry, [250]);
+    }
+  });
+
+  void it('reports an event with an id and empty data (the SDK server’s priming event), drops an unterminated one', () => {
+    assert.deepEqual(all(['id: p1\ndata: \n\n', 'data: {"half"']).events, [{ event: undefined, data: '', id: 'p1' }]);
+  });
+});
+
+void describe('direct POST to a loopback server', () => {
+  const posts = new Map<string, number>();
+  const gets: (string | undefined)[] = [];
+  let server: http.Server;
+  let url = '';
+  const result = (id: unknown, text: string): string =>
+    JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      if (req.method === 'GET') {
+        const last = req.headers['last-event-id'];
+        gets.push(typeof last === 'string' ? last : undefined);
+        if (last !== 'r1') return void res.writeHead(405).end();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.end(`id: r2\ndata: ${result(resumeId, 'resumed')}\n\n`);
+      }
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const msg = JSON.parse(body) as { id?: unknown; method?: string; params?: { arguments?: { mode?: string } } };
+        if (msg.method === 'initialize') {
+          res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
+          return void res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: msg.id,
+              result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw-http', version: '1' } },
+            }),
+          );
+        }
+        if (msg.method !== 'tools/call') return void res.writeHead(202).end();
+        const mode = msg.params?.arguments?.mode ?? 'sse';
+        posts.set(mode, (posts.get(mode) ?? 0) + 1);
+        if (mode === 'json') {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          return void res.end(result(msg.id, 'as json'));
+        }
+        if (mode === 'expired') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('session s1 is gone');
+        if (mode === 'resume') {
+          resumeId = msg.id;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          return void res.end('id: r1\ndata: \n\n');
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': keep-alive\n\n');
+        res.write(
+          `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: (msg.params as { _meta?: { progressToken?: unknown } })?._meta?.progressToken, progress: 1, total: 2 } })}\n\n`,
+        );
+        res.end(`event: message\ndata: ${result(msg.id, 'as events')}\n\n`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  after(() => {
+    server.close();
+  });
+  let resumeId: unknown;
+
+  async function client(): Promise<HostClient> {
+    const def: ServerDefinition = { name: 'raw-http', source: { kind: 'setting', scope: 'user' }, type: 'http', url, headers: {} };
+    const prepared = createTransport(def, { stderr: () => undefined, warn: () => undefined });
+    const c = new HostClient({ name: 'unit', version: '0' }, { capabilities: {}, versionNegotiation: { mode: 'legacy' } });
+    await c.connect(prepared.transport);
+    return c;
+  }
+
+  void it('reads an event-stream answer with its progress, and a JSON answer', async () => {
+    const c = await client();
+    try {
+      const progress: unknown[] = [];
+      const viaEvents = await c.callTool({ name: 't', arguments: { mode: 'sse' } }, { onprogress: (p) => progress.push(p) });
+      assert.deepEqual(viaEvents.content, [{ type: 'text', text: 'as events' }]);
+      assert.deepEqual(progress, [{ progress: 1, total: 2 }]);
+      const viaJson = await c.callTool({ name: 't', arguments: { mode: 'json' } });
+      assert.deepEqual(viaJson.content, [{ type: 'text', text: 'as json' }]);
+      assert.deepEqual([posts.get('sse'), posts.get('json')], [1, 1]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  void it('an answer it does not read (a 404 for an expired session) reaches the SDK, and the request went out once', async () => {
+    const c = await client();
+    try {
+      await assert.rejects(c.callTool({ name: 't', arguments: { mode: 'expired' } }), /404|session s1 is gone|Session/i);
+      assert.equal(posts.get('expired'), 1, 'the SDK read the answer already given instead of POSTing again');
+    } finally {
+      await c.close();
+    }
+  });
+
+  void it('a primed stream that ends before the answer is resumed by the SDK from its last event id', async () => {
+    const c = await client();
+    try {
+      const resumed = await c.callTool({ name: 't', arguments: { mode: 'resume' } });
+      assert.deepEqual(resumed.content, [{ type: 'text', text: 'resumed' }]);
+      assert.ok(gets.includes('r1'), `the SDK asked to resume after r1 (GETs: ${JSON.stringify(gets)})`);
+      assert.equal(posts.get('resume'), 1);
+    } finally {
+      await c.close();
+    }
+  });
+});

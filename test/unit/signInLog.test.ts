@@ -1,0 +1,81 @@
+/**
+ * Where sign-in writes (plain Node, real fixture): into the server's own log, beside its
+ * connection's lines, so a user who opens **Show Log** after a failed sign-in reads why there;
+ * and never a token or an authorization code, even when the authorization server quotes the code
+ * back in its error. The logs redact as util/log.ts does (support/signInHarness.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { approvingUser, connect, fixture, killFixtures, signInService, type User } from './support/signInHarness';
+
+after(killFixtures);
+
+void describe('sign-in lines go to the server’s own log (plain Node, real fixture)', () => {
+  void it('one server signs in, another is declined: each log tells its own, after its connection’s lines', async () => {
+    // Two authorization servers: tokens are kept per issuer and resource, so one would sign both in.
+    const [base, otherBase] = await Promise.all([fixture(), fixture()]);
+    const h = signInService((request) => (request.server === 'beta' ? Promise.resolve('declined') : approvingUser(request)));
+    const alpha = connect(h, base, { name: 'alpha' });
+    await alpha.start();
+    assert.equal(alpha.state.kind, 'running', JSON.stringify(alpha.state));
+    const beta = connect(h, otherBase, { name: 'beta' });
+    await beta.start();
+    assert.equal(beta.state.kind, 'error');
+
+    const a = h.logs.for('alpha').lines;
+    const b = h.logs.for('beta').lines;
+    const requires = a.findIndex((l) => l.startsWith('the server requires sign-in ('));
+    assert.ok(requires >= 0 && a.indexOf('signed in') > requires, `alpha's log: the 401, then signed in:\n${a.join('\n')}`);
+    assert.ok(b.includes('warn: sign-in ended: sign-in was declined'), `beta's log says why:\n${b.join('\n')}`);
+    assert.ok(!a.some((l) => l.includes('sign-in ended')), 'alpha’s log holds nothing of beta’s sign-in');
+    assert.ok(!b.includes('signed in'), 'beta’s log holds nothing of alpha’s');
+    assert.deepEqual(h.logs.servers().sort(), ['alpha', 'beta'], 'no other log was written');
+
+    // The tokens as stored (not as registered for redaction): in no line of any log.
+    const tokens = await h.store.tokensOf('alpha');
+    assert.ok(tokens?.access_token && tokens.refresh_token);
+    for (const server of h.logs.servers()) {
+      for (const l of h.logs.for(server).lines) {
+        assert.ok(!l.includes(tokens.access_token) && !l.includes(tokens.refresh_token), `${server}: ${l}`);
+      }
+    }
+    await alpha.shutdown();
+    h.signIn.dispose();
+  });
+
+  void it('an authorization server that quotes the code in invalid_grant: the server’s log says why, with the code redacted', async () => {
+    const base = await fixture({ FIXTURE_AUTH_MODE: 'echoCode' });
+    // The browser, reading the code off the redirect itself: what the test looks for does not come from the redaction's list.
+    const codes: string[] = [];
+    const user: User = (request) => {
+      void (async () => {
+        const back = (await fetch(request.url, { redirect: 'manual' })).headers.get('location') ?? '';
+        const code = new URL(back).searchParams.get('code');
+        if (code) codes.push(code);
+        await fetch(back);
+      })().catch(() => undefined);
+      return Promise.resolve('opened');
+    };
+    const h = signInService(user);
+    const conn = connect(h, base);
+    await conn.start();
+    assert.ok(conn.state.kind === 'error' && conn.state.gaveUp, JSON.stringify(conn.state));
+    const code = codes[0];
+    assert.ok(code, 'the browser brought a code back');
+    // The control: the reason as the SDK reports it does hold the code.
+    assert.ok(
+      h.failures.some((f) => f.includes(code)),
+      `the authorization server quoted the code: ${h.failures.join(' | ')}`,
+    );
+
+    const lines = h.logs.for('protected').lines;
+    assert.ok(
+      lines.includes('warn: sign-in ended: authorization code [redacted] is not valid'),
+      `the server's log says why, redacted:\n${lines.join('\n')}`,
+    );
+    for (const server of h.logs.servers()) {
+      for (const l of h.logs.for(server).lines) assert.ok(!l.includes(code), `${server}'s log holds the code: ${l}`);
+    }
+    h.signIn.dispose();
+  });
+});
