@@ -264,6 +264,7 @@ export class Services extends Disposable {
           void safe.showErrorMessage(safe.l10n.t('Sign-in to “{0}” failed: {1}', displayText(server), displayText(reason))),
         logFor: (server) => this.serverLogs.for(server),
         addSecret: (value) => this.log.addSecret(value),
+        redact: (text) => this.log.redact(text),
         timeoutMs: () => options.signInTimeoutMs?.(),
       }),
     );

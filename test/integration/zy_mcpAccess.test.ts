@@ -1,14 +1,15 @@
 // `chat.mcp.access: "registry"` in the real host (VS Code 1.139.1): VS Code then runs no server
-// written into `.vscode/mcp.json` (only ones installed from its MCP registry), but it still runs
-// extensions' servers, our gateway's. So the file's server is ours (Run Tool, the API), said so in
-// the Servers view, with nothing to route; the gateway's server still reaches the agent. Back to
-// "all", without a reload, the file's server is VS Code's again and the offer to route comes.
+// written into `.vscode/mcp.json` or `.mcp.json` (only ones installed from its MCP registry), but
+// it still runs extensions' servers, our gateway's. So the files' servers are ours (Run Tool, the
+// API), said so in the Servers view, with nothing to route, and a routed one is not handed to the
+// agent; the gateway's own server still reaches it. Back to "all", without a reload, the files'
+// servers are VS Code's again and the offer to route comes.
 //
 // Why `zy_`: the files run in name order. This suite plays VS Code's agent and changes VS Code's
 // chat settings; it runs after the Sampling suite, which needs a host with no language model but
 // its own (see zy_runToolSources.test.ts), and before zz_deactivate.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
@@ -23,6 +24,9 @@ const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixt
 /** In `.vscode/mcp.json`; VS Code's id for it is that file's collection's (folder 0) and the name. */
 const FILE = 'mcpjson-reg';
 const FILE_ID = `mcp.config.ws0.${FILE}`;
+/** In the folder's `.mcp.json`, which VS Code reads through another discovery than `.vscode/mcp.json`. */
+const DOT = 'dotmcp-reg';
+const DOT_ID = `workspace-dot-mcp.0.${DOT}`;
 /** In our setting: offered to the agent through the gateway. */
 const GW = 'gwreg';
 /** The name our client gives at initialize (package.json `name`); any other is VS Code's. */
@@ -35,12 +39,17 @@ const entry = (name: string): Record<string, unknown> => ({
   env: { FIXTURE_RECORD: recordFile(name) },
 });
 
-/** How many times a client other than ours completed an initialize with the file's server. */
-const startsByVscode = (): number => initializedClients(recordFile(FILE)).filter((n) => n !== OUR_CLIENT).length;
+/** How many times a client other than ours completed an initialize with `name`'s fixture. */
+const startsByVscode = (name: string): number => initializedClients(recordFile(name)).filter((n) => n !== OUR_CLIENT).length;
+const FILES = [
+  [FILE, FILE_ID],
+  [DOT, DOT_ID],
+] as const;
 
 suite('chat.mcp.access "registry": VS Code runs no server of its files, so they are ours; the gateway still reaches the agent', () => {
   let s: TestServices;
   let mcpJson: ReturnType<typeof workspaceMcpJson>;
+  let dotMcp = '';
   const saved = { mode: undefined as unknown, servers: undefined as unknown, offer: undefined as unknown, answer: undefined as unknown };
 
   suiteSetup(async () => {
@@ -53,30 +62,34 @@ suite('chat.mcp.access "registry": VS Code runs no server of its files, so they 
     const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
     json.servers[FILE] = entry(FILE);
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
+    dotMcp = path.join(path.dirname(path.dirname(mcpJson.path)), '.mcp.json');
+    writeFileSync(dotMcp, JSON.stringify({ mcpServers: { [DOT]: entry(DOT) } }));
     await config().update('servers', { ...(saved.servers as object | undefined), [GW]: entry(GW) }, vscode.ConfigurationTarget.Workspace);
     await config().update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
     await waitFor(
-      () => s.manager.vscodeOwned().some((d) => d.name === FILE) && s.gateway.has(GW),
-      `${FILE} VS Code's, ${GW} offered`,
+      () => FILES.every(([n]) => s.manager.vscodeOwned().some((d) => d.name === n)) && s.gateway.has(GW),
+      `${FILE} and ${DOT} VS Code's, ${GW} offered`,
       30_000,
     );
   });
 
   suiteTeardown(async () => {
     await chatMcp().update('access', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('workbench.mcp.stopServer', FILE_ID).then(undefined, () => undefined);
+    for (const route of s.routes.all()) await s.routes.remove(route);
+    for (const [, id] of FILES) await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, () => undefined);
     mcpJson.restore();
+    rmSync(dotMcp, { force: true });
     await config().update('servers', saved.servers, vscode.ConfigurationTarget.Workspace);
     await config().update('offerRouting', saved.offer, vscode.ConfigurationTarget.Workspace);
     await s.context.workspaceState.update(OFFER_ANSWER_KEY, saved.answer);
     await config().update('workspaceMcpJson', saved.mode, vscode.ConfigurationTarget.Workspace);
     await s.manager.reload();
-    await waitFor(() => !s.manager.get(FILE) && !s.manager.get(GW), "the suite's servers gone");
+    await waitFor(() => [FILE, DOT, GW].every((n) => !s.manager.get(n)), "the suite's servers gone");
     // The rest of the suite drives the mcp.json fixtures through our connections again.
     await waitForRunning(s, 'fixture');
   });
 
-  test('"registry": the mcp.json server runs here, not in VS Code, with no offer to route; the agent still calls the gateway’s server; "all" again gives it back to VS Code', async function () {
+  test('"registry": the servers of .vscode/mcp.json and .mcp.json run here, not in VS Code, with no offer to route; the agent still calls the gateway’s server; "all" again gives it back to VS Code', async function () {
     this.timeout(240_000);
     const asked: string[][] = [];
     const intercepted = s.hooks.routingOffer.intercept('ask', () => (servers) => {
@@ -88,8 +101,9 @@ suite('chat.mcp.access "registry": VS Code runs no server of its files, so they 
       await chatMcp().update('access', 'registry', vscode.ConfigurationTarget.Global);
 
       // Ours now: running here, not listed as VS Code's, nothing to route.
-      await waitFor(() => !s.manager.vscodeOwned().some((d) => d.name === FILE), `${FILE} no longer VS Code's`);
+      await waitFor(() => !s.manager.vscodeOwned().some((d) => d.name === FILE || d.name === DOT), `${FILE}, ${DOT} no longer VS Code's`);
       await waitForRunning(s, FILE);
+      await waitForRunning(s, DOT);
       // The offer on and unanswered, as in a workspace that never saw it; off and on is the
       // user's way to have it again in this window.
       await s.context.workspaceState.update(OFFER_ANSWER_KEY, undefined);
@@ -109,12 +123,18 @@ suite('chat.mcp.access "registry": VS Code runs no server of its files, so they 
       );
       assert.equal(s.gateway.has(FILE), false, 'not offered through the gateway either');
 
-      // What VS Code does: asked to start the file's server as chat would, it has no such server.
+      // What VS Code does: asked to start the files' servers as chat would, it has no such server.
       for (let i = 0; i < 3; i++) {
-        await vscode.commands.executeCommand('workbench.mcp.startServer', FILE_ID, { waitForLiveTools: true });
+        for (const [, id] of FILES) await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
         await new Promise((r) => setTimeout(r, 500));
       }
-      assert.equal(startsByVscode(), 0, `VS Code started ${FILE} under "registry": ${initializedClients(recordFile(FILE)).join(', ')}`);
+      for (const [name] of FILES) {
+        assert.equal(
+          startsByVscode(name),
+          0,
+          `VS Code started ${name} under "registry": ${initializedClients(recordFile(name)).join(', ')}`,
+        );
+      }
 
       // The gateway's server: VS Code still starts it, and the agent's call reaches our process.
       await startAsAgent(GW);
@@ -126,21 +146,48 @@ suite('chat.mcp.access "registry": VS Code runs no server of its files, so they 
 
       // Back to "all", no reload: VS Code's again, we stop ours, and the offer lists it.
       await chatMcp().update('access', 'all', vscode.ConfigurationTarget.Global);
-      await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === FILE) && !s.manager.get(FILE), `${FILE} VS Code's again`);
+      await waitFor(
+        () => FILES.every(([n]) => s.manager.vscodeOwned().some((d) => d.name === n) && !s.manager.get(n)),
+        `${FILE}, ${DOT} VS Code's again`,
+      );
       await waitFor(() => s.commandContext.get(CONTEXT_KEYS.canRoute) === true, 'Route offered');
       await waitFor(() => asked.length === 1, 'the offer to route, once VS Code runs the file’s servers again', 30_000);
-      assert.ok(asked[0]?.includes(FILE), `the offer lists ${FILE}: ${JSON.stringify(asked)}`);
-      // The same start command now does start it in VS Code: the check above could fail.
-      const t0 = Date.now();
-      while (startsByVscode() === 0 && Date.now() - t0 < 60_000) {
-        await vscode.commands.executeCommand('workbench.mcp.startServer', FILE_ID, { waitForLiveTools: true });
-        await new Promise((r) => setTimeout(r, 250));
+      assert.ok(asked[0]?.includes(FILE) && asked[0].includes(DOT), `the offer lists ${FILE} and ${DOT}: ${JSON.stringify(asked)}`);
+      // The same start command now does start them in VS Code: the check above could fail.
+      for (const [name, id] of FILES) {
+        const t0 = Date.now();
+        while (startsByVscode(name) === 0 && Date.now() - t0 < 60_000) {
+          await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        assert.equal(startsByVscode(name), 1, `VS Code started ${name} under "all"`);
+        await vscode.commands.executeCommand('workbench.mcp.stopServer', id);
       }
-      assert.equal(startsByVscode(), 1, 'VS Code started the file’s server under "all"');
       assert.ok(s.gateway.has(GW), 'the gateway’s server is offered throughout');
     } finally {
       intercepted.dispose();
       await chatMcp().update('access', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('a server routed before "registry" is not handed to the agent while it holds; "all" again offers it again', async function () {
+    this.timeout(120_000);
+    try {
+      await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === FILE), `${FILE} VS Code's`);
+      assert.equal(await vscode.commands.executeCommand<boolean>('mcpElicitation.routeServer', FILE), true);
+      await waitFor(() => s.gateway.has(FILE), 'routed: offered through the gateway');
+
+      await chatMcp().update('access', 'registry', vscode.ConfigurationTarget.Global);
+      await waitFor(() => !s.gateway.has(FILE), 'not offered under "registry"');
+      await waitForRunning(s, FILE);
+      assert.equal(s.gateway.reach(FILE).kind, 'registryOnly', 'the Servers view says why');
+      assert.ok(s.gateway.has(GW), 'our setting’s server still is');
+
+      await chatMcp().update('access', 'all', vscode.ConfigurationTarget.Global);
+      await waitFor(() => s.gateway.has(FILE), 'offered again under "all"');
+    } finally {
+      await chatMcp().update('access', undefined, vscode.ConfigurationTarget.Global);
+      for (const route of s.routes.all()) await s.routes.remove(route);
     }
   });
 });

@@ -29,6 +29,7 @@ function lazy(store: AuthStore) {
       failed: () => undefined,
       logFor: () => ({ info: () => undefined, warn: () => undefined }),
       addSecret: () => undefined,
+      redact: (text) => text,
     },
     () => {
       loads++;

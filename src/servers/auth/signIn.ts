@@ -37,8 +37,13 @@ export interface SignInDeps {
   readonly engine: () => typeof HttpTransports;
   /** Asks the user and, on Allow, opens `request.url` in the browser. */
   readonly consent: (request: SignInRequest, signal: AbortSignal) => Promise<SignInConsentAnswer>;
-  /** Tells the user a sign-in failed (not when they turned it down themselves). */
+  /**
+   * Tells the user a sign-in failed (not when they turned it down themselves). The reason comes
+   * redacted ({@link redact}): an authorization server may quote the code back in its error.
+   */
   readonly failed: (server: string, reason: string) => void;
+  /** The logs' redaction (util/log.ts), with the secrets {@link addSecret} registered. */
+  readonly redact: (text: string) => string;
   /**
    * The server's own log (util/serverLogs.ts), where its connection writes its lifecycle: a user
    * who opens it after a failed sign-in reads why there. Redacted like every log, with the secrets
@@ -157,7 +162,7 @@ export class SignInService implements SignInPort {
       const failure =
         err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err, def));
       this.deps.logFor(def.name).warn(`sign-in ended: ${failure.message}`);
-      if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, failure.message);
+      if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, this.deps.redact(failure.message));
       throw failure;
     } finally {
       if (this.running.get(def.name) === mine) this.running.delete(def.name);
@@ -214,7 +219,7 @@ export class SignInService implements SignInPort {
 
   refused(def: RemoteServerDefinition, reason: string): void {
     this.deps.logFor(def.name).warn(`sign-in ended: ${reason}`);
-    this.deps.failed(def.name, reason);
+    this.deps.failed(def.name, this.deps.redact(reason));
   }
 
   /** Forgets `server`'s tokens and its pre-registered client's secret; true when there was either. */

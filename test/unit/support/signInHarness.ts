@@ -130,7 +130,7 @@ export interface SignInHarness {
   readonly signIn: SignInService;
   readonly store: AuthStore;
   readonly asked: SignInRequest[];
-  /** The notices shown: `server: reason`. */
+  /** The notices shown: `server: reason`, the reason redacted as the extension shows it. */
   readonly failures: string[];
   /** The give-up notices the connections asked for (`server: reason`): none when sign-in said why. */
   readonly gaveUp: string[];
@@ -164,6 +164,7 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
       secretsLogged.push(v);
       logs.addSecret(v);
     },
+    redact: (text) => redactSecrets(text, logs.secrets),
     timeoutMs: () => timeoutMs,
   });
   return { signIn, store, asked, failures, gaveUp: [], logs, secrets, secretsLogged, redirect };
