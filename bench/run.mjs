@@ -623,6 +623,7 @@ async function gatewayRun(browser, extensionDir) {
       MCP_BENCH_GATEWAY_PIPE_HOST_PORT: String(hostPipePort),
       MCP_BENCH_GATEWAY_PIPE_PROCESS: 'gwpipeproc',
       MCP_BENCH_GATEWAY_UPSTREAM_PORT: String(upstreamPort),
+      ...(process.env['MCP_BENCH_PROFILE'] ? { MCP_BENCH_PROFILE: path.resolve(process.env['MCP_BENCH_PROFILE']) } : {}),
       MCP_BENCH_GATEWAY_CALLS: String(GATEWAY_CALLS),
       MCP_BENCH_GATEWAY_LIST_RUNS: String(GATEWAY_LIST_RUNS),
       MCP_BENCH_WARMUP: String(WARMUP),

@@ -10,6 +10,8 @@
  * upstream writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on
  * the stdio copy and the gateway's.
  */
+import { writeFileSync } from 'node:fs';
+import { Session as InspectorSession } from 'node:inspector/promises';
 import type { ExtensionUnderTest } from './extension';
 import { agentTool, invoke, startAsAgent } from '../../test/integration/agent';
 import type { HttpProbeResult } from './httpProbe';
@@ -76,6 +78,21 @@ async function listChangedOnce(server: AgentServer, k: number): Promise<number> 
   return (await listed) - sentAt;
 }
 
+async function profileCalls(server: AgentServer, n: number, file: string): Promise<void> {
+  const inspector = new InspectorSession();
+  inspector.connect();
+  try {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+    await inspector.post('Profiler.start');
+    for (let i = 0; i < n; i++) await timedEcho(server, i);
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+  } finally {
+    inspector.disconnect();
+  }
+}
+
 export async function measureGateway(
   ext: ExtensionUnderTest,
   servers: readonly AgentServer[],
@@ -111,6 +128,11 @@ export async function measureGateway(
       if (i >= warmup) calls.push({ path: server.path, ms });
     }
   }
+  // Diagnosis only (MCP_BENCH_PROFILE=<file>): a CPU profile of this extension host over more calls
+  // of the gateway in front of the HTTP copy, after the measured ones; no figure comes from it.
+  const profileTo = process.env['MCP_BENCH_PROFILE'];
+  const profiled = servers.find((x) => x.path === 'gatewayHttp');
+  if (profileTo && profiled) await profileCalls(profiled, n, profileTo);
   const listChanged: GatewayResult['listChanged'] = [];
   // The list_changed row compares the gateway with VS Code running the server itself.
   const listing = servers.filter((x) => x.path === 'direct' || x.path === 'gateway');

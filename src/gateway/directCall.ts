@@ -44,9 +44,11 @@ const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (ty
 /**
  * The call this body is, when the direct path answers it exactly as the SDK would: one request,
  * params the SDK's schema accepts (a string name, object arguments and `_meta`, a string or number
- * progress token), no task, and the headers the SDK's transport requires, on a 2025 revision.
+ * progress token), no task, and the headers the SDK's transport requires, on a 2025 revision: the
+ * `MCP-Protocol-Version` header's or, without one (VS Code 1.139 sends none after `initialize`,
+ * and the SDK then keeps to the negotiated revision), the one the session's `initialize` asked for.
  */
-export function directCall(body: unknown, headers: http.IncomingHttpHeaders): DirectCall | undefined {
+export function directCall(body: unknown, headers: http.IncomingHttpHeaders, sessionRevision: string | undefined): DirectCall | undefined {
   if (!isObject(body) || body['jsonrpc'] !== '2.0' || body['method'] !== 'tools/call' || !isRequestId(body['id'])) return undefined;
   const params = body['params'];
   if (!isObject(params) || typeof params['name'] !== 'string' || 'task' in params) return undefined;
@@ -58,7 +60,7 @@ export function directCall(body: unknown, headers: http.IncomingHttpHeaders): Di
   const accept = headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (!isJsonContentType(headers['content-type'])) return undefined;
-  const version = headers['mcp-protocol-version'];
+  const version = headers['mcp-protocol-version'] ?? sessionRevision;
   if (typeof version !== 'string' || version >= FIRST_MODERN_REVISION || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   return { id: body['id'], params };
 }

@@ -57,6 +57,11 @@ interface Session {
   readonly server: Server;
   /** The session declared tools (the upstream did when it opened): its calls may take the direct path. */
   readonly relaysTools: boolean;
+  /**
+   * The revision the client asked for at `initialize`, which the SDK's server agrees to when it
+   * supports it; VS Code 1.139 sends no `MCP-Protocol-Version` header after that (directCall.ts).
+   */
+  readonly revision: string | undefined;
 }
 
 class HttpError extends Error {
@@ -139,7 +144,7 @@ export class GatewayEndpoint {
           res.writeHead(202).end();
           return;
         }
-        const call = existing.relaysTools ? directCall(body, req.headers) : undefined;
+        const call = existing.relaysTools ? directCall(body, req.headers, existing.revision) : undefined;
         if (call) {
           await this.direct.serve(sid, call, res, (params, caller) =>
             relayRequest(this.deps.name, this.deps.upstream, 'tools/call', params, caller),
@@ -147,7 +152,7 @@ export class GatewayEndpoint {
           return;
         }
       }
-      const session = existing ?? (await this.openSession(initializeCapabilities(body)));
+      const session = existing ?? (await this.openSession(initializeCapabilities(body), initializeRevision(body)));
       await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, res, this.url), { parsedBody: body }), res);
     } catch (err) {
       if (res.headersSent) {
@@ -167,7 +172,7 @@ export class GatewayEndpoint {
     }
   }
 
-  private async openSession(agentCapabilities: unknown): Promise<Session> {
+  private async openSession(agentCapabilities: unknown, revision: string | undefined): Promise<Session> {
     await this.deps.agentConnecting?.(agentCapabilities);
     await this.upstreamReady();
     if (this.sessions.size >= MAX_SESSIONS) {
@@ -183,7 +188,7 @@ export class GatewayEndpoint {
         this.deps.onDidChangeSessions();
       },
     });
-    const session: Session = { transport, server, relaysTools: server.getCapabilities().tools !== undefined };
+    const session: Session = { transport, server, relaysTools: server.getCapabilities().tools !== undefined, revision };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id) this.direct.endSession(id);
@@ -244,6 +249,13 @@ const isInit = (m: unknown): boolean => typeof m === 'object' && m !== null && (
 
 function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
+}
+
+/** The protocol revision an `initialize` asks for, as sent (directCall.ts checks it is one it answers). */
+function initializeRevision(body: unknown): string | undefined {
+  const init = (Array.isArray(body) ? (body as unknown[]).find(isInit) : body) as { params?: { protocolVersion?: unknown } } | undefined;
+  const v = init?.params?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** The client capabilities an `initialize` declares, as sent (unvalidated: the SDK checks the request). */

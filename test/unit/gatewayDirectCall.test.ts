@@ -27,7 +27,7 @@ const call = (id: number | string, args: Record<string, unknown>, token?: string
 
 void describe('which calls take the direct path', () => {
   void it("takes VS Code's tool call on the 2025 wire, progress token and all", () => {
-    assert.deepEqual(directCall(call(7, { a: 1 }, 'tok'), VSCODE_HEADERS), {
+    assert.deepEqual(directCall(call(7, { a: 1 }, 'tok'), VSCODE_HEADERS, undefined), {
       id: 7,
       params: { name: 'slow', arguments: { a: 1 }, _meta: { progressToken: 'tok' } },
     });
@@ -50,7 +50,20 @@ void describe('which calls take the direct path', () => {
       ['no event-stream accept', call(1, {}), { ...VSCODE_HEADERS, accept: 'application/json' }],
       ['a text body', call(1, {}), { ...VSCODE_HEADERS, 'content-type': 'text/plain' }],
     ];
-    for (const [what, body, headers] of leftAlone) assert.equal(directCall(body, headers), undefined, what);
+    for (const [what, body, headers] of leftAlone) assert.equal(directCall(body, headers, undefined), undefined, what);
+    const noHeader = { accept: VSCODE_HEADERS.accept, 'content-type': 'application/json' };
+    assert.equal(directCall(call(1, {}), noHeader, '2026-07-28'), undefined, 'a session on the 2026 wire');
+    assert.equal(directCall(call(1, {}), noHeader, '1999-01-01'), undefined, 'a session on a revision the SDK does not know');
+  });
+
+  void it('takes a call without the revision header (VS Code 1.139 sends none) on a session that asked for a 2025 revision', () => {
+    // What VS Code 1.139.1 sends for an agent's tool call, headers and all (seen on the wire in the bench host).
+    const vscode = { accept: 'text/event-stream, application/json', 'content-type': 'application/json' };
+    assert.equal(directCall(call(9, { text: 'x' }, '23982040-8f31'), vscode, '2025-11-25')?.id, 9);
+    assert.equal(
+      directCall(call(9, { text: 'x' }, '23982040-8f31'), { ...vscode, 'mcp-protocol-version': '2026-07-28' }, '2025-11-25'),
+      undefined,
+    );
   });
 
   void it('reads cancellations from one message or a batch, and puts errors on the wire as the SDK does', () => {
@@ -68,14 +81,16 @@ interface Answer {
   readonly text: string;
 }
 
-void describe('the direct path on the wire', () => {
+void describe('the direct path on the wire', { timeout: 60_000 }, () => {
   const upstream = new RecordingUpstream();
   let endpoint: GatewayEndpoint;
   let sid = '';
+  // As VS Code 1.139 sends them: no MCP-Protocol-Version header after initialize.
+  const WIRE_HEADERS = { accept: 'text/event-stream, application/json', 'content-type': 'application/json' };
   const post = async (body: unknown, signal?: AbortSignal): Promise<Answer> => {
     const res = await fetch(endpoint.url, {
       method: 'POST',
-      headers: { ...VSCODE_HEADERS, [SECRET_HEADER]: SECRET, ...(sid ? { 'mcp-session-id': sid } : {}) },
+      headers: { ...WIRE_HEADERS, [SECRET_HEADER]: SECRET, ...(sid ? { 'mcp-session-id': sid } : {}) },
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
     });
