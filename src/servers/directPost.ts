@@ -21,7 +21,7 @@
  * @modelcontextprotocol/client 2.4; {@link installDirectPost} checks they exist and otherwise
  * leaves the transport as it is.
  */
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import {
   PROTOCOL_VERSION_META_KEY,
@@ -35,7 +35,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { answeredMalformed, type OnQuestion } from './answeringFetch';
 import type { MalformedReply } from './answeringReadBuffer';
-import { type HandedOver, isLoopback, loopbackAgent, responseOf } from './loopbackFetch';
+import { type HandedOver, isLoopback, loopbackAgent, responseOf, sendOnLoopback } from './loopbackFetch';
 import type { StreamOrigins } from './questionLinks';
 import { SseEvents, type SseEvent } from './sseEvents';
 
@@ -129,32 +129,9 @@ async function post(
 }
 
 function request(url: URL, headers: Headers, body: string, signal: AbortSignal | undefined): Promise<http.IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const out: Record<string, string> = { 'content-length': String(Buffer.byteLength(body)) };
-    headers.forEach((value, name) => (out[name] = value));
-    // `new ClientRequest`, as loopbackFetch.ts explains: the extension host wraps `http.request`.
-    const req = new http.ClientRequest({
-      protocol: 'http:',
-      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-      port: url.port || 80,
-      path: url.pathname + url.search,
-      method: 'POST',
-      agent: loopbackAgent(),
-      headers: out,
-    });
-    const onAbort = (): void => void req.destroy(new DOMException('This operation was aborted', 'AbortError'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (e) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    req.on('response', (incoming) => {
-      incoming.on('close', () => signal?.removeEventListener('abort', onAbort));
-      if (signal?.aborted) incoming.destroy();
-      resolve(incoming);
-    });
-    req.end(body);
-  });
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name] = value));
+  return sendOnLoopback(loopbackAgent(), { url, method: 'POST', headers: out, body }, signal);
 }
 
 function readJson(res: http.IncomingMessage): Promise<unknown[]> {

@@ -112,10 +112,23 @@ export function responseOf(incoming: http.IncomingMessage, url: URL, method: str
 
 function viaNodeHttp(
   agent: http.Agent,
-  { url, method, headers, body }: NonNullable<ReturnType<typeof loopbackRequest>>,
+  request: NonNullable<ReturnType<typeof loopbackRequest>>,
   signal: AbortSignal | undefined,
 ): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
+  return sendOnLoopback(agent, request, signal).then((incoming) => responseOf(incoming, request.url, request.method));
+}
+
+/**
+ * One request to a loopback server through `node:http`, resolving with the response as it starts
+ * (its body streams): this file's fetch, and directPost.ts, which reads the answer itself.
+ * Aborting ends the request, or the response body while it streams, as with fetch.
+ */
+export function sendOnLoopback(
+  agent: http.Agent,
+  { url, method, headers, body }: { url: URL; method: string; headers: Record<string, string>; body: string | undefined },
+  signal: AbortSignal | undefined,
+): Promise<http.IncomingMessage> {
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
     const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
     // `new ClientRequest`, not `http.request`: the extension host replaces `http.request` with a
@@ -132,7 +145,6 @@ function viaNodeHttp(
       headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
     });
     let res: http.IncomingMessage | undefined;
-    // Aborting ends the request, or the response body while it streams, as with fetch.
     const onAbort = (): void => {
       const reason = abortReason(signal);
       req.destroy(reason);
@@ -147,7 +159,7 @@ function viaNodeHttp(
     req.on('response', (incoming) => {
       res = incoming;
       incoming.on('close', done);
-      resolve(responseOf(incoming, url, method));
+      resolve(incoming);
     });
     req.end(payload);
   });
