@@ -507,38 +507,35 @@ function responseCounts(recordDir, names) {
 }
 
 /**
+ * Runs a Node script of the harness that prints `LISTENING <port>` (the gateway fixture, the TCP
+ * pipe), marked as this run's and killed on exit.
+ * @returns {Promise<{ port: number, stop: () => void }>}
+ */
+async function startListener(/** @type {string[]} */ args, /** @type {string} */ label) {
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, [RUN_ENV]: RUN_ID },
+  });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', stop);
+  return { port: await listeningPort(child, label), stop };
+}
+
+/**
  * Starts the gateway fixture over Streamable HTTP on a free loopback port; killed on exit.
  * @returns {Promise<{ url: string, stop: () => void }>}
  */
 async function startGatewayHttpServer(/** @type {string} */ name) {
-  const child = spawn(process.execPath, [GATEWAY_SERVER, name, 'http'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, [RUN_ENV]: RUN_ID },
-  });
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  };
-  process.on('exit', stop);
-  const port = await listeningPort(child, `${name}: the HTTP gateway fixture`);
+  const { port, stop } = await startListener([GATEWAY_SERVER, name, 'http'], `${name}: the HTTP gateway fixture`);
   return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
-/**
- * The raw TCP pipe of bench/lib/tcpPipe.mjs as a process of its own, in front of `targetPort`.
- * @returns {Promise<{ port: number, stop: () => void }>}
- */
-async function startTcpPipeProcess(/** @type {number} */ targetPort) {
-  const child = spawn(process.execPath, [TCP_PIPE_PROCESS, String(targetPort)], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, [RUN_ENV]: RUN_ID },
-  });
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  };
-  process.on('exit', stop);
-  return { port: await listeningPort(child, 'the TCP pipe process'), stop };
+/** The raw TCP pipe of bench/lib/tcpPipe.mjs as a process of its own, in front of `targetPort`. */
+function startTcpPipeProcess(/** @type {number} */ targetPort) {
+  return startListener([TCP_PIPE_PROCESS, String(targetPort)], 'the TCP pipe process');
 }
 
 /**

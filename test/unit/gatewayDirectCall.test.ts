@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import { cancelledIds, directCall, wireError } from '../../src/gateway/directCall';
-import { GatewayEndpoint } from '../../src/gateway/endpoint';
-import { RecordingUpstream } from './support/recordingUpstream';
+import type { GatewayEndpoint } from '../../src/gateway/endpoint';
+import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key';
 const VSCODE_HEADERS = {
@@ -114,15 +114,7 @@ void describe('the direct path on the wire', { timeout: 60_000 }, () => {
   };
 
   before(async () => {
-    endpoint = await GatewayEndpoint.open({
-      name: 'up',
-      secret: SECRET,
-      upstream: () => upstream,
-      self: { name: 'mcp-elicitation-host', version: '0.0.0' },
-      log: { info: () => undefined, warn: () => undefined },
-      startTimeoutMs: 1000,
-      onDidChangeSessions: () => undefined,
-    });
+    endpoint = await openTestEndpoint({ secret: SECRET, upstream: () => upstream });
     const init = await fetch(endpoint.url, {
       method: 'POST',
       headers: { ...VSCODE_HEADERS, [SECRET_HEADER]: SECRET },

@@ -9,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SECRET_HEADER } from '../../src/gateway/admission';
-import { GatewayEndpoint } from '../../src/gateway/endpoint';
-import { RecordingUpstream } from './support/recordingUpstream';
+import type { GatewayEndpoint } from '../../src/gateway/endpoint';
+import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key';
 
@@ -25,15 +25,7 @@ void describe('gateway endpoint', () => {
   let endpoint: GatewayEndpoint;
   let sessions = 0;
   before(async () => {
-    endpoint = await GatewayEndpoint.open({
-      name: 'up',
-      secret: SECRET,
-      upstream: () => upstream,
-      self: { name: 'mcp-elicitation-host', version: '0.0.0' },
-      log: { info: () => undefined, warn: () => undefined },
-      startTimeoutMs: 1000,
-      onDidChangeSessions: () => sessions++,
-    });
+    endpoint = await openTestEndpoint({ secret: SECRET, upstream: () => upstream, onDidChangeSessions: () => sessions++ });
   });
   after(async () => {
     await endpoint.close();

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SECRET_HEADER } from '../../src/gateway/admission';
-import { GatewayEndpoint } from '../../src/gateway/endpoint';
+import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { RefusalLog } from '../../src/gateway/refusalLog';
+import { openTestEndpoint } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key';
 const HUGE = 100 * 1024 * 1024;
@@ -65,14 +66,9 @@ void describe('gateway endpoint refusals', () => {
   let endpoint: GatewayEndpoint;
   const warnings: string[] = [];
   before(async () => {
-    endpoint = await GatewayEndpoint.open({
-      name: 'up',
+    endpoint = await openTestEndpoint({
       secret: SECRET,
-      upstream: () => undefined,
-      self: { name: 'mcp-elicitation-host', version: '0.0.0' },
       log: { info: () => undefined, warn: (m) => warnings.push(m) },
-      startTimeoutMs: 1000,
-      onDidChangeSessions: () => undefined,
       timeouts: { headersMs: 2_000, requestMs: 5_000, keepAliveMs: 1_000, checkEveryMs: 100 },
     });
   });

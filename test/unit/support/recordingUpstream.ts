@@ -1,7 +1,9 @@
 /**
- * An upstream for the gateway endpoint's tests (gatewayEndpoint, gatewayDirectCall): it answers
- * like a server with one slow tool and keeps what it was sent.
+ * For the gateway endpoint's tests (gatewayEndpoint, gatewayDirectCall, gatewayRefusals): an
+ * upstream that answers like a server with one slow tool and keeps what it was sent, and the
+ * endpoint they open.
  */
+import { GatewayEndpoint, type EndpointDeps } from '../../../src/gateway/endpoint';
 import type { GatewayUpstream, RelayOptions } from '../../../src/gateway/upstream';
 import type { RelayedMessage } from '../../../src/servers/connection';
 
@@ -47,4 +49,17 @@ export class RecordingUpstream implements GatewayUpstream {
     });
     return { content: [{ type: 'text', text: `done (${JSON.stringify(request.params?.['arguments'] ?? {})})` }] };
   }
+}
+
+/** An endpoint for server `up` with no upstream, a quiet log and a 1 s start timeout, unless `deps` say otherwise. */
+export function openTestEndpoint(deps: Partial<EndpointDeps> & Pick<EndpointDeps, 'secret'>): Promise<GatewayEndpoint> {
+  return GatewayEndpoint.open({
+    name: 'up',
+    upstream: () => undefined,
+    self: { name: 'mcp-elicitation-host', version: '0.0.0' },
+    log: { info: () => undefined, warn: () => undefined },
+    startTimeoutMs: 1000,
+    onDidChangeSessions: () => undefined,
+    ...deps,
+  });
 }
