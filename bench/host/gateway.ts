@@ -131,8 +131,11 @@ export async function measureGateway(
   // Diagnosis only (MCP_BENCH_PROFILE=<file>): a CPU profile of this extension host over more calls
   // of the gateway in front of the HTTP copy, after the measured ones; no figure comes from it.
   const profileTo = process.env['MCP_BENCH_PROFILE'];
+  // VS Code calling the HTTP copy itself is profiled too (`<file>.direct`): what both paths pay.
   const profiled = servers.find((x) => x.path === 'gatewayHttp');
+  const direct = servers.find((x) => x.path === 'http');
   if (profileTo && profiled) await profileCalls(profiled, n, profileTo);
+  if (profileTo && direct) await profileCalls(direct, n, `${profileTo}.direct`);
   const listChanged: GatewayResult['listChanged'] = [];
   // The list_changed row compares the gateway with VS Code running the server itself.
   const listing = servers.filter((x) => x.path === 'direct' || x.path === 'gateway');
