@@ -6,7 +6,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { approvingUser, connect, fixture, killFixtures, signInService, type User } from './support/signInHarness';
+import { AuthStore } from '../../src/servers/auth/authStore';
+import { LazySignIn } from '../../src/servers/auth/lazySignIn';
+import * as signInModule from '../../src/servers/auth/signIn';
+import * as engine from '../../src/servers/httpTransports';
+import { redactSecrets } from '../../src/util/redact';
+import {
+  approvingUser,
+  connect,
+  fixture,
+  killFixtures,
+  MapSecrets,
+  ServerLogsFake,
+  signInService,
+  type User,
+} from './support/signInHarness';
 
 after(killFixtures);
 
@@ -79,5 +93,76 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
       for (const l of h.logs.for(server).lines) assert.ok(!l.includes(code), `${server}'s log holds the code: ${l}`);
     }
     h.signIn.dispose();
+  });
+
+  void it('Sign Out says in the server’s own log that the stored sign-in was forgotten (or that there was none), after "signed in" and without a secret', async () => {
+    const base = await fixture();
+    const h = signInService(approvingUser);
+    const conn = connect(h, base);
+    await conn.start();
+    assert.equal(conn.state.kind, 'running', JSON.stringify(conn.state));
+    const tokens = await h.store.tokensOf('protected');
+    assert.ok(tokens?.access_token && tokens.refresh_token);
+    // A pre-registered client's secret is forgotten with the tokens: it must not be quoted either.
+    const clientSecret = 'client-secret-of-protected';
+    await h.store.setClientSecret('protected', clientSecret);
+    // As the command does: the server stops first, then its sign-in is forgotten.
+    await conn.shutdown();
+
+    assert.equal(await h.signIn.signOut('protected'), true);
+    const lines = h.logs.for('protected').lines;
+    assert.ok(lines.indexOf('signed in') >= 0, `signed in first:\n${lines.join('\n')}`);
+    assert.equal(lines.at(-1), 'signed out: the stored sign-in was forgotten', `the last line a user reads:\n${lines.join('\n')}`);
+    assert.equal(await h.store.isSignedIn('protected'), false);
+    assert.equal(await h.store.clientSecret('protected'), undefined);
+
+    // Again, with nothing left: the log says so, as the notice does ("had no sign-in to forget").
+    assert.equal(await h.signIn.signOut('protected'), false);
+    assert.equal(lines.at(-1), 'sign out: there was no stored sign-in to forget');
+    assert.deepEqual(h.logs.servers(), ['protected'], 'no other server’s log was written');
+    for (const l of lines) {
+      for (const secret of [tokens.access_token, tokens.refresh_token, clientSecret]) assert.ok(!l.includes(secret), `a secret in: ${l}`);
+    }
+    h.signIn.dispose();
+  });
+
+  void it('Sign Out before the sign-in service is loaded (tokens from an earlier window) writes the same line, once', async () => {
+    const secrets = new MapSecrets();
+    // An earlier window signed in: the tokens are in SecretStorage, this window's store has not seen them change.
+    await new AuthStore(secrets).saveTokens(
+      'remote',
+      { issuer: 'http://127.0.0.1:9', resource: 'http://127.0.0.1:9/mcp' },
+      { access_token: 'access-from-earlier-window', refresh_token: 'refresh-from-earlier-window', token_type: 'Bearer' },
+    );
+    const store = new AuthStore(secrets);
+    const logs = new ServerLogsFake();
+    let loads = 0;
+    // Whether the service was loaded when a line was asked for: the stand-in's own branch must write it.
+    const loadedWhenLogged: number[] = [];
+    const signIn = new LazySignIn(
+      {
+        store,
+        engine: () => engine,
+        consent: () => Promise.resolve('declined'),
+        failed: () => undefined,
+        logFor: (server) => {
+          loadedWhenLogged.push(loads);
+          return logs.for(server);
+        },
+        addSecret: (v) => logs.addSecret(v),
+        redact: (text) => redactSecrets(text, logs.secrets),
+      },
+      () => {
+        loads++;
+        return signInModule;
+      },
+    );
+    assert.equal(await signIn.signOut('remote'), true);
+    assert.deepEqual(logs.for('remote').lines, ['signed out: the stored sign-in was forgotten']);
+    assert.deepEqual(loadedWhenLogged, [0], 'written by the stand-in, before the service was loaded');
+    for (const l of logs.for('remote').lines) assert.ok(!l.includes('from-earlier-window'), l);
+    assert.equal(await store.isSignedIn('remote'), false);
+    signIn.dispose();
+    store.dispose();
   });
 });

@@ -11,6 +11,7 @@ import type { SignInPort } from '../connection';
 import type * as SignInModule from './signIn';
 import type { AuthStore } from './authStore';
 import { Emitter, type Event } from '../../util/emitter';
+import { forgetSignIn } from './signOut';
 
 export type LazySignInDeps = Omit<SignInModule.SignInDeps, 'redirect'>;
 
@@ -64,9 +65,13 @@ export class LazySignIn implements SignInPort {
     return this.service().endedInAuthFlow(def, err);
   }
 
-  /** Forgets `server`'s tokens and its client secret; true when there was either. */
+  /**
+   * Forgets `server`'s tokens and its client secret; true when there was either. Before the
+   * service is loaded (tokens from an earlier window, nothing remote started yet) it forgets here,
+   * with the same line in the server's log the service writes.
+   */
   async signOut(server: string): Promise<boolean> {
-    return this.real ? this.real.signOut(server) : this.deps.store.forgetServer(server);
+    return this.real ? this.real.signOut(server) : forgetSignIn(this.deps.store, this.deps.logFor(server), server);
   }
 
   dispose(): void {

@@ -14,6 +14,7 @@ import type * as HttpTransports from '../httpTransports';
 import type { ServerOAuthProvider } from './oauthProvider';
 import type { AuthStore } from './authStore';
 import { LoopbackRedirect } from './loopbackRedirect';
+import { forgetSignIn } from './signOut';
 import { Emitter, type Event } from '../../util/emitter';
 
 /** How long the browser has to come back: signing in may take a password manager and a second factor. */
@@ -222,10 +223,13 @@ export class SignInService implements SignInPort {
     this.deps.failed(def.name, this.deps.redact(reason));
   }
 
-  /** Forgets `server`'s tokens and its pre-registered client's secret; true when there was either. */
+  /**
+   * Forgets `server`'s tokens and its pre-registered client's secret, and says so in the server's
+   * log (signOut.ts); true when there was either.
+   */
   async signOut(server: string): Promise<boolean> {
     this.running.get(server)?.abort(new SignInFailed('signed out', true));
-    return this.deps.store.forgetServer(server);
+    return forgetSignIn(this.deps.store, this.deps.logFor(server), server);
   }
 
   dispose(): void {
