@@ -184,6 +184,8 @@ void describe('which requests the direct POST sends', () => {
 
 void describe('direct POST on the 2026-07-28 wire', () => {
   const seen: { mode: string; method: string | undefined; version: string | undefined; name: string | undefined }[] = [];
+  const listeners: (() => void)[] = [];
+  let changed = false;
   let server: http.Server;
   let url = '';
   const result = (id: unknown, text: string): string =>
@@ -211,13 +213,39 @@ void describe('direct POST on the 2026-07-28 wire', () => {
               id: msg.id,
               result: {
                 supportedVersions: ['2026-07-28'],
-                capabilities: { tools: {} },
+                capabilities: { tools: { listChanged: true } },
                 _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw-modern', version: '1' } },
               },
             }),
           );
         }
+        if (msg.method === 'subscriptions/listen') {
+          // The stream stays open: the acknowledgement now, a list change when a call asks for one.
+          const sub = { _meta: { 'io.modelcontextprotocol/subscriptionId': msg.id } };
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: msg.params?.['notifications'], ...sub } })}\n\n`,
+          );
+          listeners.push(() =>
+            res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: sub })}\n\n`),
+          );
+          return;
+        }
+        if (msg.method === 'tools/list') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const tools = [
+            { name: 'echo', inputSchema: { type: 'object' } },
+            ...(changed ? [{ name: 'late', inputSchema: { type: 'object' } }] : []),
+          ];
+          return void res.end(
+            JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', tools, ttlMs: 0, cacheScope: 'private' } }),
+          );
+        }
         const mode = (msg.params?.['arguments'] as { mode?: string } | undefined)?.mode ?? 'json';
+        if (mode === 'change') {
+          changed = true;
+          for (const announce of listeners) announce();
+        }
         seen.push({ mode, method: header('mcp-method'), version: header('mcp-protocol-version'), name: header('mcp-name') });
         if (mode === 'invalid') {
           res.writeHead(400, { 'content-type': 'application/json' });
@@ -237,16 +265,40 @@ void describe('direct POST on the 2026-07-28 wire', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });
   after(() => {
+    server.closeAllConnections();
     server.close();
   });
 
-  async function modernClient(): Promise<HostClient> {
+  async function modernClient(onToolsChanged?: (names: string[]) => void): Promise<HostClient> {
     const def: ServerDefinition = { name: 'raw-modern', source: { kind: 'setting', scope: 'user' }, type: 'http', url, headers: {} };
     const prepared = createTransport(def, { stderr: () => undefined, warn: () => undefined });
-    const c = new HostClient({ name: 'unit', version: '0' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const c = new HostClient(
+      { name: 'unit', version: '0' },
+      {
+        capabilities: {},
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        ...(onToolsChanged
+          ? { listChanged: { tools: { onChanged: (_e, tools) => onToolsChanged((tools ?? []).map((t) => t.name)) } } }
+          : {}),
+      },
+    );
     await c.connect(prepared.transport);
     return c;
   }
+
+  void it('a list change reaches the client on its subscriptions/listen stream, which stays open', async () => {
+    const lists: string[][] = [];
+    const c = await modernClient((names) => lists.push(names));
+    try {
+      assert.equal(listeners.length, 1, 'the client opened one listen stream');
+      await c.callTool({ name: 'echo', arguments: { mode: 'change' } });
+      const t0 = Date.now();
+      while (lists.length === 0 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(lists, [['echo', 'late']]);
+    } finally {
+      await c.close();
+    }
+  });
 
   void it('sends the headers the server checks against the body, and reads a JSON or an event-stream answer', async () => {
     const c = await modernClient();
@@ -254,7 +306,7 @@ void describe('direct POST on the 2026-07-28 wire', () => {
       assert.deepEqual((await c.callTool({ name: 'echo', arguments: { mode: 'json' } })).content, [{ type: 'text', text: 'as json' }]);
       assert.deepEqual((await c.callTool({ name: 'echo', arguments: { mode: 'sse' } })).content, [{ type: 'text', text: 'as events' }]);
       assert.deepEqual(
-        seen.filter((s) => s.mode !== 'invalid'),
+        seen.filter((s) => s.mode === 'json' || s.mode === 'sse'),
         [
           { mode: 'json', method: 'tools/call', version: '2026-07-28', name: 'echo' },
           { mode: 'sse', method: 'tools/call', version: '2026-07-28', name: 'echo' },
