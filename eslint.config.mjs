@@ -21,6 +21,7 @@ const PURE = [
   'src/servers/auth/**/*.ts',
   'src/servers/transports.ts',
   'src/servers/httpTransports.ts',
+  'src/util/sdkConsole.ts',
 ];
 
 export default tseslint.config(

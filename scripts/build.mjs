@@ -76,6 +76,44 @@ const mcpSdkShims = {
   },
 };
 
+/**
+ * The module the MCP SDK's console calls go to instead (src/util/sdkConsole.ts), by a name of its
+ * own so that the lazy files can take it from dist/extension.js (FROM_EXTENSION): one instance,
+ * whose route the composition root sets.
+ */
+const SDK_CONSOLE = 'mcp-sdk-console';
+const SDK_FILE = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/][^\\/]+[\\/]dist[\\/].*\.m?js$/;
+const CONSOLE_CALL = /(?<![\w$.])console\.(log|info|debug|trace|warn|error)\(/g;
+
+/**
+ * An SDK file's text with its `console.<method>(` calls made calls of src/util/sdkConsole.ts. The
+ * SDK's sign-in and refresh warnings quote what the authorization server said (codes, tokens), and
+ * the host's console is an unredacted log that other extensions share, so we neither let them
+ * reach it nor patch it. The import goes on the first line, so the source maps' lines still match.
+ * @param {string} text
+ */
+function sdkConsoleCalls(text) {
+  const out = text.replace(CONSOLE_CALL, '__mcpSdkConsole.$1(');
+  return out === text ? text : `import { sdkConsole as __mcpSdkConsole } from ${JSON.stringify(SDK_CONSOLE)};${out}`;
+}
+
+/**
+ * Applies sdkConsoleCalls to the SDK's files (CLIENT_AUTH's chunk gets it in clientAuthApart) and
+ * resolves SDK_CONSOLE where no lazy file's rule took it first.
+ * @type {esbuild.Plugin}
+ */
+const mcpSdkConsole = {
+  name: 'mcp-sdk-console',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${SDK_CONSOLE}$`) }, () => ({ path: path.join(repoRoot, 'src', 'util', 'sdkConsole.ts') }));
+    build.onLoad({ filter: SDK_FILE }, (args) => ({
+      contents: sdkConsoleCalls(readFileSync(args.path, 'utf8')),
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions} */
 const integrationSuite = {
   entryPoints: { index: 'test/integration/index.ts' },
@@ -155,7 +193,8 @@ const LAZY = [
  * add 7 KB of jsonc-parser to it. The exports go by position, so their names (mostly the 186
  * protocol schema names the gateway's server uses, about 5 KB) are in the lazy files, not here.
  */
-const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', '@modelcontextprotocol/core/internal'];
+// SDK_CONSOLE too: the route of the SDK's console lines is state, and a copy per file would not have it.
+const FROM_EXTENSION = ['zod/v4', 'jsonc-parser', '@modelcontextprotocol/core', '@modelcontextprotocol/core/internal', SDK_CONSOLE];
 
 /**
  * The MCP client SDK's shared chunks (the protocol, the Client class and its OAuth code), which
@@ -263,7 +302,7 @@ function clientAuthApart(self) {
           : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: 'client-auth' }, (args) => ({
-        contents: onlyRegion(readFileSync(args.path, 'utf8'), CLIENT_AUTH.region, args.path),
+        contents: onlyRegion(sdkConsoleCalls(readFileSync(args.path, 'utf8')), CLIENT_AUTH.region, args.path),
         resolveDir: path.dirname(args.path),
         loader: 'js',
       }));
@@ -319,7 +358,7 @@ async function namesLazyFilesTake() {
           format: 'esm',
           target: 'node20',
           external: ['vscode'],
-          plugins: [fromExtensionExternal(self), clientAuthApart(self), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+          plugins: [fromExtensionExternal(self), clientAuthApart(self), zodEnglishOnly, lazyApart(undefined), mcpSdkShims, mcpSdkConsole],
         });
       }),
   );
@@ -496,7 +535,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [extensionEntry('src/extension.ts', fromExtension), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+    plugins: [extensionEntry('src/extension.ts', fromExtension), zodEnglishOnly, lazyApart(undefined), mcpSdkShims, mcpSdkConsole],
   },
   // The extension as the in-host tests and the benchmark load it (see writeTestExtension).
   ...(testEntry
@@ -508,7 +547,13 @@ const targets = [
           format: /** @type {const} */ ('cjs'),
           target: 'node20',
           external: ['vscode'],
-          plugins: [extensionEntry('test/host/extension.ts', fromExtension), zodEnglishOnly, lazyApart(undefined), mcpSdkShims],
+          plugins: [
+            extensionEntry('test/host/extension.ts', fromExtension),
+            zodEnglishOnly,
+            lazyApart(undefined),
+            mcpSdkShims,
+            mcpSdkConsole,
+          ],
         },
       ]
     : []),
@@ -519,7 +564,7 @@ const targets = [
     format: /** @type {const} */ ('cjs'),
     target: 'node20',
     external: ['vscode'],
-    plugins: [clientAuthApart(l.entry), zodEnglishOnly, lazyApart(l.entry), mcpSdkShims],
+    plugins: [clientAuthApart(l.entry), zodEnglishOnly, lazyApart(l.entry), mcpSdkShims, mcpSdkConsole],
   })),
   {
     entryPoints: { webview: 'webview/main.ts' },

@@ -45,6 +45,7 @@ import { isLoopback } from './servers/loopbackFetch';
 import { askerFor } from './elicitation/asker';
 import { Logger } from './util/log';
 import { ServerLogs } from './util/serverLogs';
+import { routeSdkConsole } from './util/sdkConsole';
 import { displayText } from './elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
 import * as safe from './util/safeText';
@@ -160,6 +161,9 @@ export class Services extends Disposable {
     this.log = this._register(
       new Logger('MCP Elicitation', observers.logLine ? { observe: (c, l, t) => observers.logLine?.(c, l, t) } : {}),
     );
+    // The MCP SDK's console lines (its sign-in and refresh warnings quote the authorization server)
+    // come here, redacted, instead of the extension host's console (util/sdkConsole.ts).
+    this._register(routeSdkConsole((level, text) => this.log[level](text)));
     this.serverLogs = this._register(new ServerLogs(this.log));
     const connectTimeoutMs = (): number => options.connectTimeoutMs?.() ?? CONNECT_TIMEOUT_MS;
     this.limiter = new RateLimiter(this.settings.rateLimit, now);

@@ -1,0 +1,100 @@
+// The MCP SDK's console lines (src/util/sdkConsole.ts, which the build puts in place of the SDK's
+// `console.<method>(` calls): they reach our log at their level, redacted like every log line, and
+// never the global console, which the extension host writes to its own log unredacted.
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { routeSdkConsole, sdkConsole } from '../../src/util/sdkConsole';
+import { RedactingLog } from './support/signInHarness';
+
+/** Whatever reached the global console while a test ran. */
+const consoleLines: string[] = [];
+
+beforeEach(() => {
+  consoleLines.length = 0;
+  for (const m of ['log', 'info', 'debug', 'trace', 'warn', 'error'] as const) {
+    mock.method(console, m, (...args: unknown[]) => void consoleLines.push(args.map(String).join(' ')));
+  }
+});
+afterEach(() => mock.restoreAll());
+
+/** A log that redacts with the secrets it was told, as util/log.ts does, with the level on each line. */
+function redactingLog(...secrets: string[]): { log: RedactingLog; route: { dispose(): void } } {
+  const log = new RedactingLog(new Set(secrets));
+  return {
+    log,
+    route: routeSdkConsole((level, text) => (level === 'debug' || level === 'trace' ? log.info(`${level}: ${text}`) : log[level](text))),
+  };
+}
+
+void describe('the MCP SDK’s console lines go to our log, redacted', () => {
+  void it('the invalid_grant warning quoting a refresh token reaches the log with the token redacted, and nothing reaches the console', () => {
+    const refreshToken = 'rt-6f1c0b9e2d';
+    const { log, route } = redactingLog(refreshToken);
+    try {
+      // The SDK's own wording (warnCredentialInvalidation), with the authorization server's error_description.
+      sdkConsole.warn(
+        `[mcp-sdk] OAuth "invalid_grant" — invalidating the stored tokens and retrying authorization. Cause: ${JSON.stringify(`refresh token ${refreshToken} is not valid`)}`,
+      );
+      assert.deepEqual(log.lines, [
+        'warn: [mcp-sdk] OAuth "invalid_grant" — invalidating the stored tokens and retrying authorization. Cause: "refresh token [redacted] is not valid"',
+      ]);
+      assert.deepEqual(consoleLines, []);
+    } finally {
+      route.dispose();
+    }
+  });
+
+  void it('each console method keeps its level; several arguments make one line, an object as JSON so its secret keys are redacted too', () => {
+    const { log, route } = redactingLog();
+    try {
+      sdkConsole.log('a', 1);
+      sdkConsole.info('b');
+      sdkConsole.debug('Client.listPrompts() called but server does not advertise prompts capability');
+      sdkConsole.error('failed:', new TypeError('fetch failed'), { client_secret: 'cs-93a1', status: 400 });
+      assert.deepEqual(log.lines, [
+        'a 1',
+        'b',
+        'debug: Client.listPrompts() called but server does not advertise prompts capability',
+        'error: failed: TypeError: fetch failed {"client_secret":"[redacted]","status":400} undefined',
+      ]);
+      assert.deepEqual(consoleLines, []);
+    } finally {
+      route.dispose();
+    }
+  });
+
+  void it('lines written while no route is set are held (the last 50) and reach the next route first', () => {
+    for (let i = 0; i < 60; i++) sdkConsole.warn(`early ${i}`);
+    assert.deepEqual(consoleLines, [], 'held, not printed');
+    const { log, route } = redactingLog();
+    try {
+      assert.equal(log.lines.length, 50);
+      assert.equal(log.lines[0], 'warn: early 10', 'the oldest went first');
+      assert.equal(log.lines[49], 'warn: early 59');
+    } finally {
+      route.dispose();
+    }
+    // After the route is gone (the extension stopped): held again, not written to its log.
+    sdkConsole.warn('late');
+    assert.equal(log.lines.length, 50);
+    const next = redactingLog();
+    try {
+      assert.deepEqual(next.log.lines, ['warn: late']);
+    } finally {
+      next.route.dispose();
+    }
+  });
+
+  void it('disposing an older route leaves a newer one in place', () => {
+    const first = redactingLog();
+    const second = redactingLog();
+    first.route.dispose();
+    try {
+      sdkConsole.warn('to the second');
+      assert.deepEqual(first.log.lines, []);
+      assert.deepEqual(second.log.lines, ['warn: to the second']);
+    } finally {
+      second.route.dispose();
+    }
+  });
+});
