@@ -1,5 +1,5 @@
 /**
- * A quicker POST for our requests to a Streamable HTTP server on this machine, on the 2025 wire.
+ * A quicker POST for our requests to a Streamable HTTP server on this machine.
  *
  * Why: the SDK's transport turns every answer into a fetch `Response` and reads it through a web
  * stream, a `TextDecoderStream` and an event-source parser, each piped stage costing event-loop
@@ -12,14 +12,19 @@
  * SDK's transport hands it. The client (ids, progress, cancellation, result schemas, output
  * schemas) is the SDK's, unchanged.
  *
- * What is not read here goes to the SDK: a batch, the handshake, a resumption, a 2026-07-28
- * request (its `_meta` envelope and mirrored headers), and any other answer (a 401 or 403 that
- * starts sign-in, a 404 for an expired session, a redirect, an error, an odd content type). The
- * answer the server already gave is handed to the SDK's own send of the same body
- * ({@link HandedOver}), so the request is never sent twice. Reading the SDK transport's private
- * members (`_commonHeaders`, `_abortController`, `_scheduleReconnection`) ties this to
+ * On the 2026-07-28 wire a request carries its revision in its `_meta` envelope, and the headers
+ * the server cross-checks against the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) are
+ * set by the SDK transport's own `_applyBodyDerivedHeaders`, as its send sets them; a request with
+ * per-request headers (a tool's `x-mcp-header` parameters) goes to the SDK.
+ *
+ * What is not read here goes to the SDK: a batch, the handshake, a resumption, and any other
+ * answer (a 401 or 403 that starts sign-in, a 404 for an expired session, a 2026 400 carrying a
+ * JSON-RPC error, a redirect, an error, an odd content type). The answer the server already gave
+ * is handed to the SDK's own send of the same body ({@link HandedOver}), so the request is never
+ * sent twice. Reading the SDK transport's private members (`_commonHeaders`,
+ * `_applyBodyDerivedHeaders`, `_abortController`, `_scheduleReconnection`) ties this to
  * @modelcontextprotocol/client 2.4; {@link installDirectPost} checks they exist and otherwise
- * leaves the transport as it is.
+ * leaves the transport (or its 2026 requests) as it is.
  */
 import type * as http from 'node:http';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
@@ -42,6 +47,8 @@ import { SseEvents, type SseEvent } from './sseEvents';
 /** The members of the SDK's StreamableHTTPClientTransport this reads (2.4). */
 interface SdkTransport {
   _commonHeaders(): Promise<Headers>;
+  /** The 2026 headers a request's `_meta` envelope calls for; absent before the SDK had them. */
+  _applyBodyDerivedHeaders?: (headers: Headers, message: JSONRPCMessage) => void;
   _abortController: AbortController | undefined;
   _serverRetryMs: number | undefined;
   _scheduleReconnection(options: Record<string, unknown>, attempt: number): void;
@@ -72,20 +79,26 @@ export function installDirectPost(transport: Transport, deps: DirectPostDeps): v
   if (deps.url.protocol !== 'http:' || !isLoopback(deps.url)) return;
   if (typeof t._commonHeaders !== 'function' || typeof t._scheduleReconnection !== 'function') return;
   const sdkSend = t.send.bind(t);
-  t.send = (message, options) => (takes(t, message, options) ? post(t, message, options, sdkSend, deps) : sdkSend(message, options));
+  const mirrors = typeof t._applyBodyDerivedHeaders === 'function';
+  const open = (): boolean => t._abortController !== undefined && !t._abortController.signal.aborted;
+  t.send = (message, options) =>
+    sentDirectly(message, options, mirrors) && open() ? post(t, message, options, sdkSend, deps) : sdkSend(message, options);
 }
 
-/** One request of ours on the 2025 wire, with nothing the SDK's own send must add to it. */
-function takes(
-  t: SdkTransport,
+/**
+ * Whether a message is one this file sends: a request of ours other than the handshake, with
+ * nothing the SDK's own send must add to it (a resumption, per-request headers), on the 2025
+ * wire, or on the 2026 wire when the SDK transport's header rule (`mirrors`) is there.
+ */
+export function sentDirectly(
   message: JSONRPCMessage | JSONRPCMessage[],
   options: TransportSendOptions | undefined,
+  mirrors: boolean,
 ): message is JSONRPCRequest {
   if (Array.isArray(message) || !isJSONRPCRequest(message) || message.method === 'initialize') return false;
-  if (options?.resumptionToken !== undefined || options?.headers !== undefined || options?.requestSignal !== undefined) return false;
+  if (options?.resumptionToken !== undefined || options?.headers !== undefined) return false;
   const meta = message.params?._meta;
-  if (meta && PROTOCOL_VERSION_META_KEY in meta) return false;
-  return t._abortController !== undefined && !t._abortController.signal.aborted;
+  return mirrors || !(meta && PROTOCOL_VERSION_META_KEY in meta);
 }
 
 async function post(
@@ -99,6 +112,7 @@ async function post(
   let res: http.IncomingMessage;
   try {
     const headers = await t._commonHeaders();
+    t._applyBodyDerivedHeaders?.(headers, message);
     headers.set('content-type', 'application/json');
     const types = [
       ...(headers
@@ -109,9 +123,14 @@ async function post(
       'text/event-stream',
     ];
     headers.set('accept', [...new Set(types)].join(', '));
-    res = await request(deps.url, headers, body, t._abortController?.signal);
+    // The SDK gives each 2026 request a signal of its own: aborting it closes that request's stream.
+    const transportSignal = t._abortController?.signal;
+    const requestSignal = options?.requestSignal;
+    const signal =
+      requestSignal && transportSignal ? AbortSignal.any([transportSignal, requestSignal]) : (requestSignal ?? transportSignal);
+    res = await request(deps.url, headers, body, signal);
   } catch (error) {
-    t.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    if (options?.requestSignal?.aborted !== true) t.onerror?.(error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
   const type = mediaType(res.headers['content-type']);
@@ -164,7 +183,7 @@ function readEvents(
   let lastEventId: string | undefined;
   let primed = false;
   let answered = false;
-  const intentional = (): boolean => t._abortController?.signal.aborted === true;
+  const intentional = (): boolean => t._abortController?.signal.aborted === true || options?.requestSignal?.aborted === true;
   const handle = (event: SseEvent): void => {
     if (event.id) {
       lastEventId = event.id;
@@ -185,7 +204,12 @@ function readEvents(
   const ended = (): void => {
     if (primed && !answered && t._abortController && !intentional()) {
       t._scheduleReconnection(
-        { resumptionToken: lastEventId, onresumptiontoken: options?.onresumptiontoken, onRequestStreamEnd: options?.onRequestStreamEnd },
+        {
+          resumptionToken: lastEventId,
+          onresumptiontoken: options?.onresumptiontoken,
+          requestSignal: options?.requestSignal,
+          onRequestStreamEnd: options?.onRequestStreamEnd,
+        },
         0,
       );
     } else if (!intentional()) {

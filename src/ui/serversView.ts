@@ -47,11 +47,15 @@ function signInDescription(state: ReturnType<SignInStateSource['stateOf']>): str
 }
 
 function reachDescription(reach: AgentReach): string | undefined {
+  // A server of .vscode/mcp.json running here would otherwise look like any of ours: the row says
+  // the agent does not get it, beside "offered to the agent" on the rows of ours it does get.
+  if (reach.kind === 'registryOnly') return vscode.l10n.t('not offered to the agent (registry only)');
   if (reach.kind !== 'offered') return undefined;
   return reach.sessions > 0 ? vscode.l10n.t('agent connected') : vscode.l10n.t('offered to the agent');
 }
 
-function reachTooltip(reach: AgentReach): string {
+/** `file`: where the server is written (its definition's source), which `registryOnly` names. */
+function reachTooltip(reach: AgentReach, file: string): string {
   switch (reach.kind) {
     case 'offered':
       return vscode.l10n.t(
@@ -63,7 +67,8 @@ function reachTooltip(reach: AgentReach): string {
       return vscode.l10n.t("VS Code's agent: not offered, because VS Code's AI features are turned off.");
     case 'registryOnly':
       return vscode.l10n.t(
-        'VS Code\'s agent: not offered. chat.mcp.access is "registry", so VS Code runs only servers installed from its MCP registry, not the servers of this file: they run here, for Run Tool and the API.',
+        'VS Code\'s agent: not offered. chat.mcp.access is "registry", so VS Code runs only servers installed from its MCP registry, not those written in {0}. This extension runs them instead, for Run Tool and other extensions. Once chat.mcp.access is "all" again, VS Code runs them and its agent gets them.',
+        file,
       );
     case 'notOffered':
       return vscode.l10n.t("VS Code's agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).");
@@ -210,7 +215,7 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
         : []),
       ...(state?.kind === 'running' && state.protocolVersion ? [vscode.l10n.t('MCP revision: {0}', state.protocolVersion)] : []),
       vscode.l10n.t('Elicitation policy: {0}', policy),
-      reachTooltip(reach),
+      reachTooltip(reach, entry.resolved ? describeSource(entry.resolved.def.source) : ''),
     ];
     // The name, a server's error and its reported version are foreign text: one neutralised whole.
     item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));

@@ -115,12 +115,11 @@ suite('chat.mcp.access "registry": VS Code runs no server of its files, so they 
       const fileEntry = entryOf(FILE);
       assert.ok(fileEntry);
       const fileRow = s.serversView.getTreeItem({ kind: 'server', entry: fileEntry });
-      assert.doesNotMatch(String(fileRow.description), /run by VS Code|agent/, 'not "run by VS Code", and not offered');
-      assert.match(
-        // Markdown-escaped, as every row's text.
-        (fileRow.tooltip as vscode.MarkdownString).value.replace(/\\/g, ''),
-        /not offered\. chat\.mcp\.access is "registry", so VS Code runs only servers installed from its MCP registry/,
-      );
+      assert.doesNotMatch(String(fileRow.description), /run by VS Code/, 'not "run by VS Code"');
+      assert.match(String(fileRow.description), /^not offered to the agent \(registry only\) · /, 'the row says the agent does not get it');
+      const fileTip = (fileRow.tooltip as vscode.MarkdownString).value.replace(/\\/g, ''); // Markdown-escaped, as every row's text.
+      assert.match(fileTip, /not offered\. chat\.mcp\.access is "registry", so VS Code runs only servers installed from its MCP registry/);
+      assert.ok(fileTip.includes(`not those written in ${mcpJson.path}.`), `the tooltip names the file: ${fileTip}`);
       assert.equal(s.gateway.has(FILE), false, 'not offered through the gateway either');
 
       // What VS Code does: asked to start the files' servers as chat would, it has no such server.
