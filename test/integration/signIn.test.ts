@@ -112,6 +112,9 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     assert.equal(await s.authStore.tokensOf(NAME), undefined);
     await waitFor(() => s.manager.get(NAME)?.state.kind === 'stopped', 'stopped after sign-out');
     await waitFor(() => /\.auth-signedOut/.test(String(row().contextValue)), 'the row offers Sign In');
+    // The server's own log says so, after "signed in": its last sign-in line is not "signed in".
+    const signedOut = own().lastIndexOf('signed out: the stored sign-in was forgotten');
+    assert.ok(signedOut > own().lastIndexOf('signed in'), `${NAME}'s log after Sign Out: ${own().join(' | ')}`);
 
     // Sign In after a decline: declined, nothing opened, the server stays stopped with the reason.
     user = 'decline';
