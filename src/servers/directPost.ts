@@ -71,18 +71,27 @@ function mediaType(header: string | undefined): string {
 }
 
 /**
- * Has the transport send what this file reads through `node:http`. A no-op unless `deps.url` is a
- * plain-HTTP loopback address and the SDK members it needs are there.
+ * What {@link installDirectPost} did: `all` requests it reads go direct, `2025` only the 2025
+ * wire's (this SDK sets the 2026 headers some other way), `none` because the SDK's transport lacks
+ * what this file reads, or `notLoopback` (not plain HTTP on this machine: nothing to do).
  */
-export function installDirectPost(transport: Transport, deps: DirectPostDeps): void {
+export type DirectPostInstall = 'all' | '2025' | 'none' | 'notLoopback';
+
+/**
+ * Has the transport send what this file reads through `node:http`, when `deps.url` is a
+ * plain-HTTP loopback address and the SDK members it needs are there. The answer says which, so
+ * that an SDK upgrade that moved them is logged, not silently slower.
+ */
+export function installDirectPost(transport: Transport, deps: DirectPostDeps): DirectPostInstall {
   const t = transport as unknown as SdkTransport;
-  if (deps.url.protocol !== 'http:' || !isLoopback(deps.url)) return;
-  if (typeof t._commonHeaders !== 'function' || typeof t._scheduleReconnection !== 'function') return;
+  if (deps.url.protocol !== 'http:' || !isLoopback(deps.url)) return 'notLoopback';
+  if (typeof t._commonHeaders !== 'function' || typeof t._scheduleReconnection !== 'function') return 'none';
   const sdkSend = t.send.bind(t);
   const mirrors = typeof t._applyBodyDerivedHeaders === 'function';
   const open = (): boolean => t._abortController !== undefined && !t._abortController.signal.aborted;
   t.send = (message, options) =>
     sentDirectly(message, options, mirrors) && open() ? post(t, message, options, sdkSend, deps) : sdkSend(message, options);
+  return mirrors ? 'all' : '2025';
 }
 
 /**

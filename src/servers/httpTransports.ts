@@ -86,7 +86,7 @@ export function createHttpTransport(
   def: RemoteServerDefinition,
   kind: string,
   authProvider?: OAuthClientProvider,
-): { transport: Transport; kind: 'http' | 'sse'; origins?: StreamOrigins } {
+): { transport: Transport; kind: 'http' | 'sse'; origins?: StreamOrigins; warning?: string } {
   const url = new URL(def.url);
   const requestInit: RequestInit = { headers: { ...def.headers } };
   let answerVia: Transport | undefined;
@@ -113,6 +113,10 @@ export function createHttpTransport(
   }
   answerVia = new StreamableHTTPClientTransport(url, { requestInit, fetch: checkedFetch, ...auth });
   // A loopback server's answers are read without the SDK's web streams (directPost.ts).
-  installDirectPost(answerVia, { url, handedOver, answer, origins });
-  return { transport: answerVia, kind: 'http', origins };
+  const direct = installDirectPost(answerVia, { url, handedOver, answer, origins });
+  const warning =
+    direct === 'none' || direct === '2025'
+      ? `this MCP SDK version changed its HTTP transport: ${direct === 'none' ? 'requests' : '2026-07-28 requests'} to this server on this machine take the SDK's slower path`
+      : undefined;
+  return { transport: answerVia, kind: 'http', origins, ...(warning ? { warning } : {}) };
 }

@@ -89,7 +89,9 @@ export function createTransport(
     transport.stderr?.on('end', () => lines.end().forEach(onStderr));
     return { transport, kind: 'stdio', pid: () => transport.pid ?? undefined };
   }
-  return { ...httpTransports().createHttpTransport(def, kindOverride ?? def.type, auth), pid: () => undefined };
+  const { warning, ...http } = httpTransports().createHttpTransport(def, kindOverride ?? def.type, auth);
+  if (warning) log.warn(warning);
+  return { ...http, pid: () => undefined };
 }
 
 /** The HTTP status an error of the SDK's HTTP transports carries, from its field or its text. */

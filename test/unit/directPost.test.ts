@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { PROTOCOL_VERSION_META_KEY, ProtocolError, type JSONRPCMessage, type TransportSendOptions } from '@modelcontextprotocol/client';
-import { sentDirectly } from '../../src/servers/directPost';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { installDirectPost, sentDirectly } from '../../src/servers/directPost';
+import { HandedOver } from '../../src/servers/loopbackFetch';
 import { HostClient } from '../../src/servers/hostClient';
 import { SseEvents } from '../../src/servers/sseEvents';
 import { createTransport } from '../../src/servers/transports';
@@ -149,6 +151,50 @@ void describe('direct POST to a loopback server', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+void describe('installing the direct POST', () => {
+  const deps = (url: string): Parameters<typeof installDirectPost>[1] => ({
+    url: new URL(url),
+    handedOver: new HandedOver(),
+    answer: () => undefined,
+    origins: { onArrived: undefined },
+  });
+  const sdkTransport = (url: string): StreamableHTTPClientTransport => new StreamableHTTPClientTransport(new URL(url));
+
+  void it("takes over this SDK's transport for a loopback server, on both wires (an SDK upgrade that moves its members fails here)", () => {
+    const loopback = sdkTransport('http://127.0.0.1:9/mcp');
+    assert.equal(installDirectPost(loopback, deps('http://127.0.0.1:9/mcp')), 'all');
+    assert.equal(Object.hasOwn(loopback, 'send'), true, 'its send is ours');
+    assert.equal(installDirectPost(sdkTransport('http://localhost:9/mcp'), deps('http://localhost:9/mcp')), 'all');
+    for (const url of ['https://127.0.0.1:9/mcp', 'http://example.com/mcp']) {
+      const t = sdkTransport(url);
+      assert.equal(installDirectPost(t, deps(url)), 'notLoopback', url);
+      assert.equal(Object.hasOwn(t, 'send'), false, `${url}: the SDK's own send is left`);
+    }
+  });
+
+  void it('says what it could not take over, for the log, and then leaves the rest to the SDK', () => {
+    const send = (): Promise<void> => Promise.resolve();
+    const bare = { send, _commonHeaders: undefined, _scheduleReconnection: undefined };
+    assert.equal(installDirectPost(bare as never, deps('http://127.0.0.1:9/mcp')), 'none');
+    assert.equal(bare.send, send);
+    const older = { send, _commonHeaders: () => Promise.resolve(new Headers()), _scheduleReconnection: () => undefined };
+    assert.equal(installDirectPost(older as never, deps('http://127.0.0.1:9/mcp')), '2025');
+  });
+
+  void it('a loopback server gets no warning in its log with this SDK', () => {
+    const warnings: string[] = [];
+    const def: ServerDefinition = {
+      name: 'quiet',
+      source: { kind: 'setting', scope: 'user' },
+      type: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: {},
+    };
+    createTransport(def, { stderr: () => undefined, warn: (m) => warnings.push(m) });
+    assert.deepEqual(warnings, []);
   });
 });
 
