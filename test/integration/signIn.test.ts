@@ -4,14 +4,12 @@
 // the user and, as the browser, follows the authorization URL with an HTTP client; the connection,
 // the SDK's OAuth client, the loopback redirect, SecretStorage, the commands and the view are real.
 import * as assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SignInPrompt } from '../../src/elicitation/presenter';
+import type { SignInAnswer, SignInPrompt } from '../../src/elicitation/presenter';
 import type { TestServices } from '../host/testServices';
-import { acceptQuickInput, services, startHttpFixture, waitFor } from './helpers';
+import { acceptQuickInput, services, waitFor } from './helpers';
+import { followInBrowser, protectedServer, type ProtectedServer } from './protectedServer';
 
-const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const NAME = 'protected-http';
 
 interface Stats {
@@ -28,14 +26,11 @@ async function whoami(): Promise<string> {
 
 suite('Sign-in: a protected remote server, through the url consent (issue 25)', () => {
   let s: TestServices;
-  let savedServers: unknown;
+  let server: ProtectedServer | undefined;
   let base = '';
-  const children: ChildProcess[] = [];
   const shown: SignInPrompt[] = [];
   /** What the user does with the consent: allow and let the "browser" follow the URL, or decline. */
   let user: 'allow' | 'decline' = 'allow';
-  let answering: vscode.Disposable | undefined;
-  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
   /** Sign-in takes a few round trips more than a start: generous under load. */
   const running = (): Promise<void> => waitFor(() => s.manager.get(NAME)?.state.kind === 'running', `${NAME} running`, 60_000);
   const stats = async (): Promise<Stats> => (await (await fetch(`${base}/fixture/stats`)).json()) as Stats;
@@ -48,28 +43,15 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
   suiteSetup(async function () {
     this.timeout(90_000);
     s = await services();
-    savedServers = config().inspect('servers')?.workspaceValue;
-    const url = await startHttpFixture(fixture('oauthServer.mjs'), ['0', NAME], children);
-    base = new URL(url).origin;
-    answering = s.hooks.presenter.intercept('presentSignIn', () => (prompt) => {
+    server = await protectedServer(s, NAME, (prompt) => {
       shown.push(prompt);
-      if (user === 'decline') return Promise.resolve('declined');
-      // The browser: goes to the authorization server, which approves at once and redirects back.
-      void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
-      return Promise.resolve('opened');
+      return user === 'decline' ? Promise.resolve('declined') : followInBrowser(prompt);
     });
-    await config().update(
-      'servers',
-      { ...(savedServers as Record<string, unknown> | undefined), [NAME]: { type: 'http', url } },
-      vscode.ConfigurationTarget.Workspace,
-    );
+    base = server.base;
   });
 
   suiteTeardown(async () => {
-    answering?.dispose();
-    await s.signIn.signOut(NAME);
-    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
-    for (const c of children) c.kill();
+    await server?.close();
   });
 
   test('401 → consent naming the server and the host → browser → redirect → tool call; then refresh; then Sign Out', async function () {
@@ -142,38 +124,25 @@ suite('Sign-in: a pre-registered client, its secret set through the command (iss
   const PRE = 'preregistered-http';
   const SECRET = 'pre-registered-s3cret-9f1c';
   let s: TestServices;
-  let savedServers: unknown;
+  let server: ProtectedServer | undefined;
   let base = '';
-  const children: ChildProcess[] = [];
   const shown: SignInPrompt[] = [];
-  let answering: vscode.Disposable | undefined;
-  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
   const state = (): string => JSON.stringify(s.manager.get(PRE)?.state);
 
   suiteSetup(async function () {
     this.timeout(90_000);
     s = await services();
-    savedServers = config().inspect('servers')?.workspaceValue;
     // The authorization server knows one client, `pre-id`, with a secret; it registers nobody.
-    const url = await startHttpFixture(fixture('oauthServer.mjs'), ['0', PRE], children, { FIXTURE_CLIENT: `pre-id:${SECRET}` });
-    base = new URL(url).origin;
-    answering = s.hooks.presenter.intercept('presentSignIn', () => (prompt) => {
+    const present = (prompt: SignInPrompt): Promise<SignInAnswer> => {
       shown.push(prompt);
-      void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
-      return Promise.resolve('opened');
-    });
-    await config().update(
-      'servers',
-      { ...(savedServers as Record<string, unknown> | undefined), [PRE]: { type: 'http', url, clientId: 'pre-id' } },
-      vscode.ConfigurationTarget.Workspace,
-    );
+      return followInBrowser(prompt);
+    };
+    server = await protectedServer(s, PRE, present, { env: { FIXTURE_CLIENT: `pre-id:${SECRET}` }, def: { clientId: 'pre-id' } });
+    base = server.base;
   });
 
   suiteTeardown(async () => {
-    answering?.dispose();
-    await s.signIn.signOut(PRE);
-    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
-    for (const c of children) c.kill();
+    await server?.close();
   });
 
   test('without its secret the sign-in ends naming the client; Set Client Secret (a password InputBox) stores it in SecretStorage only, and sign-in then succeeds; Sign Out forgets it', async function () {
@@ -215,7 +184,7 @@ suite('Sign-in: a pre-registered client, its secret set through the command (iss
     assert.deepEqual(after.clientAuth, ['client_secret_basic'], 'the secret authenticated the token request');
 
     // Never in settings or a log line.
-    assert.ok(!JSON.stringify(config().inspect('servers')).includes(SECRET), 'not in settings');
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('mcpElicitation').inspect('servers')).includes(SECRET), 'not in settings');
     assert.deepEqual(
       s.hooks.logLines.filter((l) => l.text.includes(SECRET)),
       [],

@@ -5,47 +5,26 @@
 // (scripts/build.mjs), so the line is in the extension's log with the token redacted, and the
 // extension host's console, which VS Code writes to its own log unredacted, gets nothing.
 import * as assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { services, startHttpFixture, waitFor } from './helpers';
+import { services, waitFor } from './helpers';
+import { followInBrowser, protectedServer, type ProtectedServer } from './protectedServer';
 
-const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
 const NAME = 'echo-refresh-http';
 const METHODS = ['log', 'info', 'debug', 'trace', 'warn', 'error'] as const;
 
 suite('Sign-in: the SDK’s warning about a refused refresh goes to our log, redacted, not to the host’s console', () => {
   let s: TestServices;
-  let savedServers: unknown;
-  let base = '';
-  const children: ChildProcess[] = [];
-  let answering: vscode.Disposable | undefined;
-  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+  let server: ProtectedServer | undefined;
 
   suiteSetup(async function () {
     this.timeout(90_000);
     s = await services();
-    savedServers = config().inspect('servers')?.workspaceValue;
-    const url = await startHttpFixture(fixture('oauthServer.mjs'), ['0', NAME], children, { FIXTURE_AUTH_MODE: 'echoRefresh' });
-    base = new URL(url).origin;
-    // The user allows; the "browser" follows the authorization URL, which approves at once.
-    answering = s.hooks.presenter.intercept('presentSignIn', () => (prompt) => {
-      void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
-      return Promise.resolve('opened');
-    });
-    await config().update(
-      'servers',
-      { ...(savedServers as Record<string, unknown> | undefined), [NAME]: { type: 'http', url } },
-      vscode.ConfigurationTarget.Workspace,
-    );
+    server = await protectedServer(s, NAME, followInBrowser, { env: { FIXTURE_AUTH_MODE: 'echoRefresh' } });
   });
 
   suiteTeardown(async () => {
-    answering?.dispose();
-    await s.signIn.signOut(NAME);
-    await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
-    for (const c of children) c.kill();
+    await server?.close();
   });
 
   test('the refresh token quoted back is [redacted] in the MCP Elicitation log, and no SDK line reaches console.*', async function () {
@@ -75,7 +54,7 @@ suite('Sign-in: the SDK’s warning about a refused refresh goes to our log, red
       s.hooks.logLines.slice(from).filter((l) => l.text.includes('[mcp-sdk] OAuth "invalid_grant"'));
     try {
       // The server stops taking the access token; the SDK's refresh is refused, quoting the token.
-      await fetch(`${base}/fixture/expire`, { method: 'POST' });
+      await fetch(`${server?.base ?? ''}/fixture/expire`, { method: 'POST' });
       // The call may fail or succeed after a new sign-in: what counts here is where the warning went.
       await vscode.commands.executeCommand('mcpElicitation.runTool', NAME, 'whoami', {}).then(
         () => undefined,
