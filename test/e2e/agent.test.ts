@@ -11,7 +11,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
-import { formFrame, openWorkbench, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  formFrame,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  screenshotIfFailed,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 
 const EXTENSION_ID = 'mcp-elicitation.mcp-elicitation-host';
 
@@ -40,9 +49,7 @@ describe("Workbench: VS Code's agent calls a tool, and its form is ours", () => 
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'agent', t);
   });
 
   it("a multi-field form raised under the agent is our webview, answered through it; the result reaches the invoking code; VS Code's own prompt never shows", async () => {

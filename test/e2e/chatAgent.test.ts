@@ -20,6 +20,7 @@ import {
   openWorkbench,
   runCommand,
   screenshot,
+  screenshotIfFailed,
   waitForRecord,
   waitForServers,
   type Workbench,
@@ -51,9 +52,7 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `chat-agent-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'chat-agent', t);
   });
 
   it("a prompt in agent mode runs sign_up through our gateway; its form is ours; the answer carries the result; VS Code's own prompt never shows", async () => {

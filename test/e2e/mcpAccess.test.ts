@@ -10,7 +10,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { openWorkbench, screenshot, waitForServers, type Workbench } from './workbench';
+import { openWorkbench, screenshot, screenshotIfFailed, waitForServers, type Workbench } from './workbench';
 
 describe('Workbench: chat.mcp.access "registry" in the Servers view', () => {
   let wb: Workbench;
@@ -38,9 +38,7 @@ describe('Workbench: chat.mcp.access "registry" in the Servers view', () => {
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `mcp-access-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'mcp-access', t);
   });
 
   it('the servers of .vscode/mcp.json and .mcp.json run here: their rows say the agent does not get them, and the tooltip says why, naming the file and the way back', async () => {

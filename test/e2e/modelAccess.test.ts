@@ -17,12 +17,13 @@ import { stdioFixture } from '../../scripts/lib/fixtures.mjs';
 import { fixtureExtensionDir } from './agentWorkbench';
 import {
   hideNotifications,
+  pickItem,
   notification,
   openWorkbench,
-  pickItem,
   quickInput,
   runCommand,
   screenshot,
+  screenshotIfFailed,
   waitForServers,
   type Workbench,
 } from './workbench';
@@ -53,9 +54,7 @@ describe('Workbench: VS Code asks before this extension may use another extensio
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `model-access-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'model-access', t);
   });
 
   /** Runs the fixture's `sample` tool with a hint for the gated model. */

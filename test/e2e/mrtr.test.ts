@@ -10,7 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  openWorkbench,
+  pickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  screenshotIfFailed,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 
 async function openDialog(page: Page, title: RegExp): Promise<Locator> {
   const box = page.locator('.monaco-dialog-box').filter({ has: page.locator('.dialog-message-text', { hasText: title }) });
@@ -48,9 +58,7 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `mrtr-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'mrtr', t);
   });
 
   async function runTool(tool: string): Promise<void> {

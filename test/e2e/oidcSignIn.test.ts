@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { openWorkbench, quickInput, runCommand, screenshot, type Workbench } from './workbench';
+import { openWorkbench, quickInput, runCommand, screenshot, screenshotIfFailed, type Workbench } from './workbench';
 import { FIXTURES, listeningPort } from '../../scripts/lib/fixtures.mjs';
 
 interface Stats {
@@ -104,9 +104,7 @@ describe('Workbench: sign-in with a real authorization server (oidc-provider)', 
     fixture?.child.kill();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `oidc-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'oidc', t);
   });
 
   /** Run Tool → oidc → `tool`, as a user does it; the server starts first when it is stopped. */

@@ -22,6 +22,7 @@ import {
   openWorkbench,
   runCommand,
   screenshot,
+  screenshotIfFailed,
   waitForRecord,
   type Workbench,
 } from './workbench';
@@ -60,9 +61,7 @@ describe('Workbench: the offer to route brings a .mcp.json server’s questions 
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `routing-offer-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'routing-offer', t);
   });
 
   it('offered once, Route and Enable as the user does them; the agent’s next call to the server asks in our form and its answer reaches the chat', async () => {

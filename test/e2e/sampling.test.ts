@@ -19,11 +19,12 @@ import { fixtureExtensionDir } from './agentWorkbench';
 import {
   formFrame,
   hideNotifications,
-  openWorkbench,
   pickItem,
+  openWorkbench,
   quickInput,
   runCommand,
   screenshot,
+  screenshotIfFailed,
   waitForServers,
   type Workbench,
 } from './workbench';
@@ -55,9 +56,7 @@ describe('Workbench: a sampling request is consented to, and its reply reviewed,
     await wb?.close();
   });
   afterEach(async (t) => {
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `sampling-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'sampling', t);
   });
 
   const form = () => formFrame(wb.page);

@@ -5,7 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { formFrame, openWorkbench, quickInput, runCommand, screenshot, waitForServers, type Workbench } from './workbench';
+import {
+  formFrame,
+  openWorkbench,
+  quickInput,
+  runCommand,
+  screenshot,
+  screenshotIfFailed,
+  waitForServers,
+  type Workbench,
+} from './workbench';
 import { stdioFixture } from '../../scripts/lib/fixtures.mjs';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
 
@@ -229,9 +238,7 @@ describe('Workbench: url-mode elicitation (consent dialog, completion, -32042 re
   });
   afterEach(async (t) => {
     // What the workbench showed when a test failed, for diagnosis.
-    if ('passed' in t && !t.passed) {
-      await screenshot(wb.page, `url-mode-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-    }
+    await screenshotIfFailed(wb.page, 'url-mode', t);
   });
 
   // Percent-escapes in the query are where a re-serialised URL would differ from the one shown.

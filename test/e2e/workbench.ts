@@ -185,6 +185,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * For a suite's `afterEach`: a screenshot of a failed test, named `<prefix>-failed-<its name>`, so
+ * a failure in CI leaves the screen it failed on; a passed test, or a page that cannot be shot, adds
+ * nothing.
+ */
+export async function screenshotIfFailed(page: Page, prefix: string, t: { readonly name: string }): Promise<void> {
+  if (!('passed' in t) || t.passed) return;
+  await screenshot(page, `${prefix}-failed-${t.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+}
+
 /** What a demo tool recorded, in order. */
 export function demoRecords(wb: Workbench): { tool: string; result: { action: string; content?: Record<string, unknown> } }[] {
   const f = path.join(wb.recordDir, 'demo.jsonl');
