@@ -10,13 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SECRET_HEADER } from '../../src/gateway/admission';
-import { GatewayEndpoint } from '../../src/gateway/endpoint';
+import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { relayedCapabilities, relayedServerInfo, type GatewayUpstream, type RelayOptions } from '../../src/gateway/upstream';
 import { AgentExtensions, knownAgentExtensions, relayableExtensions, sameExtensions } from '../../src/servers/capabilities/agentExtensions';
 import type { RelayedMessage } from '../../src/servers/connection';
 import { CLIENT_CAPABILITIES } from '../../src/servers/capabilities/clientCapabilities';
 import { Session } from '../../src/servers/session';
 import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } from './support/fakeLaunches';
+import { openTestEndpoint } from './support/recordingUpstream';
 
 const UI = 'io.modelcontextprotocol/ui';
 const APPS = { [UI]: { mimeTypes: ['text/html;profile=mcp-app'] } };
@@ -142,14 +143,10 @@ void describe('agent view: on the wire', () => {
   const connecting: unknown[] = [];
   let endpoint: GatewayEndpoint;
   before(async () => {
-    endpoint = await GatewayEndpoint.open({
+    endpoint = await openTestEndpoint({
       name: 'everything',
       secret: 'k',
       upstream: () => upstream,
-      self: { name: 'mcp-elicitation-host', version: '0.0.0' },
-      log: { info: () => undefined, warn: () => undefined },
-      startTimeoutMs: 1000,
-      onDidChangeSessions: () => undefined,
       agentConnecting: (caps) => {
         connecting.push(caps);
         return Promise.resolve();
