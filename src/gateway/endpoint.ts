@@ -152,7 +152,7 @@ export class GatewayEndpoint {
           return;
         }
       }
-      const session = existing ?? (await this.openSession(initializeCapabilities(body), initializeRevision(body)));
+      const session = existing ?? (await this.openSession(initializeParams(body)));
       await sendWebResponse(await session.transport.handleRequest(toWebRequest(req, res, this.url), { parsedBody: body }), res);
     } catch (err) {
       if (res.headersSent) {
@@ -172,8 +172,8 @@ export class GatewayEndpoint {
     }
   }
 
-  private async openSession(agentCapabilities: unknown, revision: string | undefined): Promise<Session> {
-    await this.deps.agentConnecting?.(agentCapabilities);
+  private async openSession({ capabilities, revision }: ReturnType<typeof initializeParams>): Promise<Session> {
+    await this.deps.agentConnecting?.(capabilities);
     await this.upstreamReady();
     if (this.sessions.size >= MAX_SESSIONS) {
       const [oldest] = this.sessions.values();
@@ -251,17 +251,16 @@ function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
 }
 
-/** The protocol revision an `initialize` asks for, as sent (directCall.ts checks it is one it answers). */
-function initializeRevision(body: unknown): string | undefined {
-  const init = (Array.isArray(body) ? (body as unknown[]).find(isInit) : body) as { params?: { protocolVersion?: unknown } } | undefined;
+/**
+ * What an `initialize` in the body sends, unvalidated (the SDK checks the request): the client
+ * capabilities it declares, and the protocol revision it asks for (directCall.ts checks that is
+ * one it answers).
+ */
+function initializeParams(body: unknown): { capabilities: unknown; revision: string | undefined } {
+  const init = (Array.isArray(body) ? (body as unknown[]).find(isInit) : body) as
+    { params?: { capabilities?: unknown; protocolVersion?: unknown } } | undefined;
   const v = init?.params?.protocolVersion;
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** The client capabilities an `initialize` declares, as sent (unvalidated: the SDK checks the request). */
-function initializeCapabilities(body: unknown): unknown {
-  const init = (Array.isArray(body) ? (body as unknown[]).find(isInit) : body) as { params?: { capabilities?: unknown } } | undefined;
-  return init?.params?.capabilities;
+  return { capabilities: init?.params?.capabilities, revision: typeof v === 'string' ? v : undefined };
 }
 
 /**
