@@ -1,5 +1,5 @@
 // Issue 24, "How it will be checked", second half, with a server the team did not build with the
-// SDK: pyStdioServer.py (Python's standard library, written from the spec) runs twice, once from
+// SDK: pyServer.py (Python's standard library, written from the spec) runs twice, once from
 // `.vscode/mcp.json` by VS Code's own client (2025-11-25, the only revision VS Code speaks) and
 // once from our setting, spoken to in 2026-07-28 and routed to the agent through the gateway. The
 // agent must see the same server: tool names in `vscode.lm.tools`, serverInfo and capabilities.
@@ -15,7 +15,7 @@ import { agentTool, invoke, startAsAgent } from './agent';
 import { services, setPolicy } from './helpers';
 import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
 
-const SCRIPT = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'pyStdioServer.py');
+const SCRIPT = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'pyServer.py');
 /** Same length, so that VS Code shortens both names alike. */
 const VSCODE = 'py-vsc';
 const OURS = 'py-our';
