@@ -28,7 +28,9 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
   void it('one server signs in, another is declined: each log tells its own, after its connection’s lines', async () => {
     // Two authorization servers: tokens are kept per issuer and resource, so one would sign both in.
     const [base, otherBase] = await Promise.all([fixture(), fixture()]);
-    const h = signInService((request) => (request.server === 'beta' ? Promise.resolve('declined') : approvingUser(request)));
+    const h = signInService((request, signal) =>
+      request.server === 'beta' ? Promise.resolve('declined') : approvingUser(request, signal),
+    );
     const alpha = connect(h, base, { name: 'alpha' });
     await alpha.start();
     assert.equal(alpha.state.kind, 'running', JSON.stringify(alpha.state));
@@ -123,6 +125,41 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     for (const l of lines) {
       for (const secret of [tokens.access_token, tokens.refresh_token, clientSecret]) assert.ok(!l.includes(secret), `a secret in: ${l}`);
     }
+    h.signIn.dispose();
+  });
+
+  void it('Sign Out while a sign-in waits for the user: one line says the sign-in ended and why, the next that the stored sign-in was forgotten', async () => {
+    const base = await fixture();
+    let waiting!: () => void;
+    const asked = new Promise<void>((resolve) => (waiting = resolve));
+    // The consent dialog stays open until the sign-in is called off, as the real one does.
+    const h = signInService((_request, signal) => {
+      waiting();
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve('cancelled')));
+    });
+    // Something to forget: a pre-registered client's secret, kept from an earlier Set Client Secret.
+    await h.store.setClientSecret('protected', 'client-secret-of-protected');
+    const conn = connect(h, base);
+    const started = conn.start();
+    await asked;
+    assert.equal(h.signIn.stateOf('protected'), 'signingIn');
+
+    // As the command does: the server stops first, then its sign-in is forgotten.
+    await conn.stop();
+    assert.equal(await h.signIn.signOut('protected'), true);
+    await started;
+
+    const lines = h.logs.for('protected').lines;
+    const fromSignIn = lines.filter((l) => /sign(ed)?[- ](in|out)/.test(l) && !l.startsWith('the server requires'));
+    assert.deepEqual(
+      fromSignIn,
+      ['warn: sign-in ended: the server was stopped', 'signed out: the stored sign-in was forgotten'],
+      `the server's log:\n${lines.join('\n')}`,
+    );
+    assert.deepEqual(h.failures, [], 'no failure notice: the user called it off');
+    assert.equal(h.signIn.stateOf('protected'), 'signedOut');
+    assert.equal(await h.store.clientSecret('protected'), undefined);
+    await conn.shutdown();
     h.signIn.dispose();
   });
 

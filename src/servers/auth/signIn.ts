@@ -160,8 +160,16 @@ export class SignInService implements SignInPort {
       await this.run(def, stop);
       this.deps.logFor(def.name).info('signed in');
     } catch (err) {
+      // The caller's signal is its connection's: aborted (with no reason of ours) when the server is
+      // stopped or restarted, as Sign Out does before it forgets. Said so, not "This operation was aborted".
       const failure =
-        err instanceof SignInFailed ? err : stop.reason instanceof SignInFailed ? stop.reason : new SignInFailed(reasonOf(err, def));
+        err instanceof SignInFailed
+          ? err
+          : stop.reason instanceof SignInFailed
+            ? stop.reason
+            : signal.aborted
+              ? new SignInFailed('the server was stopped', true)
+              : new SignInFailed(reasonOf(err, def));
       this.deps.logFor(def.name).warn(`sign-in ended: ${failure.message}`);
       if (!failure.byUser && !signal.aborted) this.deps.failed(def.name, this.deps.redact(failure.message));
       throw failure;

@@ -76,7 +76,7 @@ export async function stats(base: string): Promise<Stats> {
 }
 
 /** The user: answers the consent, and as the browser follows the authorization URL to the redirect. */
-export type User = (request: SignInRequest) => Promise<SignInConsentAnswer>;
+export type User = (request: SignInRequest, signal: AbortSignal) => Promise<SignInConsentAnswer>;
 export const approvingUser: User = async (request) => {
   // Not awaited by the consent: the browser goes on its own after "Sign In in Browser".
   void fetch(request.url, { redirect: 'follow' }).catch(() => undefined);
@@ -154,9 +154,9 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
     store,
     redirect,
     engine: () => engine,
-    consent: (request) => {
+    consent: (request, signal) => {
       asked.push(request);
-      return user(request);
+      return user(request, signal);
     },
     failed: (server, reason) => failures.push(`${server}: ${reason}`),
     logFor: (server) => logs.for(server),
