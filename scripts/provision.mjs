@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
 import { readJson } from './lib/json.mjs';
 
-// python3 runs the stdlib-only MCP server fixture (test/fixtures/pyStdioServer.py), the suite's server in another language.
+// python3 runs the stdlib-only MCP server fixture (test/fixtures/pyServer.py), the suite's server in another language.
 const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'python3'];
 
 /** @param {string} msg */

@@ -122,8 +122,41 @@ function viaNodeHttp(
  * One request to a loopback server through `node:http`, resolving with the response as it starts
  * (its body streams): this file's fetch, and directPost.ts, which reads the answer itself.
  * Aborting ends the request, or the response body while it streams, as with fetch.
+ *
+ * A kept-alive socket can be one the server has already closed: a server that drops idle
+ * connections without a `Keep-Alive: timeout` hint (uvicorn after 5 s, say) closes it, and when
+ * this host's event loop was busy at that moment, the pool still holds the socket when the next
+ * request takes it. That request fails with ECONNRESET before any answer, although the server
+ * never read it; `fetch` fails the same way. Such a request is sent again on another socket, as
+ * Node's documentation advises (`request.reusedSocket`); a request on a new socket, or one that
+ * got any answer, is not.
  */
-export function sendOnLoopback(
+export async function sendOnLoopback(
+  agent: http.Agent,
+  request: { url: URL; method: string; headers: Record<string, string>; body: string | undefined },
+  signal: AbortSignal | undefined,
+): Promise<http.IncomingMessage> {
+  // Each stale socket is destroyed as it fails, so this ends on a new socket at the latest.
+  for (let stale = 0; ; stale++) {
+    try {
+      return await sendOnce(agent, request, signal);
+    } catch (error) {
+      if (!(error instanceof StaleSocket) || stale >= MAX_STALE) throw error instanceof StaleSocket ? error.cause : error;
+    }
+  }
+}
+
+/** More than the free sockets a pool keeps for one server in practice. */
+const MAX_STALE = 16;
+
+/** A request that failed on a kept-alive socket the server had closed, before any answer. */
+class StaleSocket extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+function sendOnce(
   agent: http.Agent,
   { url, method, headers, body }: { url: URL; method: string; headers: Record<string, string>; body: string | undefined },
   signal: AbortSignal | undefined,
@@ -152,9 +185,10 @@ export function sendOnLoopback(
     };
     const done = (): void => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => {
+    req.on('error', (err: NodeJS.ErrnoException) => {
       done();
-      reject(err);
+      const stale = req.reusedSocket && res === undefined && !signal?.aborted && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      reject(stale ? new StaleSocket(err) : err);
     });
     req.on('response', (incoming) => {
       res = incoming;

@@ -92,16 +92,18 @@ export function workspaceMcpJson(): { readonly path: string; readonly original: 
 }
 
 /**
- * Starts an HTTP fixture server (`test/fixtures/*.mjs`, which print `LISTENING <port>`) on a free
- * loopback port and resolves with its MCP URL. The child goes into `children`, which the suite kills.
+ * Starts an HTTP fixture server (`test/fixtures/*.mjs`, or the Python one with `python3`, which
+ * print `LISTENING <port>`) on a free loopback port and resolves with its MCP URL. The child goes
+ * into `children`, which the suite kills.
  */
 export async function startHttpFixture(
   script: string,
   args: readonly string[],
   children: ChildProcess[],
   env: NodeJS.ProcessEnv = {},
+  command = 'node',
 ): Promise<string> {
-  const child = spawn('node', [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';

@@ -1,19 +1,22 @@
 // Issue 24, "How it will be checked": servers the team did not build with the official TypeScript
 // SDK, which ask for roots, a sample and a form, each alone and all in one round, in both eras.
-// - pyStdioServer.py: Python's standard library only, JSON-RPC written from the spec;
+// - pyServer.py: Python's standard library only, JSON-RPC written from the spec, over stdio and over
+//   Streamable HTTP (its own framing: CRLF event streams, comments, events split over chunks, a
+//   2025 session, 2026 header checks), so the HTTP client meets a server that is not the SDK's;
 // - tmcpServer.mjs: `tmcp`, a TypeScript MCP SDK of its own (no @modelcontextprotocol/sdk), which
 //   answers our 2025-11-25 `initialize` with 2025-06-18 and sends no roots in 2026-07-28.
 // Each runs twice, once pinned to the 2025 handshake
 // (pushed requests) and once left to `auto` (2026-07-28 `input_required` rounds). What a tool
 // returns is what the server received from us, so the assertions read the wire.
 import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import type { AnswerContent, AnswerValue } from '../../src/shared/fieldModel';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
-import { nextPrompt, services, setPolicy, waitFor, waitForRunning } from './helpers';
+import { nextPrompt, services, setPolicy, startHttpFixture, waitFor, waitForRunning } from './helpers';
 import { recordedLines, recordFile } from './fixtureRecord';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
@@ -22,7 +25,8 @@ const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfigur
 interface Independent {
   /** The name in `mcpElicitation.servers`. */
   readonly name: string;
-  readonly definition: Record<string, unknown>;
+  /** Called once the HTTP servers have their addresses. */
+  readonly definition: () => Record<string, unknown>;
   /** The revision the server reports it spoke (`era` in its answers). */
   readonly era: string;
   /** What the server can ask for in this era (a library may not offer every kind). */
@@ -30,14 +34,22 @@ interface Independent {
 }
 type Kind = 'roots' | 'sample' | 'form';
 
-const python = (name: string, protocolVersion?: string): Record<string, unknown> => ({
+const python = (name: string, protocolVersion?: string) => (): Record<string, unknown> => ({
   command: 'python3',
-  args: [fixture('pyStdioServer.py'), name],
+  args: [fixture('pyServer.py'), name],
   env: { FIXTURE_RECORD: recordFile(name) },
   ...(protocolVersion ? { protocolVersion } : {}),
 });
 
-const tmcp = (name: string, protocolVersion?: string): Record<string, unknown> => ({
+/** The Python server's HTTP processes, by name, started in suiteSetup. */
+const httpUrls = new Map<string, string>();
+const pythonHttp = (name: string, protocolVersion?: string) => (): Record<string, unknown> => ({
+  type: 'http',
+  url: httpUrls.get(name),
+  ...(protocolVersion ? { protocolVersion } : {}),
+});
+
+const tmcp = (name: string, protocolVersion?: string) => (): Record<string, unknown> => ({
   command: 'node',
   args: [fixture('tmcpServer.mjs'), name],
   ...(protocolVersion ? { protocolVersion } : {}),
@@ -46,6 +58,8 @@ const tmcp = (name: string, protocolVersion?: string): Record<string, unknown> =
 const SERVERS: readonly Independent[] = [
   { name: 'py-2025', definition: python('py-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
   { name: 'py-modern', definition: python('py-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
+  { name: 'py-http-2025', definition: pythonHttp('py-http-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
+  { name: 'py-http-modern', definition: pythonHttp('py-http-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
   // tmcp reports no revision for a session; the handshake settles on its newest, 2025-06-18.
   { name: 'tmcp-2025', definition: tmcp('tmcp-2025', '2025-11-25'), era: 'session', kinds: ['roots', 'sample', 'form'] },
   { name: 'tmcp-modern', definition: tmcp('tmcp-modern'), era: '2026-07-28', kinds: ['sample', 'form'] },
@@ -75,17 +89,22 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
   let savedServers: unknown;
   let savedPolicy: unknown;
   let savedRate: unknown;
+  const children: ChildProcess[] = [];
 
   suiteSetup(async function () {
     this.timeout(120_000);
     s = await services();
+    for (const x of SERVERS.filter((y) => y.name.startsWith('py-http-'))) {
+      const env = { FIXTURE_RECORD: recordFile(x.name) };
+      httpUrls.set(x.name, await startHttpFixture(fixture('pyServer.py'), [x.name, '--http', '0'], children, env, 'python3'));
+    }
     savedServers = config().inspect('servers')?.workspaceValue;
     savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
     savedRate = config().inspect('rateLimit')?.workspaceValue;
     await config().update('rateLimit', { requests: 0, perSeconds: 0 }, vscode.ConfigurationTarget.Workspace);
     await config().update(
       'servers',
-      { ...(savedServers as Record<string, unknown> | undefined), ...Object.fromEntries(SERVERS.map((x) => [x.name, x.definition])) },
+      { ...(savedServers as Record<string, unknown> | undefined), ...Object.fromEntries(SERVERS.map((x) => [x.name, x.definition()])) },
       vscode.ConfigurationTarget.Workspace,
     );
     // `allow` sends their samples to the model with no consent (the consent has its own tests in
@@ -100,6 +119,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
     await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
     await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
     await config().update('rateLimit', savedRate, vscode.ConfigurationTarget.Workspace);
+    for (const child of children) child.kill();
   });
   teardown(async () => {
     s.broker.queue.cancelAll();
@@ -150,10 +170,10 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
       this.timeout(60_000);
       const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Grace' } }));
       try {
-        const r = await ask(x.name, x.kinds, 'together');
+        const r = await ask(x.name, x.kinds, 'together: grüße ✓');
         assert.equal(r.era, x.era);
         if (x.kinds.includes('roots')) assert.deepEqual(r.roots, { roots: folderRoots() });
-        if (x.kinds.includes('sample')) assert.equal(r.sample?.content.text, `${r.sample?.model ?? ''} heard: together`);
+        if (x.kinds.includes('sample')) assert.equal(r.sample?.content.text, `${r.sample?.model ?? ''} heard: together: grüße ✓`);
         assert.deepEqual(r.form, { action: 'accept', content: { name: 'Grace' } });
         assert.equal(prompts.length, 1, 'one form, however many questions came with it');
       } finally {

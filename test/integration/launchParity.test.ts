@@ -130,7 +130,7 @@ suite('Launch parity: a stdio server started by us sees what it sees when VS Cod
   test('Python server written from the spec: the same comparison, read by Python (os.getcwd, os.environ)', () =>
     compareLaunch({
       command: 'python3',
-      args: (name) => [path.join(FIXTURES, 'pyStdioServer.py'), name],
+      args: (name) => [path.join(FIXTURES, 'pyServer.py'), name],
       vscodeName: 'pyvsc-launch',
       ourName: 'pyour-launch',
       toolFragment: 'pyvsc',
