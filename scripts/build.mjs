@@ -82,6 +82,8 @@ const mcpSdkShims = {
  * whose route the composition root sets.
  */
 const SDK_CONSOLE = 'mcp-sdk-console';
+/** The same module as our own code imports it (ajv's logger, src/elicitation/form/ajvFactory.ts); see fromExtensionKey. */
+const SDK_CONSOLE_SOURCE = path.join(repoRoot, 'src', 'util', 'sdkConsole.ts');
 const SDK_FILE = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/][^\\/]+[\\/]dist[\\/].*\.m?js$/;
 const CONSOLE_CALL = /(?<![\w$.])console\.(log|info|debug|trace|warn|error)\(/g;
 
@@ -224,6 +226,9 @@ const CLIENT_AUTH = { entry: 'httpTransports', chunk: /^\.\/public-[\w-]+\.mjs$/
  */
 function fromExtensionKey(args, self) {
   if (FROM_EXTENSION.includes(args.path)) return args.path;
+  // Our own import of the route (ajvFactory.ts, in the lazy files that build an Ajv): the one
+  // instance too, or a lazy file's copy would hold its lines where no route ever reads them.
+  if (args.path.startsWith('.') && path.resolve(args.resolveDir, args.path) + '.ts' === SDK_CONSOLE_SOURCE) return SDK_CONSOLE;
   if (args.path.startsWith(FROM_EXTENSION_CHUNK)) {
     return `@modelcontextprotocol/client/dist/${args.path.slice(FROM_EXTENSION_CHUNK.length)}`;
   }
@@ -605,6 +610,16 @@ if (watch) {
       `[build] dist/extension.js is ${mainBytes} bytes, over its budget of ${EXTENSION_BUDGET_BYTES}: move code that activation does not need into LAZY (or run with --analyze to see what grew)\n`,
     );
     process.exitCode = 1;
+  }
+  // The console route is state (SDK_CONSOLE): a lazy file with a copy of its own would keep its
+  // lines (the SDK's, ajv's) where the route set at activation never reads them. (The in-host
+  // suite's bundle may hold one: its tests are not what routes anything.)
+  const routeInput = path.relative(repoRoot, SDK_CONSOLE_SOURCE).split(path.sep).join('/');
+  for (const [file, out] of results.flatMap((r) => Object.entries(r.metafile?.outputs ?? {}))) {
+    if (/^dist\/(?!extension\.js$).*\.js$/.test(file) && (out.inputs[routeInput]?.bytesInOutput ?? 0) > 0) {
+      process.stderr.write(`[build] ${file} holds a copy of ${routeInput}: it must take the one in dist/extension.js (FROM_EXTENSION)\n`);
+      process.exitCode = 1;
+    }
   }
   // What ships must load as the extension host loads it: the extension alone first, each lazy file after.
   if (production) {

@@ -6,10 +6,12 @@
  * global `console` is shared with every other extension, so it is not ours to patch. Instead the
  * build (scripts/build.mjs, `sdkConsoleCalls`) rewrites every `console.<method>(` in the SDK's own
  * files into a call of {@link sdkConsole}, and the composition root routes it to our log, which
- * redacts what it writes (util/log.ts).
+ * redacts what it writes (util/log.ts). ajv's lines take the same route (its `logger` option,
+ * elicitation/form/ajvFactory.ts): they quote server schemas, and its default logger is the console.
  *
  * One instance for every bundle: the lazy files take this module from dist/extension.js
- * (FROM_EXTENSION in scripts/build.mjs), so the route set at activation serves them too.
+ * (FROM_EXTENSION in scripts/build.mjs), whether the SDK's code or ours imports it, so the route
+ * set at activation serves them too; the build fails if a lazy file holds a copy.
  * Pure (no `vscode`), so the routing is unit-tested in plain Node.
  */
 

@@ -3,6 +3,7 @@
 // never the global console, which the extension host writes to its own log unredacted.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { createAjv } from '../../src/elicitation/form/ajvFactory';
 import { routeSdkConsole, sdkConsole } from '../../src/util/sdkConsole';
 import { RedactingLog } from './support/signInHarness';
 
@@ -95,6 +96,41 @@ void describe('the MCP SDK’s console lines go to our log, redacted', () => {
       assert.deepEqual(second.log.lines, ['warn: to the second']);
     } finally {
       second.route.dispose();
+    }
+  });
+});
+
+// ajv warns about a schema it half ignores, quoting it: an unknown `format` is the case a server's
+// schema makes (not strict, so it compiles and the format goes unchecked), and ajv's default logger
+// is the global console (src/elicitation/form/ajvFactory.ts routes it here).
+void describe('ajv’s lines go the same way', () => {
+  void it('an unknown format in a server’s schema: ajv’s warning reaches our log, the format’s URL query redacted, and nothing the console', () => {
+    const { log, route } = redactingLog();
+    try {
+      const validate = createAjv().compile({
+        type: 'object',
+        properties: { plan: { type: 'string', format: 'https://schemas.example/formats?key=sk-live-7c2e91' } },
+      });
+      assert.equal(validate({ plan: 'anything' }), true, 'the schema still compiled; the format is not checked');
+      assert.deepEqual(consoleLines, []);
+      assert.ok(log.lines.length > 0, 'ajv said something');
+      assert.deepEqual(
+        [...new Set(log.lines)],
+        ['warn: [ajv] unknown format "https://schemas.example/formats?[redacted]" ignored in schema at path "#/properties/plan"'],
+      );
+    } finally {
+      route.dispose();
+    }
+  });
+
+  void it('a known format and a plain schema: ajv says nothing', () => {
+    const { log, route } = redactingLog();
+    try {
+      createAjv().compile({ type: 'object', properties: { mail: { type: 'string', format: 'email' } }, 'x-unknown': true });
+      assert.deepEqual(log.lines, []);
+      assert.deepEqual(consoleLines, []);
+    } finally {
+      route.dispose();
     }
   });
 });

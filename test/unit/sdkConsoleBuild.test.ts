@@ -1,7 +1,7 @@
 // No MCP SDK line reaches the extension host's console from what we ship: after a production
 // build (scripts/build.mjs, as `npm run package` and the benchmark run it), the SDK's warnings are
 // still in the bundles, but as arguments of src/util/sdkConsole.ts's calls, which our redacting log
-// receives, and no bundle with SDK code calls `console` at all.
+// receives, and no bundle with SDK code calls `console` at all. ajv's lines take the same route.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -75,6 +75,23 @@ void describe('the shipped bundles send no MCP SDK line to the console', () => {
       NOT_SDK.has(path.basename(f)) ? [] : [...text.matchAll(CONSOLE_CALL)].map((m) => `${f}: ${text.slice(m.index, m.index + 90)}`),
     );
     assert.deepEqual(calls, [], 'console calls left in bundles with SDK code');
+    // ajv ships once, in dist/ajv.js (its logger check's message is in its core), so the SDKs' own
+    // validators, whose engines would warn to the console, are not shipped; and every file that
+    // builds our engine (ajvFactory.ts: its `pattern` engine's name) gives ajv the route that
+    // dist/extension.js holds, not a copy that no route reads (the build fails on a copy).
+    const ajvCore = (text: string): boolean => text.includes('logger must implement log, warn and error methods');
+    assert.deepEqual(
+      files.filter(([, text]) => ajvCore(text)).map(([f]) => f),
+      ['ajv.js', 'testExtension/ajv.js'],
+    );
+    const engines = files.filter(([f, text]) => text.includes('"compilePattern"') && path.basename(f) !== 'extension.js');
+    assert.ok(
+      engines.some(([f]) => f === 'preview.js'),
+      `the preview builds an engine: ${engines.map(([f]) => f).join(', ')}`,
+    );
+    for (const [f, text] of engines) {
+      assert.ok(text.includes('require("./extension.js")["mcp-sdk-console"]'), `${f} takes the console route from dist/extension.js`);
+    }
     // And the warning above by name: an argument of the sdkConsole route, not of console.warn.
     const invalidGrant = /([\w$.]+)\(`\[mcp-sdk\] OAuth /.exec(shipped.get('httpTransports.js') ?? '');
     assert.match(invalidGrant?.[1] ?? '', /\.sdkConsole\.warn$/);

@@ -4,8 +4,9 @@
  * options, the same formats and the same `pattern` syntax.
  */
 import type * as AjvModule from 'ajv';
-import type { CodeOptions, default as Ajv } from 'ajv';
+import type { CodeOptions, default as Ajv, Logger } from 'ajv';
 import type * as AjvFormats from 'ajv-formats';
+import { sdkConsole } from '../../util/sdkConsole';
 
 export type { default as Ajv } from 'ajv';
 
@@ -41,10 +42,23 @@ const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: 
 });
 
 /**
+ * Where ajv's own lines go: without a `logger` it writes to the global console, which the extension
+ * host keeps in its own log, unredacted and shared with every other extension. Those lines quote
+ * the server's schema (`unknown format "…" ignored in schema at path "#/properties/…"`, and on a
+ * failed compile the generated code with the schema's constants), so they take the route the MCP
+ * SDK's console lines take to our redacting log (util/sdkConsole.ts).
+ */
+const ajvLogger: Logger = {
+  log: (...args: unknown[]) => sdkConsole.info('[ajv]', ...args),
+  warn: (...args: unknown[]) => sdkConsole.warn('[ajv]', ...args),
+  error: (...args: unknown[]) => sdkConsole.error('[ajv]', ...args),
+};
+
+/**
  * A fresh engine. Schemas come from servers, so: not strict (unknown keywords are ignored, not
  * fatal), no meta-schema check (a schema naming another draft still compiles), every error
  * reported. ownProperties: a field named `toString` must not be satisfied by Object.prototype.
- * strictNumbers: NaN and Infinity are not JSON numbers.
+ * strictNumbers: NaN and Infinity are not JSON numbers. What ajv has to say goes to our log (ajvLogger).
  */
 export function createAjv(): Ajv {
   const { Ajv, addFormats } = ajvEngine();
@@ -55,6 +69,7 @@ export function createAjv(): Ajv {
     strictNumbers: true,
     ownProperties: true,
     code: { regExp: regExpEngine },
+    logger: ajvLogger,
   });
   addFormats(ajv);
   return ajv;
