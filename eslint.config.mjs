@@ -22,6 +22,8 @@ const PURE = [
   'src/servers/transports.ts',
   'src/servers/httpTransports.ts',
   'src/util/sdkConsole.ts',
+  // The wording modules take `vscode.l10n` as a parameter (src/shared/localize.ts).
+  'src/ui/wording/**/*.ts',
 ];
 
 export default tseslint.config(

@@ -10,6 +10,7 @@ import { MissingCapabilityError, VersionGoneError } from './mrtr/errors';
 import { taskHandleOf } from './mrtr/taskFollow';
 import type { MrtrMethod } from './mrtr/inputRounds';
 import type { RelayedMessage, SessionEnd, SessionLog } from './sessionDeps';
+import { isStreamEnded } from './unansweredStreams';
 
 /**
  * A call the server takes this long over, with no progress and no question of its own open,
@@ -85,9 +86,20 @@ export class SessionRequests {
     }
   }
 
-  /** Runs one request under its leg deadline (legDeadline.ts, runLeg). */
-  private timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
-    return runLeg(this.ctx.name, leg, timeoutMs, this.ctx.legClock ?? REAL_LEG_CLOCK, send);
+  /**
+   * Runs one request under its leg deadline (legDeadline.ts, runLeg). On 2026-07-28 a request whose
+   * stream ended unanswered is sent once more, as a new request with a new id: that revision has no
+   * resumption and requires the client to re-issue it (unansweredStreams.ts).
+   */
+  private async timed<T>(leg: LegOptions, timeoutMs: number, send: (options: SdkLegOptions) => Promise<T>): Promise<T> {
+    const once = (): Promise<T> => runLeg(this.ctx.name, leg, timeoutMs, this.ctx.legClock ?? REAL_LEG_CLOCK, send);
+    try {
+      return await once();
+    } catch (err) {
+      if (!isStreamEnded(err) || this.client.getProtocolEra() !== 'modern' || leg.signal?.aborted === true) throw err;
+      this.ctx.log.warn('sending that request again, as a new request (2026-07-28 has no resumption)');
+      return once();
+    }
   }
 
   /** -32021 and a late -32022 become errors that say what the user can do about them. */

@@ -9,10 +9,11 @@ import { canGiveBackFrom } from '../config/parse/serverMove';
 import { describeSource } from '../config/parse/mergeDefinitions';
 import { routeOf } from '../gateway/routes';
 import type { AgentReach } from '../gateway/gateway';
+import { serverRowDescription, serverRowTooltip, type ServerRowFacts, type SignInState } from './wording/serverRow';
+import { whereDefinedText } from './wording/serverSource';
 import { displayText } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
-import { serverSentence } from '../servers/sentences';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -29,50 +30,8 @@ export interface AgentReachSource {
 
 /** Per server, whether it is signed in (servers/auth/signIn.ts); undefined for one that never asked. */
 export interface SignInStateSource {
-  stateOf(server: string): 'signedIn' | 'signedOut' | 'signingIn' | undefined;
+  stateOf(server: string): SignInState;
   readonly onDidChange: (listener: (server: string) => void) => { dispose(): void };
-}
-
-function signInDescription(state: ReturnType<SignInStateSource['stateOf']>): string | undefined {
-  switch (state) {
-    case 'signedIn':
-      return vscode.l10n.t('signed in');
-    case 'signedOut':
-      return vscode.l10n.t('not signed in');
-    case 'signingIn':
-      return vscode.l10n.t('signing in…');
-    default:
-      return undefined;
-  }
-}
-
-function reachDescription(reach: AgentReach): string | undefined {
-  // A server of .vscode/mcp.json running here would otherwise look like any of ours: the row says
-  // the agent does not get it, beside "offered to the agent" on the rows of ours it does get.
-  if (reach.kind === 'registryOnly') return vscode.l10n.t('not offered to the agent (registry only)');
-  if (reach.kind !== 'offered') return undefined;
-  return reach.sessions > 0 ? vscode.l10n.t('agent connected') : vscode.l10n.t('offered to the agent');
-}
-
-/** `file`: where the server is written (its definition's source), which `registryOnly` names. */
-function reachTooltip(reach: AgentReach, file: string): string {
-  switch (reach.kind) {
-    case 'offered':
-      return vscode.l10n.t(
-        "VS Code's agent reaches this server through the gateway ({0}); open sessions: {1}. Its questions come here.",
-        reach.url,
-        reach.sessions,
-      );
-    case 'agentOff':
-      return vscode.l10n.t("VS Code's agent: not offered, because VS Code's AI features are turned off.");
-    case 'registryOnly':
-      return vscode.l10n.t(
-        'VS Code\'s agent: not offered. chat.mcp.access is "registry", so VS Code runs only servers installed from its MCP registry, not those written in {0}. This extension runs them instead, for Run Tool and other extensions. Once chat.mcp.access is "all" again, VS Code runs them and its agent gets them.',
-        file,
-      );
-    case 'notOffered':
-      return vscode.l10n.t("VS Code's agent: not offered through the gateway (only servers in the mcpElicitation.servers setting are).");
-  }
 }
 
 function stateIcon(state: ServerState | undefined, hasConfigError: boolean): vscode.ThemeIcon {
@@ -88,30 +47,6 @@ function stateIcon(state: ServerState | undefined, hasConfigError: boolean): vsc
       return new vscode.ThemeIcon('shield');
     case 'stopped':
       return new vscode.ThemeIcon('circle-large-outline');
-  }
-}
-
-function stateDescription(entry: ServerEntry): string {
-  if (entry.configError) return vscode.l10n.t('configuration error: {0}', entry.configError.message);
-  const s = entry.connection?.state;
-  const transport = entry.resolved?.def.type ?? '';
-  switch (s?.kind) {
-    case 'running':
-      return [
-        s.transport,
-        s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined,
-        s.protocolVersion ? `MCP ${s.protocolVersion}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · ');
-    case 'starting':
-      return vscode.l10n.t('{0} · starting…', transport);
-    case 'error':
-      return vscode.l10n.t('{0} · {1}', transport, s.reason);
-    case 'untrusted':
-      return serverSentence({ key: 'untrusted' }, vscode.l10n);
-    default:
-      return vscode.l10n.t('{0} · stopped', transport);
   }
 }
 
@@ -191,34 +126,26 @@ export class ServersView extends Disposable implements vscode.TreeDataProvider<S
     );
     item.id = `server:${entry.name}`;
     item.iconPath = stateIcon(state, entry.configError !== undefined);
-    const reach = this.agent.reach(entry.name);
-    // A narrow sidebar cuts the description's end. A running server's transport and version can
-    // go (the tooltip has them) before the agent's reach; an error or a stop cannot.
     const signIn = this.signIn.stateOf(entry.name);
-    const parts =
-      state?.kind === 'running' && !entry.configError
-        ? [signInDescription(signIn), reachDescription(reach), stateDescription(entry)]
-        : [signInDescription(signIn), stateDescription(entry), reachDescription(reach)];
-    // A config error, a launch error and the server's reported name are foreign text: one neutralised whole.
-    item.description = displayText(parts.filter(Boolean).join(' · '), MAX_MESSAGE_CHARS);
     const policy = this.policyFor(entry.name);
     const routed = entry.resolved !== undefined && this.routed(entry.resolved.def);
-    const tip = [
-      `${entry.name} — ${item.description}`,
-      ...(routed && entry.resolved
-        ? [
-            vscode.l10n.t(
-              'Routed here for you alone; it stays defined in {0}, which is unchanged. VS Code runs it for you once you chose "Enable" for the routed copy in its server options.',
-              describeSource(entry.resolved.def.source),
-            ),
-          ]
-        : []),
-      ...(state?.kind === 'running' && state.protocolVersion ? [vscode.l10n.t('MCP revision: {0}', state.protocolVersion)] : []),
-      vscode.l10n.t('Elicitation policy: {0}', policy),
-      reachTooltip(reach, entry.resolved ? describeSource(entry.resolved.def.source) : ''),
-    ];
-    // The name, a server's error and its reported version are foreign text: one neutralised whole.
-    item.tooltip = safe.markdownTooltip(displayText(tip.join('\n'), MAX_MESSAGE_CHARS));
+    const source = entry.resolved?.def.source;
+    const facts: ServerRowFacts = {
+      name: entry.name,
+      state,
+      configError: entry.configError?.message,
+      transport: entry.resolved?.def.type,
+      signIn,
+      reach: this.agent.reach(entry.name),
+      // A file by its full path (the one to open); our setting by its name, not "workspace settings".
+      definedIn: source && (source.kind === 'setting' ? whereDefinedText(source, vscode.l10n) : describeSource(source)),
+      routed,
+      policy,
+    };
+    // A config error, a launch error, the name and the server's reported name and version are
+    // foreign text: each whole is neutralised, and the tooltip renders literally (no link or markup).
+    item.description = displayText(serverRowDescription(facts, vscode.l10n), MAX_MESSAGE_CHARS);
+    item.tooltip = safe.markdownTooltip(displayText(serverRowTooltip(facts, vscode.l10n).join('\n'), MAX_MESSAGE_CHARS));
     // `.ours` marks what "Give Back to VS Code" acts on: a routed server, or one of our workspace setting.
     const ours = routed ? '.ours.routed' : entry.resolved && canGiveBackFrom(entry.resolved.def.source) ? '.ours' : '';
     // `.auth-…`: a server that uses sign-in offers Sign In or Sign Out.

@@ -83,7 +83,7 @@ for (const wire of ['stdio', 'http'] as const) {
 
     test('our copy speaks 2026-07-28 to the server; the agent gets the same tool names as from VS Code’s copy', async () => {
       assert.equal((JSON.parse(await invoke(OURS, 'ask', { what: [] })) as { era?: string }).era, '2026-07-28');
-      assert.deepEqual(toolsOf(VSCODE), ['ask', 'echo', 'launch']);
+      assert.deepEqual(toolsOf(VSCODE), ['ask', 'echo', 'launch', 'vanish']);
       assert.deepEqual(toolsOf(OURS), toolsOf(VSCODE));
       assert.equal(await invoke(OURS, 'echo', { text: 'same' }), await invoke(VSCODE, 'echo', { text: 'same' }));
     });

@@ -288,6 +288,40 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
     assert.deepEqual([...new Set(metaLevels)], [level], 'every 2026-07-28 tools request carries the same level');
   });
 
+  for (const x of SERVERS.filter((y) => y.name.startsWith('py-http-'))) {
+    test(`${x.name}: a call whose event stream ends unanswered fails at once${x.era === '2026-07-28' ? ', after one re-issue' : ''} (${x.era})`, async function () {
+      // Without the fix the call waited for its fifteen-minute deadline: this timeout fails it.
+      this.timeout(30_000);
+      const conn = s.manager.get(x.name);
+      assert.ok(conn);
+      const before = received(x.name).length;
+      const vanish = (key: string, times: number): Promise<unknown> =>
+        callToolWithElicitation(conn, s.broker, { name: 'vanish', arguments: { key, times } }, {});
+      const key = `k${Date.now()}`;
+      const calls = (k: string): Record<string, unknown>[] =>
+        received(x.name)
+          .slice(before)
+          .filter((r) => r['method'] === 'tools/call' && (r['params'] as { arguments?: { key?: string } }).arguments?.key === k);
+      if (x.era === '2026-07-28') {
+        // 2026-07-28 has no resumption: the client re-issues the request once, with a new id.
+        const r = (await vanish(key, 1)) as { content: { text: string }[] };
+        assert.deepEqual(JSON.parse(r.content[0]?.text ?? 'null'), { key, calls: 2 });
+        const ids = calls(key).map((c) => c['id']);
+        assert.equal(ids.length, 2);
+        assert.notEqual(ids[0], ids[1], 'the re-issued request has a new id');
+        await assert.rejects(vanish(`${key}-twice`, 2), /ended the stream of this tools\/call without answering it/);
+        assert.equal(calls(`${key}-twice`).length, 2, 'sent again once, not more');
+      } else {
+        // 2025: the client tries to resume the stream (the server has no resumption: 405), then fails the call.
+        await assert.rejects(vanish(key, 1), /ended the stream of this tools\/call without answering it/);
+        assert.equal(calls(key).length, 1, 'a 2025 call is not sent twice');
+      }
+      // The server is still there for the next call.
+      const r = (await vanish(key, 0)) as { content: { text: string }[] };
+      assert.equal((JSON.parse(r.content[0]?.text ?? 'null') as { key: string }).key, key);
+    });
+  }
+
   test('a declined form reaches each independent server as `decline`, with no content', async function () {
     this.timeout(60_000);
     const { done } = answering(() => ({ action: 'decline' }));
