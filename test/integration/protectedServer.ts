@@ -28,7 +28,8 @@ export interface ProtectedServer {
 export async function protectedServer(
   s: TestServices,
   name: string,
-  present: (prompt: SignInPrompt) => Promise<SignInAnswer>,
+  /** Gets the dialog's signal too: the sign-in calls the dialog off (closes it) by aborting it. */
+  present: (prompt: SignInPrompt, signal: AbortSignal) => Promise<SignInAnswer>,
   /** `env`: the fixture's modes (FIXTURE_AUTH_MODE, FIXTURE_CLIENT); `def`: more of the server's definition. */
   options: { readonly env?: Record<string, string>; readonly def?: Record<string, unknown> } = {},
 ): Promise<ProtectedServer> {

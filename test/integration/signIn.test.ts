@@ -29,8 +29,13 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
   let server: ProtectedServer | undefined;
   let base = '';
   const shown: SignInPrompt[] = [];
-  /** What the user does with the consent: allow and let the "browser" follow the URL, or decline. */
-  let user: 'allow' | 'decline' = 'allow';
+  /**
+   * What the user does with the consent: allow and let the "browser" follow the URL, decline, or
+   * `wait`: leave the dialog open until the sign-in calls it off (as the real one, it then closes).
+   */
+  let user: 'allow' | 'decline' | 'wait' = 'allow';
+  /** Whether each consent shown was called off by the sign-in, by position. */
+  const calledOff: boolean[] = [];
   /** Sign-in takes a few round trips more than a start: generous under load. */
   const running = (): Promise<void> => waitFor(() => s.manager.get(NAME)?.state.kind === 'running', `${NAME} running`, 60_000);
   const stats = async (): Promise<Stats> => (await (await fetch(`${base}/fixture/stats`)).json()) as Stats;
@@ -43,8 +48,21 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
   suiteSetup(async function () {
     this.timeout(90_000);
     s = await services();
-    server = await protectedServer(s, NAME, (prompt) => {
+    server = await protectedServer(s, NAME, (prompt, signal) => {
       shown.push(prompt);
+      const at = calledOff.push(false) - 1;
+      if (user === 'wait') {
+        return new Promise((resolve) =>
+          signal.addEventListener(
+            'abort',
+            () => {
+              calledOff[at] = true;
+              resolve('cancelled');
+            },
+            { once: true },
+          ),
+        );
+      }
       return user === 'decline' ? Promise.resolve('declined') : followInBrowser(prompt);
     });
     base = server.base;
@@ -117,6 +135,34 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     assert.equal(shown.length, 3);
     assert.equal((await stats()).registrations.length, 1);
     assert.match(await whoami(), /^client /);
+  });
+
+  test('Sign Out while the consent is still open: the dialog closes, and the server’s log says the sign-in ended because the server was stopped, then what Sign Out forgot', async function () {
+    this.timeout(120_000);
+    const own = (): string[] => s.hooks.logLines.filter((l) => l.channel === `MCP Elicitation: ${NAME}`).map((l) => l.text);
+    // Signed out, then Sign In again, and the user leaves the consent open.
+    await vscode.commands.executeCommand('mcpElicitation.signOut', NAME);
+    user = 'wait';
+    const asked = shown.length;
+    const from = own().length;
+    const signingIn = Promise.resolve(vscode.commands.executeCommand('mcpElicitation.signIn', NAME)).catch(() => undefined);
+    await waitFor(() => shown.length > asked && s.signIn.stateOf(NAME) === 'signingIn', 'the consent is open', 60_000);
+
+    await vscode.commands.executeCommand('mcpElicitation.signOut', NAME);
+    await signingIn;
+    await waitFor(() => s.manager.get(NAME)?.state.kind === 'stopped', 'stopped after sign-out');
+    assert.equal(calledOff.at(-1), true, 'the open consent was called off');
+    assert.equal(await s.authStore.tokensOf(NAME), undefined);
+    // Both facts, in the order they happened; nothing says "aborted".
+    const lines = own().slice(from);
+    const ended = lines.indexOf('sign-in ended: the server was stopped');
+    const forgot = lines.findIndex((l) => l.startsWith('signed out:') || l.startsWith('sign out:'));
+    assert.ok(ended >= 0 && forgot > ended, `${NAME}'s log: ${lines.join(' | ')}`);
+    assert.deepEqual(
+      lines.filter((l) => /abort/i.test(l)),
+      [],
+    );
+    user = 'allow';
   });
 });
 
