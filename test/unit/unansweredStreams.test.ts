@@ -6,7 +6,7 @@
  * waited for its deadline.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -16,6 +16,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
+import { startListening } from './support/listeningFixture';
 import { HostClient } from '../../src/servers/hostClient';
 import { isStreamEnded, STREAM_ENDED, UnansweredStreams } from '../../src/servers/unansweredStreams';
 
@@ -99,19 +100,7 @@ void describe("the SDK's Streamable HTTP transport, against the Python server", 
   let url = '';
 
   before(async () => {
-    child = spawn('python3', [path.join(__dirname, '..', 'fixtures', 'pyServer.py'), 'vanisher', '--http', '0'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`pyServer.py exited (${code}) before listening`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    ({ child, url } = await startListening('python3', [path.join(__dirname, '..', 'fixtures', 'pyServer.py'), 'vanisher', '--http', '0']));
   });
   after(() => {
     child.kill();
