@@ -62,22 +62,25 @@ void describe('UnansweredStreams', () => {
     assert.equal(heard.length, 1, 'once');
   });
 
-  void it('leaves alone a request that was answered, one we cancelled, and one whose caller settles it itself', async () => {
+  void it('leaves alone a request that was answered, one we cancelled (2025) or aborted (2026), and one whose caller settles it itself', async () => {
     const { transport, sent, heard } = fakeTransport();
     const streams = new UnansweredStreams(transport, () => undefined);
     await transport.send(request(1));
     streams.answered(1);
     await transport.send(request(2));
     await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    const aborted = new AbortController();
+    await transport.send(request(5), { requestSignal: aborted.signal });
+    aborted.abort();
     let listenEnded = 0;
     await transport.send(request(3, 'subscriptions/listen'), { onRequestStreamEnd: () => listenEnded++ });
     for (const s of sent) s.options?.onRequestStreamEnd?.();
     assert.deepEqual(heard, []);
     assert.equal(listenEnded, 1);
-    // Notifications and responses go through untouched.
+    // A notification goes through untouched; the listen request keeps its own callback.
     assert.deepEqual(
       sent.map((s) => s.options?.onRequestStreamEnd !== undefined),
-      [true, true, false, true],
+      [true, true, false, true, true],
     );
   });
 
