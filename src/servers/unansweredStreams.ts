@@ -48,6 +48,8 @@ export class UnansweredStreams {
       if (!isJSONRPCRequest(message) || options?.onRequestStreamEnd !== undefined) return send(message, options);
       const { id, method } = message;
       this.open.set(id, method);
+      // A 2026-07-28 request is cancelled by closing its stream (its own signal): no answer is due.
+      options?.requestSignal?.addEventListener('abort', () => this.open.delete(id), { once: true });
       return send(message, { ...options, onRequestStreamEnd: () => this.ended(id) }).catch((err: unknown) => {
         // The SDK rejects the request with this error itself.
         this.open.delete(id);

@@ -6,12 +6,13 @@
  * one that fails so that a request which still went through it would show.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ElicitResult } from '@modelcontextprotocol/client';
+import { startListening } from './support/listeningFixture';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { HostClient } from '../../src/servers/hostClient';
 import { isLoopback, loopbackFetch, loopbackRequest } from '../../src/servers/loopbackFetch';
@@ -173,19 +174,7 @@ void describe('an MCP session with an SDK server on loopback, through our transp
   let url = '';
 
   before(async () => {
-    child = spawn(process.execPath, [path.join(FIXTURES, 'httpServer.mjs'), '0', 'loopback'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before listening`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    ({ child, url } = await startListening(process.execPath, [path.join(FIXTURES, 'httpServer.mjs'), '0', 'loopback']));
   });
   after(() => {
     child.kill();

@@ -7,11 +7,12 @@
  * on a new socket. A request that was answered, or that failed on a new socket, is never sent twice.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startListening } from './support/listeningFixture';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { HostClient } from '../../src/servers/hostClient';
 import { loopbackAgent, sendOnLoopback } from '../../src/servers/loopbackFetch';
@@ -32,17 +33,7 @@ void describe('a kept-alive socket the server closed while the host was busy', (
   let url = '';
 
   before(async () => {
-    child = spawn('python3', [SCRIPT, 'idle-closer', '--http', '0', '--idle-close', '0.1'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`pyServer.py exited (${code}) before listening`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    ({ child, url } = await startListening('python3', [SCRIPT, 'idle-closer', '--http', '0', '--idle-close', '0.1']));
   });
   after(() => {
     child.kill();

@@ -6,7 +6,7 @@
  * waited for its deadline.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -16,6 +16,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
+import { startListening } from './support/listeningFixture';
 import { HostClient } from '../../src/servers/hostClient';
 import { isStreamEnded, STREAM_ENDED, UnansweredStreams } from '../../src/servers/unansweredStreams';
 
@@ -61,22 +62,25 @@ void describe('UnansweredStreams', () => {
     assert.equal(heard.length, 1, 'once');
   });
 
-  void it('leaves alone a request that was answered, one we cancelled, and one whose caller settles it itself', async () => {
+  void it('leaves alone a request that was answered, one we cancelled (2025) or aborted (2026), and one whose caller settles it itself', async () => {
     const { transport, sent, heard } = fakeTransport();
     const streams = new UnansweredStreams(transport, () => undefined);
     await transport.send(request(1));
     streams.answered(1);
     await transport.send(request(2));
     await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    const aborted = new AbortController();
+    await transport.send(request(5), { requestSignal: aborted.signal });
+    aborted.abort();
     let listenEnded = 0;
     await transport.send(request(3, 'subscriptions/listen'), { onRequestStreamEnd: () => listenEnded++ });
     for (const s of sent) s.options?.onRequestStreamEnd?.();
     assert.deepEqual(heard, []);
     assert.equal(listenEnded, 1);
-    // Notifications and responses go through untouched.
+    // A notification goes through untouched; the listen request keeps its own callback.
     assert.deepEqual(
       sent.map((s) => s.options?.onRequestStreamEnd !== undefined),
-      [true, true, false, true],
+      [true, true, false, true, true],
     );
   });
 
@@ -99,19 +103,7 @@ void describe("the SDK's Streamable HTTP transport, against the Python server", 
   let url = '';
 
   before(async () => {
-    child = spawn('python3', [path.join(__dirname, '..', 'fixtures', 'pyServer.py'), 'vanisher', '--http', '0'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /LISTENING (\d+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`pyServer.py exited (${code}) before listening`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    ({ child, url } = await startListening('python3', [path.join(__dirname, '..', 'fixtures', 'pyServer.py'), 'vanisher', '--http', '0']));
   });
   after(() => {
     child.kill();
