@@ -16,6 +16,8 @@
 //      source, in plain Node (bench/config/configLoad.ts: the loader's pure pipeline)
 //   7. sign-in: 401 → first successful call with a cached token, on loopback, in plain Node
 //      (bench/signIn/signInLatency.ts: the real connection, OAuth client and store)
+//   8. reading one 1 MB and one 10 MB message in 64 KB chunks, as an HTTP answer's event stream and
+//      as a stdio line, in plain Node (bench/framing/framing.ts): cost per MB must not grow with size
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results), naming the step and
 // the cause; a missed target is a result, printed ✗ (or ? when undecided), and does not fail the
@@ -26,7 +28,7 @@
 // Knobs (environment): MCP_BENCH_SAMPLES (20 per round), MCP_BENCH_ROUNDS (3), MCP_BENCH_WARMUP (3),
 // MCP_BENCH_STARTS (9), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
 // MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE,
-// MCP_BENCH_ONLY=activation|latency|gateway|config|signin (that step alone, for diagnosis: its rows printed, its
+// MCP_BENCH_ONLY=activation|latency|gateway|config|signin|framing (that step alone, for diagnosis: its rows printed, its
 // figures into test-results/bench-<step>-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -56,7 +58,7 @@ import {
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
-import { activationFigure, configLoadFigures, gatewayFigures, latencyFigures, signInFigures } from './lib/figures.mjs';
+import { activationFigure, configLoadFigures, framingFigures, gatewayFigures, latencyFigures, signInFigures } from './lib/figures.mjs';
 import { RUN_ENV, RUN_ID, findLeftovers, killLeftoversSync, killPid } from './lib/leftovers.mjs';
 
 /** @typedef {import('./host/index').PostedResults} PostedResults */
@@ -88,8 +90,10 @@ const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
-if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin'].includes(ONLY)) {
-  process.stderr.write(`[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config or signin, not ${JSON.stringify(ONLY)}\n`);
+if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing'].includes(ONLY)) {
+  process.stderr.write(
+    `[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config, signin or framing, not ${JSON.stringify(ONLY)}\n`,
+  );
   process.exit(2);
 }
 /** Diagnosis: a CPU profile of the first burst, written to test-results/ (figures are then not results). */
@@ -762,6 +766,29 @@ async function signInRun() {
 }
 
 /**
+ * Step 8: bench/framing/framing.ts, bundled with the sources it measures, run in this process.
+ * @returns {Promise<import('./framing/framing').FramingFigure[]>}
+ */
+async function framingRun() {
+  const out = path.join(tempDir('mcp-eh-bench-framing-build-'), 'framing.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'bench', 'framing', 'framing.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    outfile: out,
+    logLevel: 'silent',
+  });
+  /** @type {unknown} */
+  const imported = await import(out);
+  const mod = /** @type {typeof import('./framing/framing')} */ (imported);
+  return mod.measureFraming();
+}
+
+/**
  * MCP_BENCH_ONLY=<step>: one step alone, for diagnosis; its rows are printed and its figures go to
  * test-results/bench-<step>-results.json; bench/results.json is left alone.
  * @param {string} only
@@ -776,6 +803,15 @@ async function oneStep(only, extensionDir, extensionsDir) {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), signIn: figs, table: f.rows }, null, 2));
     process.stdout.write(`\n${markdownTable(f.rows)}\n\nsignin step only; figures in ${path.relative(repoRoot, out)}.\n`);
+    return;
+  }
+  if (only === 'framing') {
+    const figs = await step('message framing', () => framingRun());
+    const f = framingFigures(figs);
+    const out = path.join(repoRoot, 'test-results', 'bench-framing-results.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), framing: figs, table: f.rows }, null, 2));
+    process.stdout.write(`\n${markdownTable(f.rows)}\n\nframing step only; figures in ${path.relative(repoRoot, out)}.\n`);
     return;
   }
   if (only === 'config') {
@@ -828,7 +864,7 @@ async function oneStep(only, extensionDir, extensionsDir) {
 
 async function main() {
   // Plain Node: no host, no build of the extension needed.
-  if (ONLY === 'config' || ONLY === 'signin') return oneStep(ONLY, '', '');
+  if (ONLY === 'config' || ONLY === 'signin' || ONLY === 'framing') return oneStep(ONLY, '', '');
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
   await step('provisioning check', () => runNode([path.join(repoRoot, 'scripts', 'provision.mjs')]));
@@ -990,6 +1026,9 @@ async function main() {
   const signInFigs = await step('sign-in', () => signInRun());
   const signIn = signInFigures(signInFigs);
   rows.push(...signIn.rows);
+  const framingFigs = await step('message framing', () => framingRun());
+  const framing = framingFigures(framingFigs);
+  rows.push(...framing.rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -1036,6 +1075,7 @@ async function main() {
     },
     configLoad: { loads: configFigs, growth: configLoad.growth },
     signIn: { ...signInFigs, refreshed: signIn.refreshed, plain: signIn.plain },
+    framing: { runs: framingFigs, growth: framing.growth },
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -323,6 +323,35 @@ export function configLoadFigures(figs) {
   return { rows, growth };
 }
 
+/** Linear reading: the cost per MB of a 10 MB message is at most this many times that of a 1 MB one. */
+export const FRAMING_LINEARITY = 2;
+
+/**
+ * The framing rows (bench/framing/framing.ts): each framing's median per size, and the growth of
+ * its cost per MB from 1 to 10 MB, judged as linear when it grew at most {@link FRAMING_LINEARITY}×.
+ * @param {{ framing: 'sse' | 'stdio', mb: number, runsMs: number[] }[]} figs
+ */
+export function framingFigures(figs) {
+  /** @type {Row[]} */
+  const rows = [];
+  /** @type {Record<string, number>} */
+  const growth = {};
+  const names = { sse: "an HTTP answer's event stream (sseEvents.ts)", stdio: 'a stdio line (answeringReadBuffer.ts)' };
+  for (const framing of /** @type {const} */ (['sse', 'stdio'])) {
+    const of = (/** @type {number} */ mb) => median(figs.find((f) => f.framing === framing && f.mb === mb)?.runsMs ?? []);
+    const [small, large] = [of(1), of(10)];
+    growth[framing] = large / 10 / small;
+    const n = figs.find((f) => f.framing === framing)?.runsMs.length ?? 0;
+    rows.push({
+      measure: `Reading one message in 64 KB chunks as ${names[framing]}, on the extension host's thread: 1 MB / 10 MB (plain Node, median of ${n}); cost per MB at 10 MB ÷ at 1 MB (linear ≈ 1)`,
+      result: `${fmt(small, 1)} / ${fmt(large, 1)} ms; **${fmt(growth[framing], 2)}**`,
+      target: `≤ ${FRAMING_LINEARITY}`,
+      ok: Number.isFinite(growth[framing]) && growth[framing] <= FRAMING_LINEARITY,
+    });
+  }
+  return { rows, growth };
+}
+
 /** From a 401 to the call's result with a cached refresh token, on loopback, at the median (issue 25). */
 export const SIGN_IN_REFRESH_TARGET_MS = 50;
 

@@ -28,17 +28,20 @@ void describe('SseEvents (the event-stream parser)', () => {
   void it('reads events across chunk boundaries, with CRLF, LF and CR line ends', () => {
     const text =
       '\ufeffid: 1\r\nevent: message\r\ndata: {"a":\r\ndata:1}\r\n\r\ndata: two\rdata:  three\r\r: keep-alive\n\nretry: 250\nid: 9\n\n';
-    for (const cut of [1, 3, 17, 18, 19, 40, text.length - 1]) {
-      const { events, retry } = all([text.slice(0, cut), text.slice(cut)]);
-      assert.deepEqual(
-        events,
-        [
-          { event: 'message', data: '{"a":\n1}', id: '1' },
-          { event: undefined, data: 'two\n three', id: undefined },
-          { event: undefined, data: '', id: '9' },
-        ],
-        `cut at ${cut}`,
-      );
+    const expected = [
+      { event: 'message', data: '{"a":\n1}', id: '1' },
+      { event: undefined, data: 'two\n three', id: undefined },
+      { event: undefined, data: '', id: '9' },
+    ];
+    // Cut anywhere, in two or three, or one character at a time (inside a CRLF too): the same events.
+    const cuts: string[][] = [[...text]];
+    for (let a = 0; a <= text.length; a++) {
+      cuts.push([text.slice(0, a), text.slice(a)]);
+      for (let b = a; b <= text.length; b += 7) cuts.push([text.slice(0, a), text.slice(a, b), text.slice(b)]);
+    }
+    for (const chunks of cuts) {
+      const { events, retry } = all(chunks);
+      assert.deepEqual(events, expected, `chunks ${JSON.stringify(chunks)}`);
       assert.deepEqual(retry, [250]);
     }
   });
