@@ -19,6 +19,7 @@ import {
   MapSecrets,
   ServerLogsFake,
   signInService,
+  stats,
   type User,
 } from './support/signInHarness';
 
@@ -160,6 +161,29 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     assert.equal(h.signIn.stateOf('protected'), 'signedOut');
     assert.equal(await h.store.clientSecret('protected'), undefined);
     await conn.shutdown();
+    h.signIn.dispose();
+  });
+
+  void it('Sign Out while the code is being exchanged: the tokens that come back after it are not kept', async () => {
+    const base = await fixture({ FIXTURE_TOKEN_DELAY_MS: '800' });
+    const h = signInService(approvingUser);
+    const conn = connect(h, base);
+    const started = conn.start();
+    // The browser came back; the authorization server has the code and answers in 800 ms.
+    for (let i = 0; i < 200 && (await stats(base)).codeExchanges === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal((await stats(base)).codeExchanges, 1);
+    await conn.stop();
+    await h.signIn.signOut('protected');
+    await started.catch(() => undefined);
+    // The token endpoint answered after Sign Out: what it issued must not be signed in now.
+    for (let i = 0; i < 100 && (await stats(base)).codeGrants === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal((await stats(base)).codeGrants, 1, 'the authorization server did issue the tokens');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await h.store.isSignedIn('protected'), false, 'no tokens kept after Sign Out');
+    assert.equal(h.signIn.stateOf('protected') === 'signedIn', false);
+    const lines = h.logs.for('protected').lines;
+    assert.ok(!lines.includes('signed in'), lines.join('\n'));
+    assert.ok(lines.includes('warn: sign-in ended: the server was stopped'), lines.join('\n'));
     h.signIn.dispose();
   });
 

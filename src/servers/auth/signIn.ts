@@ -218,6 +218,13 @@ export class SignInService implements SignInPort {
     if (!code) throw new SignInFailed('the browser came back without an authorization code');
     this.deps.addSecret(code);
     await provider.finish(pending, code, params.get('iss') ?? undefined);
+    // Called off (Sign Out, which stops the server first) while the code was being redeemed: the
+    // exchange cannot be taken back, so the tokens it saved are forgotten here. Kept, they would sign
+    // the server in after the user signed it out.
+    if (stop.aborted) {
+      await this.deps.store.forgetTokens(def.name);
+      throw stop.reason instanceof Error ? stop.reason : new SignInFailed('sign-in cancelled', true);
+    }
   }
 
   endedInAuthFlow(def: RemoteServerDefinition, err: unknown): boolean {

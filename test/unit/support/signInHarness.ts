@@ -65,6 +65,7 @@ export interface Stats {
   registrations: { application_type?: string; redirect_uris?: string[]; scope?: string }[];
   authorizations: Record<string, string>[];
   codeGrants: number;
+  codeExchanges: number;
   refreshGrants: number;
   unauthorized: number;
   clientAuth: string[];
