@@ -15,8 +15,17 @@
  * to invalid stdio JSON-RPC frames") answers in `StdioServerTransport` only. This file can go when
  * `StdioClientTransport` answers such a request too.
  */
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE, ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
+
+/**
+ * The longest line a stdio server may write: 128 MiB. The SDK's own buffer stops at 10 MiB and then
+ * closes the connection, so a server that answers with a 12 MB result (a screenshot, a file) works
+ * when VS Code runs it (its line splitter has no limit) and failed here with "Connection closed",
+ * restarting the server. The limit stays, well under V8's longest string, against a server that
+ * writes without end and no line break.
+ */
+export const MAX_LINE_BYTES = 128 * 1024 * 1024;
 
 /** The error we answer a malformed request with; `id` is echoed as the server sent it. */
 export interface MalformedReply {
@@ -78,7 +87,7 @@ export class AnsweringReadBuffer {
 
   constructor(
     private readonly answer: (reply: MalformedReply) => void,
-    private readonly maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    private readonly maxBufferSize = MAX_LINE_BYTES,
   ) {}
 
   append(chunk: Buffer): void {

@@ -322,6 +322,28 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
     });
   }
 
+  for (const x of SERVERS.filter((y) => y.name.startsWith('py-'))) {
+    test(`${x.name}: a 12 MB answer arrives, as it does when VS Code runs the server (${x.era})`, async function () {
+      // Over stdio the SDK's 10 MiB line limit closed the connection ("Connection closed").
+      this.timeout(60_000);
+      const conn = s.manager.get(x.name);
+      assert.ok(conn);
+      const r = (await callToolWithElicitation(
+        conn,
+        s.broker,
+        { name: 'echo', arguments: { text: 'ab'.repeat(512), repeat: 12 * 1024 } },
+        {},
+      )) as {
+        content: { text: string }[];
+      };
+      const { text } = JSON.parse(r.content[0]?.text ?? 'null') as { text: string };
+      assert.equal(text.length, 12 * 1024 * 1024);
+      assert.equal(text, 'ab'.repeat(6 * 1024 * 1024));
+      assert.equal(s.manager.get(x.name), conn, 'the same connection');
+      assert.equal(conn.state.kind, 'running', 'the server is still running');
+    });
+  }
+
   test('a declined form reaches each independent server as `decline`, with no content', async function () {
     this.timeout(60_000);
     const { done } = answering(() => ({ action: 'decline' }));
