@@ -718,41 +718,20 @@ async function latencyRounds(browser, extensionDir, extensionsDir) {
 }
 
 /**
- * Step 6: bench/config/configLoad.ts, bundled with the sources it measures, run in this process.
- * @returns {Promise<{ servers: number, medianMs: number, runsMs: number[] }[]>}
+ * A plain-Node step's module (bench/<dir>/<name>.ts), bundled with the sources it measures and
+ * imported into this process.
+ * @param {string} entry the module's path under bench/
+ * @returns {Promise<unknown>}
  */
-async function configLoadRun() {
-  const out = path.join(tempDir('mcp-eh-bench-config-build-'), 'configLoad.mjs');
+async function plainNodeStep(entry) {
+  const out = path.join(tempDir(`mcp-eh-bench-${path.basename(entry, '.ts')}-build-`), `${path.basename(entry, '.ts')}.mjs`);
   await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'bench', 'config', 'configLoad.ts')],
+    entryPoints: [path.join(repoRoot, 'bench', entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     // jsonc-parser's UMD `main` requires its parts dynamically: its ESM build, as scripts/build.mjs takes it.
-    mainFields: ['module', 'main'],
-    outfile: out,
-    logLevel: 'silent',
-  });
-  /** @type {unknown} */
-  const imported = await import(out);
-  const mod = /** @type {typeof import('./config/configLoad')} */ (imported);
-  return mod.measureConfigLoad([1, 50, 500]);
-}
-
-/**
- * Step 7: bench/signIn/signInLatency.ts, bundled with the sources it measures, run in this process
- * against test/fixtures/oauthServer.mjs.
- * @returns {Promise<{ refreshedMs: number[], plainMs: number[] }>}
- */
-async function signInRun() {
-  const out = path.join(tempDir('mcp-eh-bench-signin-build-'), 'signInLatency.mjs');
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'bench', 'signIn', 'signInLatency.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
     mainFields: ['module', 'main'],
     // The SDK's CommonJS dependencies require Node built-ins, which an ESM bundle must be given.
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
@@ -761,30 +740,33 @@ async function signInRun() {
   });
   /** @type {unknown} */
   const imported = await import(out);
-  const mod = /** @type {typeof import('./signIn/signInLatency')} */ (imported);
+  return imported;
+}
+
+/**
+ * Step 6: bench/config/configLoad.ts, run in this process.
+ * @returns {Promise<{ servers: number, medianMs: number, runsMs: number[] }[]>}
+ */
+async function configLoadRun() {
+  const mod = /** @type {typeof import('./config/configLoad')} */ (await plainNodeStep('config/configLoad.ts'));
+  return mod.measureConfigLoad([1, 50, 500]);
+}
+
+/**
+ * Step 7: bench/signIn/signInLatency.ts, run in this process against test/fixtures/oauthServer.mjs.
+ * @returns {Promise<{ refreshedMs: number[], plainMs: number[] }>}
+ */
+async function signInRun() {
+  const mod = /** @type {typeof import('./signIn/signInLatency')} */ (await plainNodeStep('signIn/signInLatency.ts'));
   return mod.measureSignIn(path.join(repoRoot, 'test', 'fixtures', 'oauthServer.mjs'));
 }
 
 /**
- * Step 8: bench/framing/framing.ts, bundled with the sources it measures, run in this process.
+ * Step 8: bench/framing/framing.ts, run in this process.
  * @returns {Promise<import('./framing/framing').FramingFigure[]>}
  */
 async function framingRun() {
-  const out = path.join(tempDir('mcp-eh-bench-framing-build-'), 'framing.mjs');
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'bench', 'framing', 'framing.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    outfile: out,
-    logLevel: 'silent',
-  });
-  /** @type {unknown} */
-  const imported = await import(out);
-  const mod = /** @type {typeof import('./framing/framing')} */ (imported);
+  const mod = /** @type {typeof import('./framing/framing')} */ (await plainNodeStep('framing/framing.ts'));
   return mod.measureFraming();
 }
 
