@@ -780,33 +780,16 @@ async function framingRun() {
 async function oneStep(only, extensionDir, extensionsDir) {
   if (only === 'signin') {
     const figs = await step('sign-in', () => signInRun());
-    const f = signInFigures(figs);
-    const out = path.join(repoRoot, 'test-results', 'bench-signin-results.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), signIn: figs, table: f.rows }, null, 2));
-    process.stdout.write(`\n${markdownTable(f.rows)}\n\nsignin step only; figures in ${path.relative(repoRoot, out)}.\n`);
-    return;
+    return writeOneStep(only, { signIn: figs }, signInFigures(figs).rows);
   }
   if (only === 'framing') {
     const figs = await step('message framing', () => framingRun());
-    const f = framingFigures(figs);
-    const out = path.join(repoRoot, 'test-results', 'bench-framing-results.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), framing: figs, table: f.rows }, null, 2));
-    process.stdout.write(`\n${markdownTable(f.rows)}\n\nframing step only; figures in ${path.relative(repoRoot, out)}.\n`);
-    return;
+    return writeOneStep(only, { framing: figs }, framingFigures(figs).rows);
   }
   if (only === 'config') {
     const figs = await step('configuration load', () => configLoadRun());
     const f = configLoadFigures(figs);
-    const out = path.join(repoRoot, 'test-results', 'bench-config-results.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(
-      out,
-      JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), config: figs, growth: f.growth, table: f.rows }, null, 2),
-    );
-    process.stdout.write(`\n${markdownTable(f.rows)}\n\nconfig step only; figures in ${path.relative(repoRoot, out)}.\n`);
-    return;
+    return writeOneStep(only, { config: figs, growth: f.growth }, f.rows);
   }
   const browser = await step('browser launch', () => launchBrowser());
   /** @type {import('./lib/stats.mjs').Row[]} */
@@ -836,12 +819,21 @@ async function oneStep(only, extensionDir, extensionsDir) {
   } finally {
     await browser.close().catch(() => undefined);
   }
+  writeOneStep(only, figures, rows, ` (${Math.round((Date.now() - t0) / 1000)} s)`);
+}
+
+/**
+ * One step's figures into test-results/bench-<step>-results.json, and its rows printed.
+ * @param {string} only
+ * @param {Record<string, unknown>} figures
+ * @param {import('./lib/stats.mjs').Row[]} rows
+ * @param {string} [took] the run's duration, for the steps that start a host
+ */
+function writeOneStep(only, figures, rows, took = '') {
   const out = path.join(repoRoot, 'test-results', `bench-${only}-results.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), ...figures, table: rows }, null, 2));
-  process.stdout.write(
-    `\n${markdownTable(rows)}\n\n${only} step only; figures in ${path.relative(repoRoot, out)} (${Math.round((Date.now() - t0) / 1000)} s).\n`,
-  );
+  process.stdout.write(`\n${markdownTable(rows)}\n\n${only} step only; figures in ${path.relative(repoRoot, out)}${took}.\n`);
 }
 
 async function main() {
