@@ -241,7 +241,6 @@ function readEvents(
   });
   res.on('end', () => {
     done = true;
-    for (const event of parser.end()) later(() => handle(event));
     later(ended);
   });
   res.on('close', () => {

@@ -2,7 +2,8 @@
  * Server-sent events from text as it arrives, by the WHATWG event-stream rules the SDK's parser
  * (`eventsource-parser`) follows: lines end in CRLF, LF or CR; a blank line ends an event; `:`
  * starts a comment; a field's value loses one leading space; `data` lines join with LF; an event
- * with no data is still reported when it carries an `id` (resumption reads it). Pure, no `vscode`.
+ * with no data is still reported when it carries an `id` (resumption reads it); an event the
+ * stream ends before its blank line is never reported, as the standard says. Pure, no `vscode`.
  */
 export interface SseEvent {
   readonly event: string | undefined;
@@ -58,13 +59,6 @@ export class SseEvents {
     }
     if (start < text.length) this.partial.push(text.slice(start));
     return out;
-  }
-
-  /** The stream ended: an unterminated last event is dropped, as the standard says. */
-  end(): SseEvent[] {
-    this.partial = [];
-    this.afterCR = false;
-    return [];
   }
 
   private line(line: string, out: SseEvent[]): void {

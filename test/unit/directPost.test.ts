@@ -21,7 +21,7 @@ void describe('SseEvents (the event-stream parser)', () => {
   const all = (chunks: string[]): { events: unknown[]; retry: number[] } => {
     const retry: number[] = [];
     const p = new SseEvents((ms) => retry.push(ms));
-    const events = [...chunks.flatMap((c) => p.feed(c)), ...p.end()];
+    const events = chunks.flatMap((c) => p.feed(c));
     return { events, retry };
   };
 
