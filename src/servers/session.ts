@@ -33,7 +33,7 @@ import { isAuthChallenge, type PreparedTransport, type TransportKind } from './t
 import { QuestionLinks } from './questionLinks';
 import type { RelayedMessage, SessionDeps, SessionEnd } from './sessionDeps';
 import { SessionRequests } from './sessionRequests';
-import { UnansweredStreams } from './unansweredStreams';
+import { failUnansweredStreams } from './unansweredStreams';
 
 export type { RelayedMessage, SessionDeps, SessionEnd, SessionLog } from './sessionDeps';
 
@@ -105,12 +105,15 @@ export class Session {
     });
     this.installHandlers();
     this.client.onerror = (e) => this.onTransportError(e);
+    this.client.onResponse = (id) => this.links.answered(id);
     // Over HTTP a request whose stream ends unanswered fails at once (unansweredStreams.ts).
-    const unanswered = prepared.kind === 'stdio' ? undefined : new UnansweredStreams(prepared.transport, (m) => deps.log.warn(m));
-    this.client.onResponse = (id) => {
-      this.links.answered(id);
-      unanswered?.answered(id);
-    };
+    if (prepared.kind !== 'stdio') {
+      failUnansweredStreams(
+        prepared.transport,
+        (id) => this.links.methodOf(id),
+        (m) => deps.log.warn(m),
+      );
+    }
     if (prepared.origins) prepared.origins.onArrived = (question, call) => this.links.arrivedOn(question, call);
     watchOutgoing(prepared.transport, deps.log, this.links);
   }

@@ -18,7 +18,27 @@ import {
 } from '@modelcontextprotocol/client';
 import { startListening } from './support/listeningFixture';
 import { HostClient } from '../../src/servers/hostClient';
-import { isStreamEnded, STREAM_ENDED, UnansweredStreams } from '../../src/servers/unansweredStreams';
+import { QuestionLinks } from '../../src/servers/questionLinks';
+import { watchOutgoing } from '../../src/servers/sessionWire';
+import { failUnansweredStreams, isStreamEnded, STREAM_ENDED } from '../../src/servers/unansweredStreams';
+
+const quietWire = { isTracing: false, trace: () => undefined, debug: () => undefined, info: () => undefined };
+
+/**
+ * Wired as a session wires it (session.ts): what waits is the question links', fed by the
+ * outgoing watch and by every response the client hears (HostClient's `onResponse`).
+ */
+function wire(transport: Transport, warn: (m: string) => void = () => undefined): QuestionLinks {
+  const links = new QuestionLinks();
+  failUnansweredStreams(transport, (id) => links.methodOf(id), warn);
+  watchOutgoing(transport, quietWire, links);
+  const onmessage = transport.onmessage;
+  transport.onmessage = (m, extra) => {
+    if ('id' in m && !('method' in m)) links.answered(m.id as string | number);
+    onmessage?.(m, extra);
+  };
+  return links;
+}
 
 /** Keeps what was sent with its options; `onmessage` hears what the client would. */
 function fakeTransport(): {
@@ -42,11 +62,11 @@ function fakeTransport(): {
 
 const request = (id: number, method = 'tools/call'): JSONRPCMessage => ({ jsonrpc: '2.0', id, method, params: { name: 'x' } });
 
-void describe('UnansweredStreams', () => {
+void describe('failUnansweredStreams', () => {
   void it('fails a request whose stream ended unanswered, with an error that says so', async () => {
     const { transport, sent, heard } = fakeTransport();
     const warnings: string[] = [];
-    new UnansweredStreams(transport, (m) => warnings.push(m));
+    wire(transport, (m) => warnings.push(m));
     await transport.send(request(7));
     sent[0]?.options?.onRequestStreamEnd?.();
     assert.equal(heard.length, 1);
@@ -64,9 +84,9 @@ void describe('UnansweredStreams', () => {
 
   void it('leaves alone a request that was answered, one we cancelled (2025) or aborted (2026), and one whose caller settles it itself', async () => {
     const { transport, sent, heard } = fakeTransport();
-    const streams = new UnansweredStreams(transport, () => undefined);
+    const links = wire(transport);
     await transport.send(request(1));
-    streams.answered(1);
+    links.answered(1);
     await transport.send(request(2));
     await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
     const aborted = new AbortController();
@@ -91,7 +111,7 @@ void describe('UnansweredStreams', () => {
       end = options?.onRequestStreamEnd;
       return Promise.reject(new Error('connection refused'));
     };
-    new UnansweredStreams(transport, () => undefined);
+    wire(transport);
     await assert.rejects(transport.send(request(4)), /connection refused/);
     end?.();
     assert.deepEqual(heard, []);
@@ -115,9 +135,15 @@ void describe("the SDK's Streamable HTTP transport, against the Python server", 
         // The resumption a 2025 stream with event ids gets is tried at once (405 here).
         reconnectionOptions: { initialReconnectionDelay: 1, maxReconnectionDelay: 1, reconnectionDelayGrowFactor: 1, maxRetries: 1 },
       });
-      const streams = new UnansweredStreams(transport, () => undefined);
+      const links = new QuestionLinks();
+      failUnansweredStreams(
+        transport,
+        (id) => links.methodOf(id),
+        () => undefined,
+      );
+      watchOutgoing(transport, quietWire, links);
       const client = new HostClient({ name: 'unit', version: '0' }, { capabilities: {}, versionNegotiation: { mode } });
-      client.onResponse = (id) => streams.answered(id);
+      client.onResponse = (id) => links.answered(id);
       await client.connect(transport);
       try {
         const key = `${mode}-${Date.now()}`;
