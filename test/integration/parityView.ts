@@ -13,11 +13,11 @@ import { waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 /**
  * The agent's tool names of one copy of a server: those in vscode.lm.tools that share the prefix
- * of `echo` (that copy's `echo` tool, however the suite found it), prefix cut, sorted.
+ * of `known` (that copy's tool named `knownName`, however the suite found it), prefix cut, sorted.
  */
-export function toolNamesBeside(echo: vscode.LanguageModelToolInformation | undefined): string[] {
-  if (!echo) return [];
-  const prefix = echo.name.slice(0, -'echo'.length);
+export function toolNamesBeside(known: vscode.LanguageModelToolInformation | undefined, knownName = 'echo'): string[] {
+  if (!known) return [];
+  const prefix = known.name.slice(0, -knownName.length);
   return vscode.lm.tools
     .filter((t) => t.name.startsWith(prefix))
     .map((t) => t.name.slice(prefix.length))

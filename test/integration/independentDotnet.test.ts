@@ -1,0 +1,183 @@
+// Issue 24, "How it will be checked", with a server the team does not have and did not write:
+// Microsoft's Azure MCP Server (`@azure/mcp`, .NET, built on the official C# MCP SDK), as a user
+// installs it from npm. It runs twice, once from `.vscode/mcp.json` by VS Code's own client and
+// once from our setting, routed to the agent through the gateway: the agent must see the same
+// server. Then the agent asks it for a Key Vault secret: the server asks the person first
+// (a form-mode `elicitation/create` with a titled `oneOf`), and that question must come here,
+// say who asks, and carry the answer back as the server reads it.
+//
+// The server looks for an Azure host (169.254.169.254) and DNS as it starts, and goes on to the
+// vault once a secret read is approved. Nothing of that may leave this machine, so every copy runs
+// in a network namespace of its own (`unshare -rn`): stdio needs no network, and each attempt
+// fails at once inside the namespace.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { TestServices } from '../host/testServices';
+import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
+import { gatewayServerId, resultText } from './agent';
+import { services, setPolicy, waitFor, workspaceMcpJson } from './helpers';
+import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
+
+const ROOT = process.env['MCP_TEST_REPO_ROOT'] ?? '';
+const AZMCP = path.join(ROOT, 'node_modules', '@azure', 'mcp-linux-x64', 'dist', 'azmcp');
+const ENV = { AZURE_MCP_COLLECT_TELEMETRY: 'false' };
+const ARGS = ['-rn', '--', AZMCP, 'server', 'start'];
+const definition = { command: 'unshare', args: ARGS, env: ENV };
+
+const VSCODE = 'az-vsc';
+const OURS = 'az-our';
+const VSCODE_ID = `mcp.config.ws0.${VSCODE}`;
+/** Every Azure namespace tool takes `intent`; `keyvault` routes to the secret read. */
+const KNOWN = 'keyvault';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+
+/**
+ * The agent's `keyvault` tool. VS Code names a server's tools after its serverInfo name, here
+ * `mcp_azure_mcp_ser_*` for either copy, so the copies run one at a time and the one running has it.
+ */
+const keyvault = (): vscode.LanguageModelToolInformation | undefined =>
+  vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${KNOWN}`));
+
+/** Starts one copy as chat would and returns the agent's full tool names for it. */
+async function agentNames(id: string): Promise<string[]> {
+  // As in startAsAgent: the workbench may not know the definition yet, so ask until the tools are in.
+  const t0 = Date.now();
+  while (keyvault() === undefined) {
+    if (Date.now() - t0 > 60_000) throw new Error(`${id}'s ${KNOWN} never reached vscode.lm.tools`);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
+    if (keyvault() === undefined) await new Promise((r) => setTimeout(r, 250));
+  }
+  const prefix = (keyvault()?.name ?? '').slice(0, -KNOWN.length);
+  return toolNamesBeside(keyvault(), KNOWN).map((n) => prefix + n);
+}
+
+/** What the agent asks for: one secret, with no retries, so an approved read fails fast. */
+const SECRET_READ = {
+  intent: 'read the database password',
+  command: 'keyvault_secret_get',
+  parameters: {
+    vault: 'elicitation-test-vault',
+    secret: 'db-password',
+    subscription: '00000000-0000-0000-0000-000000000000',
+    'retry-max-retries': 0,
+  },
+};
+
+suite('Azure MCP Server (.NET, the C# SDK) run by VS Code and routed through us (issue 24)', () => {
+  let s: TestServices;
+  let copies: ReturnType<typeof bothCopies> | undefined;
+  let savedPolicy: unknown;
+  let theirNames: string[] = [];
+  let ourNames: string[] = [];
+
+  suiteSetup(async function () {
+    // The server ships for this platform only as `@azure/mcp-linux-x64`, and `unshare` is Linux's.
+    if (process.platform !== 'linux' || process.arch !== 'x64') this.skip();
+    assert.ok(existsSync(AZMCP), `${AZMCP} is installed by npm install (devDependency @azure/mcp)`);
+    this.timeout(180_000);
+    s = await services();
+    savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
+    copies = bothCopies(s, { vscode: [VSCODE, definition], ours: [OURS, definition] });
+    const pristine = workspaceMcpJson();
+    await copies.start();
+    theirNames = await agentNames(VSCODE_ID);
+    // A stopped server's tools stay listed; a removed one's go.
+    pristine.restore();
+    await waitFor(() => keyvault() === undefined, 'VS Code’s copy is gone', 30_000);
+    ourNames = await agentNames(gatewayServerId(OURS));
+  });
+
+  suiteTeardown(async function () {
+    this.timeout(60_000);
+    await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
+    await copies?.restore();
+  });
+
+  test('the agent gets the same tools, by the same names, from VS Code’s copy and from ours', () => {
+    assert.ok(theirNames.length > 20, `VS Code lists Azure's tools (${theirNames.join(', ')})`);
+    assert.deepEqual(ourNames, theirNames);
+  });
+
+  test('through the gateway an agent is told the serverInfo, capabilities and tools the server tells it directly', async function () {
+    this.timeout(60_000);
+    const endpoint = s.gateway.definitions().find((d) => d.name === OURS);
+    assert.ok(endpoint, 'ours is offered');
+    const seen = (transport: StdioClientTransport | ReturnType<typeof gatewayTransport>) =>
+      seenBy('azure-parity-probe', { elicitation: {} }, transport, async (client) => ({
+        serverInfo: client.getServerVersion(),
+        capabilities: client.getServerCapabilities(),
+        tools: (await client.listTools()).tools,
+      }));
+    const told = await seen(new StdioClientTransport({ command: 'unshare', args: ARGS, env: ENV, stderr: 'ignore' }));
+    const routed = await seen(gatewayTransport(s, endpoint.url));
+    assert.equal((told.serverInfo as { name?: string }).name, 'Azure MCP Server');
+    assert.deepEqual(routed.serverInfo, told.serverInfo);
+    // The gateway adds `listChanged`: it tells the agent when a restart of the server changes its tools.
+    const capabilities = told.capabilities as Record<string, object>;
+    assert.deepEqual(routed.capabilities, { ...capabilities, tools: { ...capabilities['tools'], listChanged: true } });
+    assert.deepEqual(routed.tools, told.tools);
+  });
+
+  /** The agent reads the secret through our copy, and `answer` answers the server's question. */
+  async function readSecret(answer: FormAnswer): Promise<{ prompts: FormPrompt[]; result: string }> {
+    await setPolicy(s, { [OURS]: 'allow' });
+    const prompts: FormPrompt[] = [];
+    const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
+      prompts.push(prompt);
+      return Promise.resolve(answer);
+    });
+    try {
+      return {
+        prompts,
+        result: resultText(await vscode.lm.invokeTool(keyvault()?.name ?? KNOWN, { input: SECRET_READ, toolInvocationToken: undefined })),
+      };
+    } finally {
+      done.dispose();
+    }
+  }
+
+  test('the server’s question before a secret read comes here, says who asks, and offers its two choices by their titles', async function () {
+    this.timeout(60_000);
+    const { prompts, result } = await readSecret({ action: 'decline' });
+    assert.equal(prompts.length, 1);
+    const [prompt] = prompts;
+    assert.ok(prompt);
+    assert.equal(prompt.asker.name, OURS);
+    assert.match(prompt.message, /keyvault_secret_get' may expose secrets/);
+    assert.deepEqual(
+      prompt.form.fields.map((f) => ({
+        key: f.key,
+        kind: f.kind,
+        required: f.required,
+        options: f.kind === 'singleSelect' ? f.options : undefined,
+      })),
+      [
+        {
+          key: 'decision',
+          kind: 'singleSelect',
+          required: true,
+          options: [
+            { value: 'accept', label: 'Approve' },
+            { value: 'reject', label: 'Reject' },
+          ],
+        },
+      ],
+    );
+    // Declined here, the server reads nothing and tells the agent why.
+    assert.equal(result, 'Operation cancelled by user (decline).');
+  });
+
+  test('cancelled here, the server reads nothing; approved, it goes on to the vault', async function () {
+    this.timeout(90_000);
+    assert.equal((await readSecret({ action: 'cancel' })).result, 'Operation cancelled by user (cancel).');
+    // Approved: the server tries the vault, which cannot be reached from its namespace.
+    const approved = await readSecret({ action: 'accept', content: { decision: 'accept' } });
+    assert.equal(approved.prompts.length, 1);
+    assert.match(approved.result, /elicitation-test-vault\.vault\.azure\.net/);
+    assert.doesNotMatch(approved.result, /cancelled by user/);
+  });
+});
