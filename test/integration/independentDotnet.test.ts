@@ -18,7 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import { gatewayServerId, resultText } from './agent';
-import { services, setPolicy, waitFor, workspaceMcpJson } from './helpers';
+import { nextPrompt, services, setPolicy, waitFor, workspaceMcpJson } from './helpers';
 import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
 
 const ROOT = process.env['MCP_TEST_REPO_ROOT'] ?? '';
@@ -179,5 +179,25 @@ suite('Azure MCP Server (.NET, the C# SDK) run by VS Code and routed through us 
     assert.equal(approved.prompts.length, 1);
     assert.match(approved.result, /elicitation-test-vault\.vault\.azure\.net/);
     assert.doesNotMatch(approved.result, /cancelled by user/);
+  });
+
+  test('the agent cancelling its call closes the question the call raised', async function () {
+    this.timeout(60_000);
+    await setPolicy(s, { [OURS]: 'allow' });
+    const cts = new vscode.CancellationTokenSource();
+    const tool = keyvault();
+    assert.ok(tool);
+    const call = Promise.resolve(vscode.lm.invokeTool(tool.name, { input: SECRET_READ, toolInvocationToken: undefined }, cts.token)).then(
+      () => 'settled',
+      () => 'rejected',
+    );
+    const shown = await nextPrompt(s);
+    assert.match(shown.widget?.title ?? '', /MCP server “az-our” asks/, 'the question is on screen, naming the server');
+    cts.cancel();
+    await call;
+    await waitFor(() => s.broker.queue.size === 0, 'the question closed');
+    const last = s.broker.queue.history.list().at(-1);
+    assert.deepEqual([last?.asker.name, last?.action], [OURS, 'cancel']);
+    cts.dispose();
   });
 });
