@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Implementation, type Server } from '@modelcontextprotocol/server';
 import type { RelayedMessage } from '../servers/connection';
+import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
 import { admit, SECRET_HEADER } from './admission';
 import { RefusalLog } from './refusalLog';
 import { DirectCalls, directCall } from './directCall';
@@ -12,8 +13,8 @@ import { notRunningError } from './upstreamErrors';
 import { sendWebResponse, toWebRequest } from './webBridge';
 
 export const GATEWAY_PATH = '/mcp';
-/** Larger bodies are refused: nothing VS Code sends to a tool comes close. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Larger bodies are refused: as large as a stdio server may answer, since VS Code sends any size. */
+export const MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 /** VS Code keeps one session per server; more than this means something is leaking them. */
 const MAX_SESSIONS = 8;
 

@@ -17,15 +17,14 @@
  */
 import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
+import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
 
 /**
- * The longest line a stdio server may write: 128 MiB. The SDK's own buffer stops at 10 MiB and then
- * closes the connection, so a server that answers with a 12 MB result (a screenshot, a file) works
- * when VS Code runs it (its line splitter has no limit) and failed here with "Connection closed",
- * restarting the server. The limit stays, well under V8's longest string, against a server that
- * writes without end and no line break.
+ * The longest line a stdio server may write. The SDK's own buffer stops at 10 MiB and then closes
+ * the connection, so a server that answers with a 12 MB result works when VS Code runs it (its
+ * line splitter has no limit) and failed here with "Connection closed", restarting the server.
  */
-export const MAX_LINE_BYTES = 128 * 1024 * 1024;
+export const MAX_LINE_BYTES = MAX_MESSAGE_BYTES;
 
 /** The error we answer a malformed request with; `id` is echoed as the server sent it. */
 export interface MalformedReply {

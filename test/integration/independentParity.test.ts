@@ -88,6 +88,15 @@ for (const wire of ['stdio', 'http'] as const) {
       assert.equal(await invoke(OURS, 'echo', { text: 'same' }), await invoke(VSCODE, 'echo', { text: 'same' }));
     });
 
+    test('the agent may send either copy a 12 MB argument, as VS Code’s own client sends any size', async function () {
+      this.timeout(120_000);
+      // Past the 8 MB the gateway once refused with 413 (a file's contents, an MCP App's upload).
+      const text = 'big '.repeat(3_000_000);
+      const theirs = await invoke(VSCODE, 'echo', { text });
+      assert.ok(theirs.includes(text), `VS Code's copy echoed it (${theirs.length} characters)`);
+      assert.equal(await invoke(OURS, 'echo', { text }), theirs);
+    });
+
     test('through the gateway an agent is told the serverInfo (title, description, websiteUrl, icons), capabilities and tools the server tells it directly', async function () {
       this.timeout(60_000);
       const endpoint = s.gateway.definitions().find((d) => d.name === OURS);
