@@ -8,7 +8,7 @@ import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPath
 import { readJson } from './lib/json.mjs';
 
 // python3 runs the stdlib-only MCP server fixture (test/fixtures/pyServer.py), the suite's server in another language.
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'python3'];
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'python3', 'iproute2'];
 
 /** @param {string} msg */
 function log(msg) {
