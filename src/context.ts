@@ -4,7 +4,6 @@ import { WorkspaceRoots } from './servers/workspaceRoots';
 import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
 import type { Presenter } from './elicitation/presenter';
-import type { PendingView } from './elicitation/queue/elicitationQueue';
 import { Gatekeeper } from './elicitation/policy/policy';
 import { RateLimiter } from './elicitation/policy/tokenBucket';
 import { ServerManager } from './servers/serverManager';
@@ -21,8 +20,7 @@ import { RememberedTreeView } from './ui/rememberedView';
 import { AnswerMemory } from './elicitation/memory/answerMemory';
 import { StatusBar } from './ui/statusBar';
 import { ResultDocuments } from './ui/resultDocuments';
-import { showUrlConsent } from './ui/urlConsent';
-import { revealActiveForm } from './ui/form/formPanel';
+import { PendingActions } from './ui/pendingActions';
 import { analyseUrl } from './elicitation/safety/urlAnalysis';
 import { PublicApi } from './api/api';
 import { SamplingBroker } from './sampling/samplingBroker';
@@ -47,7 +45,6 @@ import { Logger } from './util/log';
 import { ServerLogs } from './util/serverLogs';
 import { routeSdkConsole } from './util/sdkConsole';
 import { displayText } from './elicitation/safety/displayText';
-import { MAX_MESSAGE_CHARS } from './elicitation/safety/text';
 import * as safe from './util/safeText';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
@@ -147,7 +144,8 @@ export class Services extends Disposable {
   readonly signIn: LazySignIn;
   /** What the `when` clauses of Route, Give Back and Run Tool read. */
   readonly commandContext: CommandContext;
-  private readonly urls = new Map<string, string>();
+  /** What picking an entry of the pending list does (Answer, Open Again). */
+  readonly pending: PendingActions;
   /** Told what the extension shows and opens; nobody listens unless a test built these services. */
   readonly observers: ServicesObservers;
 
@@ -219,21 +217,14 @@ export class Services extends Disposable {
       now,
     });
     this.audit = new AuditLog(context, () => this.settings, this.log);
-    this._register(
-      this.broker.queue.onDidFinish((f) => {
-        // Kept only while the url elicitation awaits completion, for "Open Again".
-        if (f.url && f.action === 'accept') this.urls.set(f.id, f.url);
-        this.audit.write(f);
-      }),
-    );
-    this._register(
-      this.broker.queue.onDidEndCompletion(({ entry, outcome }) => {
-        this.urls.delete(entry.id);
-        if (outcome === 'expired') {
-          void safe.showInformationMessage(
-            safe.l10n.t('{0}: the browser step was not confirmed in time and is no longer tracked.', displayText(entry.asker.name)),
-          );
-        }
+    this._register(this.broker.queue.onDidFinish((f) => this.audit.write(f)));
+    this.pending = this._register(
+      new PendingActions({
+        queue: this.broker.queue,
+        presenter: this.presenter,
+        policyActions: this.policyActions,
+        allowHttpLoopback: () => this.settings.allowHttpLoopback,
+        openExternal: (uri) => this.openExternal(uri),
       }),
     );
     const agentExtensions = new AgentExtensions(
@@ -384,39 +375,6 @@ export class Services extends Disposable {
       }
       return opened;
     });
-  }
-
-  reveal(entry: PendingView): void {
-    // Set aside, or waiting on the `ask` notification: picking it from the list is "Answer".
-    if ((entry.state === 'aside' || entry.state === 'asking') && this.presenter.resume(entry.id)) return;
-    if (entry.state === 'onScreen' && !revealActiveForm()) {
-      void safe.showInformationMessage(
-        safe.l10n.t('The question from {0} is open at the top of the window.', displayText(entry.asker.name)),
-      );
-    }
-    if (entry.state === 'queued') {
-      void safe.showInformationMessage(safe.l10n.t('This request is queued and will be shown after the ones before it.'));
-    }
-  }
-
-  openAgain(entry: PendingView): void {
-    const url = this.urls.get(entry.id);
-    if (!url) return;
-    void showUrlConsent(
-      {
-        id: entry.id,
-        asker: { name: entry.asker.name, info: entry.asker.info },
-        message: displayText(entry.message, MAX_MESSAGE_CHARS),
-        url,
-        analysis: analyseUrl(url, { allowHttpLoopback: this.settings.allowHttpLoopback }),
-      },
-      new AbortController().signal,
-      {
-        openExternal: (u) => this.openExternal(u),
-        onBlockServer: () => void this.policyActions.blockServer(entry.asker.name),
-        answered: true,
-      },
-    );
   }
 
   /** Deactivation: answer `cancel` to everything open, then close every connection. */

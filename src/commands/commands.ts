@@ -106,7 +106,7 @@ const COMMANDS: Record<string, Handler> = {
       tool,
       args,
     ),
-  'mcpElicitation.showPending': (s) => showPending(s.broker.queue, { reveal: (e) => s.reveal(e), openAgain: (e) => s.openAgain(e) }),
+  'mcpElicitation.showPending': (s) => showPending(s.broker.queue, s.pending),
   'mcpElicitation.startServer': async (s, arg) => {
     const conn = await serverFrom(s, arg);
     if (conn) await s.manager.start(conn.name);
@@ -188,7 +188,7 @@ const COMMANDS: Record<string, Handler> = {
   'mcpElicitation.policy.block': setPolicy('block'),
   'mcpElicitation.pending.reveal': (s, arg) => {
     const e = pendingFrom(arg);
-    if (e) s.reveal(e);
+    if (e) s.pending.reveal(e);
   },
   'mcpElicitation.pending.decline': (s, arg) => {
     const e = pendingFrom(arg);
@@ -212,7 +212,7 @@ const COMMANDS: Record<string, Handler> = {
   },
   'mcpElicitation.pending.openAgain': (s, arg) => {
     const e = pendingFrom(arg);
-    if (e) s.openAgain(e);
+    if (e) s.pending.openAgain(e);
   },
 };
 
