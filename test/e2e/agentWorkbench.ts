@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { runCommand, type WorkbenchOptions } from './workbench';
 
 /**
  * Copies the fixture extension `test/fixtures/<fixture>` into a fresh folder as `<folder>` (the
@@ -64,4 +65,36 @@ export async function askAgentInChat(page: Page, prompt: string, toolTitle: stri
     noTool.waitFor({ timeout: 90_000 }).then(async () => assert.fail(`the agent did not offer the tool: ${await noTool.innerText()}`)),
   ]);
   return confirmation;
+}
+
+/**
+ * A workbench for the chat suites: AI features on, `servers` in our setting, started by the user
+ * (no autostart), and the test language model (test/fixtures/chatModelExtension) installed.
+ */
+export function chatWorkbenchOptions(servers: Record<string, unknown>, settings: Record<string, unknown> = {}): WorkbenchOptions {
+  return {
+    servers: {},
+    workspaceSettings: { 'mcpElicitation.servers': servers },
+    // The user starts the server from VS Code's MCP list, as they would after installing it.
+    settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', ...settings },
+    // On a profile's first start VS Code disables its built-in chat extension until Copilot is
+    // set up with a GitHub sign-in, which cannot happen offline. This marks that first-start step
+    // as done, so the extension stays enabled, as on a profile that has used chat before.
+    applicationStorage: { builtinChatExtensionEnablementMigration: 'true' },
+    alsoInstalled: fixtureExtensionDir('chatModelExtension', 'mcp-test.chat-model-0.0.1'),
+    viewport: { width: 1440, height: 900 },
+  };
+}
+
+/**
+ * The user starts `server` for the agent: MCP: List Servers → the server → Start Server. Resolves
+ * once the server's log, which VS Code shows on start, says its tools are known, and hides it again.
+ */
+export async function startFromMcpList(page: Page, server: string, timeoutMs = 60_000): Promise<void> {
+  await runCommand(page, 'MCP: List Servers');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: server }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first().click();
+  // (An editor: its spaces are non-breaking, which \s matches.)
+  await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: timeoutMs });
+  await page.keyboard.press('Control+j'); // hides the panel again
 }

@@ -13,12 +13,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { askAgentInChat, demoModernServers, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
+import { askAgentInChat, chatWorkbenchOptions, demoModernServers, startFromMcpList, vscodeElicitationShown } from './agentWorkbench';
 import {
   formFrame,
   hideNotifications,
   openWorkbench,
-  runCommand,
   screenshot,
   screenshotIfFailed,
   waitForRecord,
@@ -29,23 +28,9 @@ import {
 describe('Workbench: the chat panel in agent mode calls a brokered tool, and our form answers it', () => {
   let wb: Workbench;
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-chat-'));
-  const helpers = fixtureExtensionDir('chatModelExtension', 'mcp-test.chat-model-0.0.1');
 
   before(async () => {
-    wb = await openWorkbench({
-      servers: {},
-      workspaceSettings: {
-        'mcpElicitation.servers': demoModernServers(recordDir),
-      },
-      // The user starts the server from VS Code's MCP list, as they would after installing it.
-      settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpElicitation.presentation': 'webview' },
-      // On a profile's first start VS Code disables its built-in chat extension until Copilot is
-      // set up with a GitHub sign-in, which cannot happen offline. This marks that first-start step
-      // as done, so the extension stays enabled, as on a profile that has used chat before.
-      applicationStorage: { builtinChatExtensionEnablementMigration: 'true' },
-      alsoInstalled: helpers,
-      viewport: { width: 1440, height: 900 },
-    });
+    wb = await openWorkbench(chatWorkbenchOptions(demoModernServers(recordDir), { 'mcpElicitation.presentation': 'webview' }));
     await waitForServers(wb.page, 1);
   });
   after(async () => {
@@ -59,14 +44,7 @@ describe('Workbench: the chat panel in agent mode calls a brokered tool, and our
     const { page } = wb;
     const chat = page.locator('.part.auxiliarybar');
 
-    // The user starts the server for the agent: MCP: List Servers → demo-modern → Start Server.
-    await runCommand(page, 'MCP: List Servers');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-modern' }).first().click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first().click();
-    // The server's log, which VS Code shows on start, says when its tools are known to the agent.
-    // (An editor: its spaces are non-breaking, which \s matches.)
-    await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 60_000 });
-    await page.keyboard.press('Control+j'); // hides the panel again
+    await startFromMcpList(page, 'demo-modern');
 
     // VS Code asks before the agent runs an MCP tool (its confirmation, not an elicitation).
     const confirmation = await askAgentInChat(page, 'Please sign_up for me', 'Run Sign up');

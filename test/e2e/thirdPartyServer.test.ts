@@ -13,8 +13,8 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
-import { askAgentInChat, fixtureExtensionDir, vscodeElicitationShown } from './agentWorkbench';
-import { openWorkbench, quickInput, runCommand, screenshot, screenshotIfFailed, waitForServers, type Workbench } from './workbench';
+import { askAgentInChat, chatWorkbenchOptions, startFromMcpList, vscodeElicitationShown } from './agentWorkbench';
+import { openWorkbench, quickInput, screenshot, screenshotIfFailed, waitForServers, type Workbench } from './workbench';
 
 const AZMCP = path.join(repoRoot, 'node_modules', '@azure', 'mcp-linux-x64', 'dist', 'azmcp');
 
@@ -23,25 +23,17 @@ describe(
   { skip: process.platform !== 'linux' || process.arch !== 'x64' },
   () => {
     let wb: Workbench;
-    const helpers = fixtureExtensionDir('chatModelExtension', 'mcp-test.chat-model-0.0.1');
 
     before(async () => {
-      wb = await openWorkbench({
-        servers: {},
-        workspaceSettings: {
-          'mcpElicitation.servers': {
-            azure: {
-              command: 'unshare',
-              args: ['-rn', '--', AZMCP, 'server', 'start', '--namespace', 'keyvault'],
-              env: { AZURE_MCP_COLLECT_TELEMETRY: 'false' },
-            },
+      wb = await openWorkbench(
+        chatWorkbenchOptions({
+          azure: {
+            command: 'unshare',
+            args: ['-rn', '--', AZMCP, 'server', 'start', '--namespace', 'keyvault'],
+            env: { AZURE_MCP_COLLECT_TELEMETRY: 'false' },
           },
-        },
-        settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
-        applicationStorage: { builtinChatExtensionEnablementMigration: 'true' },
-        alsoInstalled: helpers,
-        viewport: { width: 1440, height: 900 },
-      });
+        }),
+      );
       await waitForServers(wb.page, 1);
     });
     after(async () => {
@@ -55,11 +47,7 @@ describe(
       const { page } = wb;
       const chat = page.locator('.part.auxiliarybar');
 
-      await runCommand(page, 'MCP: List Servers');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'azure' }).first().click();
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first().click();
-      await page.locator('.part.panel', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 90_000 });
-      await page.keyboard.press('Control+j');
+      await startFromMcpList(page, 'azure', 90_000);
 
       const request = {
         intent: 'read the database password',
