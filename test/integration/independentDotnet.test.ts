@@ -25,7 +25,7 @@ import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import { gatewayServerId, resultText } from './agent';
 import { nextPrompt, services, setPolicy, startHttpFixture, waitFor, workspaceMcpJson } from './helpers';
-import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
+import { bothCopies, gatewayTransport, seenBy, soleTool, startSoleCopy } from './parityView';
 
 const ROOT = process.env['MCP_TEST_REPO_ROOT'] ?? '';
 const AZMCP = path.join(ROOT, 'node_modules', '@azure', 'mcp-linux-x64', 'dist', 'azmcp');
@@ -48,25 +48,7 @@ const KNOWN = 'keyvault';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
 
-/**
- * The agent's `keyvault` tool. VS Code names a server's tools after its serverInfo name, here
- * `mcp_azure_mcp_ser_*` for either copy, so the copies run one at a time and the one running has it.
- */
-const keyvault = (): vscode.LanguageModelToolInformation | undefined =>
-  vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${KNOWN}`));
-
-/** Starts one copy as chat would and returns the agent's full tool names for it. */
-async function agentNames(id: string): Promise<string[]> {
-  // As in startAsAgent: the workbench may not know the definition yet, so ask until the tools are in.
-  const t0 = Date.now();
-  while (keyvault() === undefined) {
-    if (Date.now() - t0 > 60_000) throw new Error(`${id}'s ${KNOWN} never reached vscode.lm.tools`);
-    await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
-    if (keyvault() === undefined) await new Promise((r) => setTimeout(r, 250));
-  }
-  const prefix = (keyvault()?.name ?? '').slice(0, -KNOWN.length);
-  return toolNamesBeside(keyvault(), KNOWN).map((n) => prefix + n);
-}
+const keyvault = (): vscode.LanguageModelToolInformation | undefined => soleTool(KNOWN);
 
 /** What the agent asks for: one secret, with no retries, so an approved read fails fast. */
 const SECRET_READ = {
@@ -117,11 +99,11 @@ for (const wire of ['stdio', 'http'] as const) {
       copies = bothCopies(s, { vscode: [VSCODE, definition(VSCODE)], ours: [OURS, definition(OURS)] });
       const pristine = workspaceMcpJson();
       await copies.start();
-      theirNames = await agentNames(VSCODE_ID);
+      theirNames = await startSoleCopy(VSCODE_ID, KNOWN);
       // A stopped server's tools stay listed; a removed one's go.
       pristine.restore();
       await waitFor(() => keyvault() === undefined, 'VS Code’s copy is gone', 30_000);
-      ourNames = await agentNames(gatewayServerId(OURS));
+      ourNames = await startSoleCopy(gatewayServerId(OURS), KNOWN);
     });
 
     suiteTeardown(async function () {

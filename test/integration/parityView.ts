@@ -25,6 +25,27 @@ export function toolNamesBeside(known: vscode.LanguageModelToolInformation | und
 }
 
 /**
+ * The agent's tool `tool` of the one copy of a server that runs. VS Code names a server's tools
+ * after the name in its serverInfo (`mcp_azure_mcp_ser_*` for "Azure MCP Server"), which both
+ * copies of a third-party server report alike, so those suites run the copies one at a time.
+ */
+export const soleTool = (tool: string): vscode.LanguageModelToolInformation | undefined =>
+  vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
+
+/** Starts the copy `id` as chat would, waits for its tool `tool`, and returns all its tools' full names. */
+export async function startSoleCopy(id: string, tool: string): Promise<string[]> {
+  // As in startAsAgent: the workbench may not know the definition yet, so ask until the tools are in.
+  const t0 = Date.now();
+  while (soleTool(tool) === undefined) {
+    if (Date.now() - t0 > 60_000) throw new Error(`${id}'s ${tool} never reached vscode.lm.tools`);
+    await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
+    if (soleTool(tool) === undefined) await new Promise((r) => setTimeout(r, 250));
+  }
+  const prefix = (soleTool(tool)?.name ?? '').slice(0, -tool.length);
+  return toolNamesBeside(soleTool(tool), tool).map((n) => prefix + n);
+}
+
+/**
  * Connects an SDK client named `clientName` that declares `capabilities` over `transport`, takes
  * what `read` reads of what it was told, and closes it.
  */
