@@ -8,15 +8,14 @@
 // - The agent cancelling `trigger-elicitation-request` closes our form (the server does not cancel
 //   its question when its call is cancelled, and stdio carries no related-request id).
 // VS Code names the tools after the serverInfo name, which both copies share, so the copies run
-// one at a time (parityView.ts, `startSoleCopy`).
+// one at a time (parityView.ts, `startCopiesInTurn`).
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import type { FormPrompt } from '../../src/elicitation/presenter';
-import { gatewayServerId, resultText } from './agent';
-import { nextPrompt, services, setPolicy, waitFor, workspaceMcpJson } from './helpers';
-import { bothCopies, soleTool, startSoleCopy } from './parityView';
+import { gatewayServerId } from './agent';
+import { answering, services, setPolicy } from './helpers';
+import { bothCopies, callSole, cancelOnceAsked, startCopiesInTurn } from './parityView';
 
 const ROOT = process.env['MCP_TEST_REPO_ROOT'] ?? '';
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -28,13 +27,6 @@ const ROOTS_TOOL = 'get-roots-list';
 const ASK_TOOL = 'trigger-elicitation-request';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
-
-/** The agent calls the running copy's `tool`. */
-async function call(tool: string, token?: vscode.CancellationToken): Promise<string> {
-  const info = soleTool(tool);
-  assert.ok(info, `${tool} is listed for the agent`);
-  return resultText(await vscode.lm.invokeTool(info.name, { input: {}, toolInvocationToken: undefined }, token));
-}
 
 suite('server-everything (from npm) run by VS Code and routed through us (issue 24)', () => {
   let s: TestServices;
@@ -49,14 +41,14 @@ suite('server-everything (from npm) run by VS Code and routed through us (issue 
     s = await services();
     savedPolicy = config().inspect('serverPolicy')?.workspaceValue;
     copies = bothCopies(s, { vscode: [VSCODE, definition], ours: [OURS, definition] });
-    const pristine = workspaceMcpJson();
-    await copies.start();
-    theirNames = await startSoleCopy(VSCODE_ID, 'echo');
-    theirRoots = await call(ROOTS_TOOL);
-    // A stopped server's tools stay listed; a removed one's go.
-    pristine.restore();
-    await waitFor(() => soleTool('echo') === undefined, 'VS Code’s copy is gone', 30_000);
-    ourNames = await startSoleCopy(gatewayServerId(OURS), 'echo');
+    ({ theirs: theirNames, ours: ourNames } = await startCopiesInTurn(
+      copies,
+      { theirs: VSCODE_ID, ours: gatewayServerId(OURS) },
+      'echo',
+      async () => {
+        theirRoots = await callSole(ROOTS_TOOL, {});
+      },
+    ));
   });
 
   suiteTeardown(async function () {
@@ -86,19 +78,15 @@ suite('server-everything (from npm) run by VS Code and routed through us (issue 
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
     assert.ok(theirRoots.includes(folder.uri.toString()), `VS Code's copy reports the folder: ${theirRoots}`);
-    assert.equal(await call(ROOTS_TOOL), theirRoots);
+    assert.equal(await callSole(ROOTS_TOOL, {}), theirRoots);
   });
 
   test('trigger-elicitation-request asks here, naming the server; declined, the agent hears so', async function () {
     this.timeout(60_000);
     await setPolicy(s, { [OURS]: 'allow' });
-    const prompts: FormPrompt[] = [];
-    const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
-      prompts.push(prompt);
-      return Promise.resolve({ action: 'decline' });
-    });
+    const { prompts, done } = answering(s, () => ({ action: 'decline' }));
     try {
-      assert.match(await call(ASK_TOOL), /User declined to provide the requested information/);
+      assert.match(await callSole(ASK_TOOL, {}), /User declined to provide the requested information/);
       assert.deepEqual(
         prompts.map((p) => p.asker.name),
         [OURS],
@@ -112,22 +100,14 @@ suite('server-everything (from npm) run by VS Code and routed through us (issue 
   test('the agent cancelling trigger-elicitation-request closes the form it raised', async function () {
     this.timeout(60_000);
     await setPolicy(s, { [OURS]: 'allow' });
-    const cts = new vscode.CancellationTokenSource();
-    const settled = call(ASK_TOOL, cts.token).then(
-      () => 'settled',
-      () => 'rejected',
+    await cancelOnceAsked(s, ASK_TOOL, {}, () =>
+      assert.deepEqual(
+        s.broker.queue.list().map((e) => [e.asker.name, e.state]),
+        [[OURS, 'onScreen']],
+        'the form is on screen',
+      ),
     );
-    await nextPrompt(s);
-    assert.deepEqual(
-      s.broker.queue.list().map((e) => [e.asker.name, e.state]),
-      [[OURS, 'onScreen']],
-      'the form is on screen',
-    );
-    cts.cancel();
-    await settled;
-    await waitFor(() => s.broker.queue.size === 0, 'the form closed');
     const last = s.broker.queue.history.list().at(-1);
     assert.deepEqual([last?.asker.name, last?.action], [OURS, 'cancel']);
-    cts.dispose();
   });
 });

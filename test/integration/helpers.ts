@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ShownPrompt, TestServices } from '../host/testServices';
+import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
 import { testServices } from '../host/access';
 
 export { EXTENSION_ID } from '../host/access';
@@ -11,6 +12,16 @@ export type { ShownPrompt } from '../host/testServices';
 /** The extension's services, as the test build in this host made them (test/host/testServices.ts). */
 export function services(): Promise<TestServices> {
   return testServices();
+}
+
+/** Answers each form in the user's place (until `done` is disposed); records what each showed. */
+export function answering(s: TestServices, answer: (p: FormPrompt) => FormAnswer): { prompts: FormPrompt[]; done: vscode.Disposable } {
+  const prompts: FormPrompt[] = [];
+  const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
+    prompts.push(prompt);
+    return Promise.resolve(answer(prompt));
+  });
+  return { prompts, done };
 }
 
 /** Polls `predicate` until true; the only wait in these tests, bounded and with a reason. */

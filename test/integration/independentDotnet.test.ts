@@ -23,9 +23,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestServices } from '../host/testServices';
 import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
-import { gatewayServerId, resultText } from './agent';
-import { nextPrompt, services, setPolicy, startHttpFixture, waitFor, workspaceMcpJson } from './helpers';
-import { bothCopies, gatewayTransport, seenBy, soleTool, startSoleCopy } from './parityView';
+import { gatewayServerId } from './agent';
+import { answering, services, setPolicy, startHttpFixture } from './helpers';
+import { bothCopies, callSole, cancelOnceAsked, gatewayTransport, seenBy, startCopiesInTurn } from './parityView';
 
 const ROOT = process.env['MCP_TEST_REPO_ROOT'] ?? '';
 const AZMCP = path.join(ROOT, 'node_modules', '@azure', 'mcp-linux-x64', 'dist', 'azmcp');
@@ -47,8 +47,6 @@ const HTTP_ARGS = [
 const KNOWN = 'keyvault';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
-
-const keyvault = (): vscode.LanguageModelToolInformation | undefined => soleTool(KNOWN);
 
 /** What the agent asks for: one secret, with no retries, so an approved read fails fast. */
 const SECRET_READ = {
@@ -97,13 +95,7 @@ for (const wire of ['stdio', 'http'] as const) {
         }
       }
       copies = bothCopies(s, { vscode: [VSCODE, definition(VSCODE)], ours: [OURS, definition(OURS)] });
-      const pristine = workspaceMcpJson();
-      await copies.start();
-      theirNames = await startSoleCopy(VSCODE_ID, KNOWN);
-      // A stopped server's tools stay listed; a removed one's go.
-      pristine.restore();
-      await waitFor(() => keyvault() === undefined, 'VS Code’s copy is gone', 30_000);
-      ourNames = await startSoleCopy(gatewayServerId(OURS), KNOWN);
+      ({ theirs: theirNames, ours: ourNames } = await startCopiesInTurn(copies, { theirs: VSCODE_ID, ours: gatewayServerId(OURS) }, KNOWN));
     });
 
     suiteTeardown(async function () {
@@ -144,16 +136,9 @@ for (const wire of ['stdio', 'http'] as const) {
     /** The agent reads the secret through our copy, and `answer` answers the server's question. */
     async function readSecret(answer: FormAnswer): Promise<{ prompts: FormPrompt[]; result: string }> {
       await setPolicy(s, { [OURS]: 'allow' });
-      const prompts: FormPrompt[] = [];
-      const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
-        prompts.push(prompt);
-        return Promise.resolve(answer);
-      });
+      const { prompts, done } = answering(s, () => answer);
       try {
-        return {
-          prompts,
-          result: resultText(await vscode.lm.invokeTool(keyvault()?.name ?? KNOWN, { input: SECRET_READ, toolInvocationToken: undefined })),
-        };
+        return { prompts, result: await callSole(KNOWN, SECRET_READ) };
       } finally {
         done.dispose();
       }
@@ -203,21 +188,11 @@ for (const wire of ['stdio', 'http'] as const) {
     test('the agent cancelling its call closes the question the call raised', async function () {
       this.timeout(60_000);
       await setPolicy(s, { [OURS]: 'allow' });
-      const cts = new vscode.CancellationTokenSource();
-      const tool = keyvault();
-      assert.ok(tool);
-      const call = Promise.resolve(vscode.lm.invokeTool(tool.name, { input: SECRET_READ, toolInvocationToken: undefined }, cts.token)).then(
-        () => 'settled',
-        () => 'rejected',
+      await cancelOnceAsked(s, KNOWN, SECRET_READ, (shown) =>
+        assert.match(shown.widget?.title ?? '', new RegExp(`MCP server “${OURS}” asks`), 'the question is on screen, naming the server'),
       );
-      const shown = await nextPrompt(s);
-      assert.match(shown.widget?.title ?? '', new RegExp(`MCP server “${OURS}” asks`), 'the question is on screen, naming the server');
-      cts.cancel();
-      await call;
-      await waitFor(() => s.broker.queue.size === 0, 'the question closed');
       const last = s.broker.queue.history.list().at(-1);
       assert.deepEqual([last?.asker.name, last?.action], [OURS, 'cancel']);
-      cts.dispose();
     });
   });
 }

@@ -14,9 +14,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestServices } from '../host/testServices';
-import type { FormPrompt } from '../../src/elicitation/presenter';
 import { agentTool, invoke, startAsAgent } from './agent';
-import { services, setPolicy, startHttpFixture } from './helpers';
+import { answering, services, setPolicy, startHttpFixture } from './helpers';
 import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
 
 const SCRIPT = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'pyServer.py');
@@ -114,11 +113,7 @@ for (const wire of ['stdio', 'http'] as const) {
       this.timeout(60_000);
       await vscode.commands.executeCommand('mcpTest.samplingModel.register');
       await setPolicy(s, { [OURS]: 'allow' });
-      const prompts: FormPrompt[] = [];
-      const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
-        prompts.push(prompt);
-        return Promise.resolve({ action: 'accept', content: { name: 'Lin' } });
-      });
+      const { prompts, done } = answering(s, () => ({ action: 'accept', content: { name: 'Lin' } }));
       try {
         const r = JSON.parse(await invoke(OURS, 'ask', { what: ['roots', 'sample', 'form'], text: 'agent asks' })) as Record<
           string,

@@ -13,10 +13,10 @@ import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
+import type { FormPrompt } from '../../src/elicitation/presenter';
 import type { AnswerContent, AnswerValue } from '../../src/shared/fieldModel';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
-import { nextPrompt, services, setPolicy, startHttpFixture, waitFor, waitForRunning } from './helpers';
+import { answering, nextPrompt, services, setPolicy, startHttpFixture, waitFor, waitForRunning } from './helpers';
 import { recordedLines, recordFile } from './fixtureRecord';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
@@ -126,16 +126,6 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
     await waitFor(() => s.broker.queue.size === 0, 'queue drained');
   });
 
-  /** Answers each form in the user's place; records what each showed. */
-  function answering(answer: (p: FormPrompt) => FormAnswer): { prompts: FormPrompt[]; done: vscode.Disposable } {
-    const prompts: FormPrompt[] = [];
-    const done = s.hooks.presenter.intercept('presentForm', () => (prompt) => {
-      prompts.push(prompt);
-      return Promise.resolve(answer(prompt));
-    });
-    return { prompts, done };
-  }
-
   const folderRoots = (): { uri: string; name: string }[] => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the test host opens a folder');
@@ -145,7 +135,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
   for (const x of SERVERS) {
     test(`${x.name}: ${x.kinds.join(', ')}, each alone (${x.era})`, async function () {
       this.timeout(60_000);
-      const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Ada' } }));
+      const { prompts, done } = answering(s, () => ({ action: 'accept', content: { name: 'Ada' } }));
       try {
         if (x.kinds.includes('roots')) assert.deepEqual(await ask(x.name, ['roots']), { era: x.era, roots: { roots: folderRoots() } });
         if (x.kinds.includes('sample')) {
@@ -168,7 +158,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
 
     test(`${x.name}: all of them in one round (${x.era})`, async function () {
       this.timeout(60_000);
-      const { prompts, done } = answering(() => ({ action: 'accept', content: { name: 'Grace' } }));
+      const { prompts, done } = answering(s, () => ({ action: 'accept', content: { name: 'Grace' } }));
       try {
         const r = await ask(x.name, x.kinds, 'together: grüße ✓');
         assert.equal(r.era, x.era);
@@ -197,7 +187,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
     test(`${x.name}: without allow, the sample's consent and review and the form, asked at once, are each shown and answered (${x.era})`, async function () {
       this.timeout(60_000);
       await setPolicy(s, Object.fromEntries(SERVERS.filter((y) => y !== x).map((y) => [y.name, 'allow'])));
-      const { prompts, done } = answering((p) => {
+      const { prompts, done } = answering(s, (p) => {
         const keys = p.form.fields.map((f) => f.key);
         // The form asks for a name; the consent and the review are accepted as shown.
         if (keys.includes('name')) return { action: 'accept', content: { name: 'Kim' } };
@@ -346,7 +336,7 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
 
   test('a declined form reaches each independent server as `decline`, with no content', async function () {
     this.timeout(60_000);
-    const { done } = answering(() => ({ action: 'decline' }));
+    const { done } = answering(s, () => ({ action: 'decline' }));
     try {
       for (const x of SERVERS) assert.deepEqual((await ask(x.name, ['form'])).form, { action: 'decline' }, x.name);
     } finally {

@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { TestServices } from '../host/testServices';
+import type { ShownPrompt, TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
-import { waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { resultText } from './agent';
+import { nextPrompt, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 // What the parity suites (agentParity.test.ts, independentParity.test.ts) compare between the copy
 // of a server VS Code runs and the copy routed through us: the tool names the agent is given, and
@@ -33,7 +34,7 @@ export const soleTool = (tool: string): vscode.LanguageModelToolInformation | un
   vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${tool}`));
 
 /** Starts the copy `id` as chat would, waits for its tool `tool`, and returns all its tools' full names. */
-export async function startSoleCopy(id: string, tool: string): Promise<string[]> {
+async function startSoleCopy(id: string, tool: string): Promise<string[]> {
   // As in startAsAgent: the workbench may not know the definition yet, so ask until the tools are in.
   const t0 = Date.now();
   while (soleTool(tool) === undefined) {
@@ -43,6 +44,53 @@ export async function startSoleCopy(id: string, tool: string): Promise<string[]>
   }
   const prefix = (soleTool(tool)?.name ?? '').slice(0, -tool.length);
   return toolNamesBeside(soleTool(tool), tool).map((n) => prefix + n);
+}
+
+/**
+ * Starts `copies` (bothCopies) one at a time as chat would, each found by its tool `tool`: VS
+ * Code's (`theirId`), which `meanwhile` may call while it runs, then, once it is removed (a stopped
+ * server's tools stay listed, a removed one's go), ours (`ourId`). Returns each one's full tool names.
+ */
+export async function startCopiesInTurn(
+  copies: ReturnType<typeof bothCopies>,
+  ids: { readonly theirs: string; readonly ours: string },
+  tool: string,
+  meanwhile: () => Promise<void> = () => Promise.resolve(),
+): Promise<{ theirs: string[]; ours: string[] }> {
+  const pristine = workspaceMcpJson();
+  await copies.start();
+  const theirs = await startSoleCopy(ids.theirs, tool);
+  await meanwhile();
+  pristine.restore();
+  await waitFor(() => soleTool(tool) === undefined, 'VS Code’s copy is gone', 30_000);
+  return { theirs, ours: await startSoleCopy(ids.ours, tool) };
+}
+
+/** The agent calls the running copy's `tool` with `input`, and gets its text. */
+export async function callSole(tool: string, input: object, token?: vscode.CancellationToken): Promise<string> {
+  const info = soleTool(tool);
+  if (!info) throw new Error(`${tool} is not listed for the agent`);
+  return resultText(await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined }, token));
+}
+
+/**
+ * The agent calls the running copy's `tool`, and cancels the call once the question it raised is on
+ * screen (after `onScreen` looked at it). Resolves once the call ended and no question is left.
+ */
+export async function cancelOnceAsked(s: TestServices, tool: string, input: object, onScreen: (shown: ShownPrompt) => void): Promise<void> {
+  const cts = new vscode.CancellationTokenSource();
+  try {
+    const call = callSole(tool, input, cts.token).then(
+      () => 'settled',
+      () => 'rejected',
+    );
+    onScreen(await nextPrompt(s));
+    cts.cancel();
+    await call;
+    await waitFor(() => s.broker.queue.size === 0, 'the question closed');
+  } finally {
+    cts.dispose();
+  }
 }
 
 /**
