@@ -198,6 +198,26 @@ void describe('ClientTasks (2025-11-25 tasks, receiver side)', () => {
     assert.match(err.message, /too many open tasks/);
   });
 
+  void it('a burst of tasks read in one go is bounded the same way: past the cap the rest are refused, and a refused one asks nobody', async () => {
+    // A server's requests that arrive in one read from the pipe all reach `create` before any of
+    // them is accepted (each waits a turn for an early -32602 first).
+    const { tasks } = store(new ManualTimers(), { maxTasks: 2 });
+    let asked = 0;
+    const open = (): Promise<Result> => {
+      asked++;
+      return new Promise(() => undefined);
+    };
+    const burst = [1, 2, 3, 4].map(() =>
+      tasks.create('elicitation/create', 60_000, open).then(
+        () => 'task',
+        (e: unknown) => (e instanceof ProtocolError && /too many open tasks/.test(e.message) ? 'refused' : String(e)),
+      ),
+    );
+    assert.deepEqual(await Promise.all(burst), ['task', 'task', 'refused', 'refused']);
+    assert.equal(tasks.size, 2);
+    assert.equal(asked, 2, 'only the two tasks asked their question');
+  });
+
   void it('dispose closes every open question and ends every waiting tasks/result', async () => {
     const { tasks } = store();
     const d = deferred();

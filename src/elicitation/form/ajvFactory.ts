@@ -49,10 +49,26 @@ const regExpEngine: NonNullable<CodeOptions['regExp']> = Object.assign((source: 
  * SDK's console lines take to our redacting log (util/sdkConsole.ts).
  */
 const ajvLogger: Logger = {
-  log: (...args: unknown[]) => sdkConsole.info('[ajv]', ...args),
-  warn: (...args: unknown[]) => sdkConsole.warn('[ajv]', ...args),
-  error: (...args: unknown[]) => sdkConsole.error('[ajv]', ...args),
+  log: (...args: unknown[]) => once(args, () => sdkConsole.info('[ajv]', ...args)),
+  warn: (...args: unknown[]) => once(args, () => sdkConsole.warn('[ajv]', ...args)),
+  error: (...args: unknown[]) => once(args, () => sdkConsole.error('[ajv]', ...args)),
 };
+
+/**
+ * The lines said during the compile under way. ajv generates a keyword's code more than once in one
+ * compile (a `type`-guarded keyword such as `format` is visited twice), and says its warning each
+ * time; a compile is synchronous, so the set is emptied at the next microtask and a later compile of
+ * the same schema is logged again.
+ */
+const saidThisCompile = new Set<string>();
+
+function once(args: readonly unknown[], say: () => void): void {
+  const key = args.map(String).join(' ');
+  if (saidThisCompile.has(key)) return;
+  if (saidThisCompile.size === 0) queueMicrotask(() => saidThisCompile.clear());
+  saidThisCompile.add(key);
+  say();
+}
 
 /**
  * A fresh engine. Schemas come from servers, so: not strict (unknown keywords are ignored, not

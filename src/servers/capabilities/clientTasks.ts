@@ -111,6 +111,11 @@ export class ClientTasks {
   private readonly now: () => number;
   private readonly newId: () => string;
   private disposed = false;
+  /**
+   * Tasks made but not yet kept: each waits a turn for an early -32602 first, and the requests of
+   * a burst read from the pipe in one go all arrive meanwhile. They count against the cap.
+   */
+  private starting = 0;
 
   constructor(private readonly o: ClientTasksOptions = {}) {
     this.limits = { ...TASK_LIMITS, ...o.limits };
@@ -156,7 +161,9 @@ export class ClientTasks {
         else early = { error: err };
       },
     );
+    this.starting++;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.starting--;
     accepted = true;
     if (early) {
       const err = early.error;
@@ -263,9 +270,12 @@ export class ClientTasks {
     return Math.min(this.limits.maxTtlMs, Math.max(this.limits.minTtlMs, Math.round(requested)));
   }
 
-  /** Past the cap, the oldest finished task goes; with every task still open, the new one is refused. */
+  /**
+   * Past the cap (tasks kept, and those still starting), the oldest finished task goes; with every
+   * kept task still open, the new one is refused.
+   */
   private makeRoom(): void {
-    if (this.tasks.size < this.limits.maxTasks) return;
+    if (this.tasks.size + this.starting < this.limits.maxTasks) return;
     for (const entry of this.tasks.values()) {
       if (isTerminal(entry.status)) {
         this.remove(entry);
