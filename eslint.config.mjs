@@ -77,7 +77,7 @@ export default tseslint.config(
         'error',
         {
           selector:
-            "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showInputBox)$/]",
+            "MemberExpression[object.property.name='window'][property.name=/^(showInformationMessage|showWarningMessage|showErrorMessage|setStatusBarMessage|showInputBox|withProgress)$/]",
           message:
             'Use the helper of the same name in src/util/safeText.ts: it takes DisplayText, so server and config text cannot become a link.',
         },

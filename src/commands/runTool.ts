@@ -7,7 +7,7 @@ import type { Connection } from '../servers/connection';
 import { whenReady } from '../servers/readiness';
 import type { Logger } from '../util/log';
 import type { ResultDocuments } from '../ui/resultDocuments';
-import { displayText } from '../elicitation/safety/displayText';
+import { displayText, MAX_DESCRIPTION_CHARS } from '../elicitation/safety/displayText';
 import { MAX_MESSAGE_CHARS } from '../elicitation/safety/text';
 import * as safe from '../util/safeText';
 import { serverSentence } from '../servers/sentences';
@@ -78,10 +78,10 @@ export async function runTool(
   try {
     const result = direct
       ? await run()
-      : await vscode.window.withProgress(
+      : await safe.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
-            title: vscode.l10n.t('Running {0} on {1}…', tool.name, conn.name),
+            title: safe.l10n.t('Running {0} on {1}…', displayText(tool.name), displayText(conn.name)),
             cancellable: true,
           },
           (_p, token) => {
@@ -118,25 +118,30 @@ interface ServerItem extends vscode.QuickPickItem {
   readonly pick?: ServerPick;
 }
 
+/**
+ * A row of the server picker. Its label, description and detail draw `$(icon)`s: the server's
+ * serverInfo name and an error's reason (which quotes the server) are neutralised like the name.
+ */
 function serverItem(conn: Connection): ServerItem {
   const s = conn.state;
   const pick = { kind: 'ours', conn } as const;
+  const name = displayText(conn.name);
   switch (s.kind) {
     case 'running':
       return conn.ready
         ? {
-            label: conn.name,
-            description: s.serverInfo?.name ?? '',
+            label: name,
+            description: displayText(s.serverInfo?.name ?? ''),
             detail: vscode.l10n.t('{0} tools', conn.tools.length),
             iconPath: new vscode.ThemeIcon('pass-filled'),
             pick,
           }
-        : { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
+        : { label: name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
     case 'starting':
-      return { label: conn.name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
+      return { label: name, description: vscode.l10n.t('starting…'), iconPath: new vscode.ThemeIcon('loading~spin'), pick };
     case 'untrusted':
       return {
-        label: conn.name,
+        label: name,
         description: serverSentence({ key: 'untrusted' }, vscode.l10n),
         iconPath: new vscode.ThemeIcon('shield'),
         pick,
@@ -144,9 +149,9 @@ function serverItem(conn: Connection): ServerItem {
     case 'error':
     case 'stopped':
       return {
-        label: conn.name,
+        label: name,
         description: vscode.l10n.t('stopped: pick to start it'),
-        ...(s.kind === 'error' ? { detail: s.reason } : {}),
+        ...(s.kind === 'error' ? { detail: displayText(s.reason, MAX_MESSAGE_CHARS) } : {}),
         iconPath: new vscode.ThemeIcon('debug-start'),
         pick,
       };
@@ -161,7 +166,7 @@ function vscodeServerItem(def: ServerDefinition): ServerItem {
   const where = whereDefinedText(def.source, vscode.l10n);
   const pick = { kind: 'vscode', def } as const;
   return {
-    label: def.name,
+    label: displayText(def.name),
     description: vscode.l10n.t('run by VS Code · {0}', where),
     detail: vscode.l10n.t('Route and Run: route it through MCP Elicitation Host, so its questions come here, then pick a tool'),
     iconPath: new vscode.ThemeIcon('arrow-swap'),
@@ -197,7 +202,7 @@ async function pickServer(deps: RunToolDeps): Promise<Connection | undefined> {
     return undefined;
   }
   if (conn.state.kind === 'stopped' || conn.state.kind === 'error') void deps.manager.start(conn.name);
-  const readiness = await vscode.window.withProgress(
+  const readiness = await safe.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: safe.l10n.t('Waiting for {0} to start…', displayText(conn.name)),
@@ -288,24 +293,26 @@ interface ToolItem extends vscode.QuickPickItem {
   readonly tool: Tool;
 }
 
+/**
+ * The tool picker. Every row is the server's own text, and a QuickPick row draws `$(icon)`s: each
+ * part is neutralised, so a tool cannot wear our icons or push its name out of view with controls.
+ */
 function pickTool(deps: RunToolDeps, conn: Connection): Promise<Tool | undefined> {
+  const items = conn.tools.map((t): ToolItem => ({
+    label: displayText(t.title ?? t.annotations?.title ?? t.name),
+    description: t.title ? displayText(t.name) : '',
+    detail: displayText(t.description ?? '', MAX_DESCRIPTION_CHARS),
+    tool: t,
+  }));
   const picked = tracked(
     deps,
-    vscode.window.showQuickPick(
-      conn.tools.map((t): ToolItem => ({
-        label: t.title ?? t.annotations?.title ?? t.name,
-        description: t.title ? t.name : '',
-        detail: t.description ?? '',
-        tool: t,
-      })),
-      {
-        title: vscode.l10n.t('Run Tool on {0}', conn.name),
-        placeHolder: vscode.l10n.t('Tool'),
-        matchOnDescription: true,
-        matchOnDetail: true,
-      },
-    ),
+    vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Run Tool on {0}', conn.name),
+      placeHolder: vscode.l10n.t('Tool'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    }),
   );
-  deps.onDidShowPicker?.('tool');
+  deps.onDidShowPicker?.('tool', items);
   return picked.then((item) => item?.tool);
 }

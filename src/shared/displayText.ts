@@ -13,7 +13,8 @@
 declare const displayTextBrand: unique symbol;
 
 /**
- * A string that renders as the text it says on every VS Code surface: no link, no command. Made
+ * A string that renders as the text it says on every VS Code surface: no link, no command, no
+ * theme icon. Made
  * only by {@link sanitiseForDisplay} and the helpers below.
  */
 export type DisplayText = string & { readonly [displayTextBrand]: true };
@@ -50,10 +51,16 @@ function marker(code: number): string {
 const ZWSP = '\u200b';
 const LINK_BREAK_AFTER = `]${ZWSP}`;
 const LINK_BREAK_BEFORE = `${ZWSP}(`;
+// QuickPick rows, an InputBox's or QuickPick's prompt and validation message, and the status bar
+// draw `$(name)` as a theme icon (VS Code's `renderLabelWithIcons`), so a server could put our
+// `$(check)` or a `$(verified-filled)` next to its words. A zero-width space between `$` and `(`
+// leaves the text as it reads on every surface; a backslash (VS Code's `escapeIcons`) would show
+// as a backslash wherever icons are not drawn (notifications, views, the webview).
+const ICON_BREAK = `$${ZWSP}`;
 
 /**
- * Makes server text safe to show as plain text: no `[label](target)` link survives (a zero-width
- * space goes between `]` and `(`), bidi controls (U+202A–U+202E, U+2066–U+2069,
+ * Makes server text safe to show as plain text: no `[label](target)` link and no `$(icon)`
+ * survives (a zero-width space goes between `]` and `(`, and between `$` and `(`), bidi controls (U+202A–U+202E, U+2066–U+2069,
  * U+200E/F, U+061C), C0/C1 controls other than `\n` and `\t`, and lone surrogates become visible
  * markers such as `⟨U+202E⟩`; CRLF becomes LF. The result is at most `maxChars` long and never
  * ends inside a marker or a surrogate pair; `truncated` says whether anything was dropped.
@@ -80,6 +87,8 @@ export function sanitiseForDisplay(text: string, maxChars: number): { text: Disp
       piece = LINK_BREAK_AFTER;
     } else if (code === 0x28 && (out.length === 0 || out.endsWith('\n'))) {
       piece = LINK_BREAK_BEFORE;
+    } else if (code === 0x24 && raw.charCodeAt(i + 1) === 0x28) {
+      piece = ICON_BREAK;
     } else {
       piece = raw.charAt(i);
     }

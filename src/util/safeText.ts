@@ -1,6 +1,6 @@
 /**
- * The only way text reaches VS Code's notifications, status bar messages, input boxes and
- * Markdown tooltips: each takes a `DisplayText` (see src/shared/displayText.ts), so
+ * The only way text reaches VS Code's notifications (progress ones too), status bar messages,
+ * input boxes and Markdown tooltips: each takes a `DisplayText` (see src/shared/displayText.ts), so
  * a server name, a server's message or a config error cannot arrive with a live
  * `[label](command:…)` link. A lint rule keeps the raw `vscode.window` calls out of the rest of
  * the code.
@@ -63,6 +63,17 @@ export function showErrorMessage(message: DisplayText, ...rest: unknown[]): Then
 /** A transient status bar message (it renders `$(icons)` of ours, and no links). */
 export function setStatusBarMessage(text: DisplayText, hideAfterTimeout: number): vscode.Disposable {
   return vscode.window.setStatusBarMessage(text, hideAfterTimeout);
+}
+
+/**
+ * `window.withProgress` with a neutralised title: in a notification the title is the
+ * notification's message, where VS Code renders `[label](command:…)` as a link like any other.
+ */
+export function withProgress<R>(
+  options: Omit<vscode.ProgressOptions, 'title'> & { title?: DisplayText },
+  task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+): Thenable<R> {
+  return vscode.window.withProgress(options, task);
 }
 
 /** An InputBox whose title, prompt and placeholder are neutralised text. */

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
+import { vscodeIcons } from '../unit/support/linkPatterns';
 import { acceptQuickInput, messageText, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({
@@ -102,7 +103,7 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     assert.deepEqual((await wire).response, { action: 'accept', content: { region: 'us-east-1' } });
   });
 
-  test('server text cannot draw icons in a QuickPick ($(…) is escaped)', async () => {
+  test('server text cannot draw icons in a QuickPick ($(…) is broken, and still reads as written)', async () => {
     const wire = elicitVia('fixture', {
       message: 'Pick one',
       requestedSchema: schema(
@@ -120,11 +121,25 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     });
     const qp = (await nextPrompt(s)).widget as vscode.QuickPick<vscode.QuickPickItem>;
     const labels = qp.items.map((i) => i.label);
-    assert.ok(labels.includes('\\$(check) Accept and send'), `escaped label in ${JSON.stringify(labels)}`);
-    assert.ok(!labels.includes('$(check) Accept and send'));
+    const label = labels.find((l) => l.replace(/\u200b/g, '') === '$(check) Accept and send');
+    assert.ok(label, `the label reads as written in ${JSON.stringify(labels)}`);
+    assert.deepEqual(vscodeIcons(label), [], 'VS Code draws no icon for it');
     qp.activeItems = qp.items.filter((i) => i.label === 'Plain');
     await acceptQuickInput();
     assert.deepEqual((await wire).response, { action: 'accept', content: { c: 'y' } });
+  });
+
+  test('server text cannot draw icons in an InputBox prompt either (VS Code draws $(…) there too)', async () => {
+    const wire = elicitVia('fixture', {
+      message: '$(verified-filled) Verified by VS Code',
+      requestedSchema: schema({ token: { type: 'string', title: '$(lock) Token', description: '$(shield) stays on this machine' } }),
+    });
+    const box = (await nextPrompt(s)).widget as vscode.InputBox;
+    const prompt = box.prompt ?? '';
+    assert.match(prompt.replace(/\u200b/g, ''), /\$\(verified-filled\) Verified by VS Code.*\$\(lock\) Token: \$\(shield\) stays/);
+    assert.deepEqual(vscodeIcons(prompt), [], `no icon drawn in ${JSON.stringify(prompt)}`);
+    s.broker.queue.cancelAll();
+    assert.equal((await wire).response?.action, 'cancel');
   });
 
   test('multi-select: defaults picked, string[] on the wire', async () => {

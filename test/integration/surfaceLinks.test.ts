@@ -1,9 +1,10 @@
 // Server and workspace text on the surfaces outside a form, in the real host: the Servers view
 // (server, tool and VS Code server rows: labels, descriptions, tooltips), the Pending view (a
 // question on screen, its history row) and the status bar (both items, and the transient message a
-// withdrawn question leaves). A hostile server name, config key, launch command, serverInfo, tool
-// and message feed them; VS Code's own link pattern is run over everything the views hand VS Code,
-// and a Markdown tooltip must leave nothing a Markdown renderer would turn into a link or markup.
+// withdrawn question leaves), and Run Tool's server and tool pickers and its progress notification.
+// A hostile server name, config key, launch command, serverInfo, tool and message feed them; VS
+// Code's own link pattern is run over everything the views hand VS Code, and a Markdown tooltip
+// must leave nothing a Markdown renderer would turn into a link or markup.
 // The prompts, validation messages and notifications are the hostile suite's and the e2e's
 // (test/integration/hostile.test.ts, test/e2e/formQuick.test.ts, which clicks where the link was).
 import * as assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { SURFACE_TEXTS } from '../fixtures/hostileCases.mjs';
-import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeLinks } from '../unit/support/linkPatterns';
+import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeIcons, vscodeLinks } from '../unit/support/linkPatterns';
 import { nextPrompt, services, waitFor, waitForRunning } from './helpers';
 
 /** A config key (the server's name) with a command link and raw HTML. */
@@ -21,6 +22,8 @@ const BROKEN = `${SURFACE_TEXTS[1]} broken`;
 /** A launch command with a link: the spawn error quotes it. */
 const FAILING = `${SURFACE_TEXTS[2]} failing`;
 const ALL = SURFACE_TEXTS.join(' ');
+/** The name of the fixture's tool whose name is a command link. */
+const LINK_TOOL = SURFACE_TEXTS[0] ?? '';
 
 /** One string VS Code was handed for a surface, and how it renders it. */
 interface Surface {
@@ -185,5 +188,66 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
       return bad.length ? [`${x.where}: ${bad.join(', ')} in ${JSON.stringify(x.text.slice(0, 160))}`] : [];
     });
     assert.deepEqual(found, [], `${surfaces.length} surfaces read`);
+  });
+
+  test('Run Tool: the server picker, the tool picker and the progress notification show no link and no icon', async function () {
+    this.timeout(60_000);
+    // Stand in for the user at both pickers: record the rows as VS Code gets them and pick the
+    // hostile server, then the tool whose name is a link. Record the progress notification's title.
+    const window = vscode.window as {
+      showQuickPick: (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
+      withProgress: typeof vscode.window.withProgress;
+    };
+    const realPick = window.showQuickPick;
+    const realProgress = window.withProgress;
+    const rows: Array<{ picker: string; item: vscode.QuickPickItem }> = [];
+    const titles: string[] = [];
+    window.showQuickPick = (items, options) => {
+      const picker = options?.title ?? '';
+      for (const item of items) rows.push({ picker, item });
+      const row = items.find((i) => {
+        const x = i as vscode.QuickPickItem & { pick?: { conn?: { name: string } }; tool?: { name: string } };
+        return x.pick?.conn?.name === NAME || x.tool?.name === LINK_TOOL;
+      });
+      return Promise.resolve(row);
+    };
+    window.withProgress = ((options: vscode.ProgressOptions, task: never) => {
+      titles.push(options.title ?? '');
+      return realProgress.call(vscode.window, options, task);
+    }) as typeof vscode.window.withProgress;
+    let result: unknown;
+    try {
+      result = await vscode.commands.executeCommand('mcpElicitation.runTool');
+    } finally {
+      window.showQuickPick = realPick;
+      window.withProgress = realProgress;
+    }
+    assert.ok(result, 'the tool named by a link ran');
+    assert.ok(
+      titles.some((t) => t.replace(/\u200b/g, '').includes(LINK_TOOL)),
+      `the notification names the tool: ${JSON.stringify(titles)}`,
+    );
+
+    const texts = [
+      ...rows.flatMap(({ picker, item }) =>
+        (['label', 'description', 'detail'] as const).map((k) => ({
+          where: `${picker} ${k} of ${item.label.slice(0, 40)}`,
+          text: item[k] ?? '',
+        })),
+      ),
+      ...titles.map((text) => ({ where: 'progress notification title', text })),
+    ];
+    // Fed: the serverInfo name reached the server picker, and the tools' descriptions (which hold
+    // `$(zap)`) the tool picker, readable: zero-width spaces added, nothing removed.
+    const readable = (where: string, t: string): boolean =>
+      texts.some((x) => x.where.startsWith(where) && x.text.replace(/\u200b/g, '').includes(t));
+    assert.ok(readable('Run Tool: pick a server description', SURFACE_TEXTS[0] ?? ''), 'the serverInfo name in the server picker');
+    assert.ok(readable('Run Tool on', '$(zap)'), 'the tool description in the tool picker');
+    const found = texts.flatMap((x) => {
+      const bad = [...vscodeLinks(x.text), ...vscodeIcons(x.text)];
+      return bad.length ? [`${x.where}: ${bad.join(', ')}`] : [];
+    });
+    assert.deepEqual(found, [], `${texts.length} texts read`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });

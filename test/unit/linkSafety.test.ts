@@ -9,7 +9,7 @@ import { formWarningText } from '../../src/ui/wording/formText';
 import { issueText } from '../../src/elicitation/form/sentences';
 import { form } from './support/form';
 import { bundleLocale, english } from './support/localize';
-import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeLinks } from './support/linkPatterns';
+import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeIcons, vscodeLinks } from './support/linkPatterns';
 
 const HOSTILE = [
   '[click](command:workbench.action.openSettings)',
@@ -125,6 +125,54 @@ describe('server text never becomes a VS Code link', () => {
     const first = w[0];
     assert.equal(first?.code, 'linkInMessage');
     assert.deepEqual(vscodeLinks(formWarningText(first, english)), []);
+  });
+});
+
+describe('server text never draws a theme icon', () => {
+  // A server that writes our own `$(check)`, or a `$(verified-filled)`, next to its words would
+  // look like the extension vouching for them in a QuickPick row, a prompt or the status bar.
+  const ICONS = [
+    '$(check) Accept and send',
+    '$(verified-filled) Verified by VS Code',
+    '$(loading~spin) Connecting…',
+    'Total: $(alert)',
+    '$$(shield)',
+    'line one\n$(lock) line two',
+  ];
+
+  it('the copied pattern finds the icons before neutralising (the test can fail)', () => {
+    for (const raw of ICONS) assert.ok(vscodeIcons(raw).length > 0, raw);
+    assert.deepEqual(vscodeIcons('\\$(zap)'), [], 'an escaped icon is text');
+  });
+
+  for (const raw of ICONS) {
+    it(`neutralised, and still reads the same: ${JSON.stringify(raw)}`, () => {
+      const shown = displayText(raw, MAX_MESSAGE_CHARS);
+      assert.deepEqual(vscodeIcons(shown), []);
+      assert.deepEqual(vscodeIcons(firstLine(shown)), []);
+      assert.equal(shown.replace(/\u200b/g, ''), raw);
+      assert.equal(displayText(shown, MAX_MESSAGE_CHARS), shown, 'neutralising twice adds nothing');
+    });
+  }
+
+  it('a `$` without `(` is left alone', () => {
+    assert.equal(displayText('costs $5 (or $ 6) ^[A-Z]$', 200), 'costs $5 (or $ 6) ^[A-Z]$');
+  });
+
+  it('our sentences keep their own icons and gain none from what is filled in', () => {
+    const bundle = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    const fills: DisplayText[] = [...ICONS, 'ends in $', '(check)'].map((h) => displayText(h));
+    for (const l10n of [english, bundleLocale('de')]) {
+      for (const message of Object.keys(bundle)) {
+        const count = new Set(message.match(/\{\d+\}/g) ?? []).size;
+        if (count === 0) continue;
+        const own = vscodeIcons(l10n.t(message)).length;
+        for (const fill of fills) {
+          const text = sentence(l10n, message, ...Array.from({ length: count }, () => fill));
+          assert.equal(vscodeIcons(text).length, own, `${message} ← ${fill}`);
+        }
+      }
+    }
   });
 });
 

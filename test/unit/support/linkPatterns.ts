@@ -46,3 +46,16 @@ export function renderedLiteral(md: string): string {
     .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .replace(/&nbsp;/g, ' ');
 }
+
+/**
+ * What VS Code draws as a theme icon: `$(name)` or `$(name~modifier)` not preceded by a backslash.
+ * From `renderLabelWithIcons` in microsoft/vscode src/vs/base/browser/ui/iconLabel/iconLabels.ts
+ * (the same pattern in the workbench bundle of the code-server we test against), which QuickPick
+ * rows, the quick input prompt and validation message, and the status bar go through.
+ */
+const VSCODE_ICON = /(\\)?\$\(([A-Za-z0-9-]+(?:~[A-Za-z]+)?)\)/g;
+
+/** Every theme icon VS Code would draw for `text`. */
+export function vscodeIcons(text: string): string[] {
+  return [...text.matchAll(VSCODE_ICON)].filter((m) => m[1] === undefined).map((m) => m[0]);
+}
