@@ -3,7 +3,8 @@
 // Streamable HTTP, answers `tools/call` with a task handle. We poll `tasks/get`; its
 // `inputRequests` go to our UI (answered here through the presenter's interceptor) and back with
 // `tasks/update`, a key shown again is not asked again, and a task that never ends is cancelled at
-// its ttl. The fixture moves each task one step per poll, never by a timer.
+// its ttl, a question it left open closed then. The fixture moves each task one step per poll,
+// never by a timer.
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -113,6 +114,30 @@ suite('Tasks extension (2026-07-28): inputRequests in tasks/get go to our UI and
     for (;;) {
       const cancelled = JSON.parse((await run(STDIO, 'cancelled')).content[0]?.text ?? '[]') as string[];
       if (cancelled.length > 0) break;
+      assert.ok(Date.now() - t0 < 20_000, 'tasks/cancel reached the server');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  test('a task whose ttl runs out while its question is on screen: the form closes then, the call fails with the ttl, nothing stays pending, the server hears tasks/cancel', async function () {
+    this.timeout(60_000);
+    const cancelledBefore = (JSON.parse((await run(STDIO, 'cancelled')).content[0]?.text ?? '[]') as string[]).length;
+    let shown = 0;
+    const sub = s.hooks.onDidShowPrompt(() => shown++);
+    try {
+      // Nobody answers: the real form stays on screen until something closes it.
+      await assert.rejects(Promise.resolve(run(STDIO, 'brief')), /did not finish within its time to live \(3000 ms\)/);
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(shown > 0, 'the form was shown');
+    assert.equal(s.broker.queue.size, 0, 'nothing stays pending');
+    const last = s.broker.queue.history.list().at(-1);
+    assert.deepEqual([last?.asker.name, last?.message, last?.action], [STDIO, 'Task: what is your name?', 'cancel']);
+    const t0 = Date.now();
+    for (;;) {
+      const cancelled = JSON.parse((await run(STDIO, 'cancelled')).content[0]?.text ?? '[]') as string[];
+      if (cancelled.length > cancelledBefore) break;
       assert.ok(Date.now() - t0 < 20_000, 'tasks/cancel reached the server');
       await new Promise((r) => setTimeout(r, 100));
     }

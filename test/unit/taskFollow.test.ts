@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CallCancelledError, UndeclaredInputError } from '../../src/servers/mrtr/errors';
 import { followTask, TaskEndedError, TaskExpiredError, type TaskSlot, type TaskState } from '../../src/servers/mrtr/taskFollow';
+import { ManualTimers } from './support/fakeLaunches';
 
 const form = (message: string): unknown => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object' } } });
 
@@ -112,5 +113,49 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
     await assert.rejects(other.run({}), (e: unknown) => e instanceof TaskEndedError && e.outcome === 'malformed');
     const odd = scripted([{ status: 'sleeping' }]);
     await assert.rejects(odd.run({}), /unknown task status "sleeping"/);
+  });
+
+  void it('a question still open when the task’s ttl runs out closes then: the call fails with the ttl, the task is cancelled, nothing is sent for it', async () => {
+    // The user does not answer: the question only ends when its signal does.
+    let signal: AbortSignal | undefined;
+    let shown: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (shown = resolve));
+    const updates: unknown[] = [];
+    const cancels: string[] = [];
+    const timers = new ManualTimers();
+    const following = followTask(
+      { taskId: 't', status: 'input_required', ttlMs: 60_000, inputRequests: { name: form('name?') } },
+      {
+        server: 's',
+        label: 'tool',
+        signal: new AbortController().signal,
+        requests: {
+          get: () => Promise.reject(new Error('no poll expected')),
+          update: (_id, responses) => {
+            updates.push(responses);
+            return Promise.resolve({});
+          },
+          cancel: (id) => {
+            cancels.push(id);
+            return Promise.resolve({});
+          },
+        },
+        declared: (m) => m === 'elicitation/create',
+        fulfil: (_slot, _request, s?: AbortSignal) => {
+          signal = s;
+          shown();
+          return new Promise((resolve) => s?.addEventListener('abort', () => resolve({ action: 'cancel' })));
+        },
+        pause: () => Promise.resolve(),
+        now: () => 1_000_000,
+        setTimer: timers.set,
+      },
+    );
+    await asked;
+    timers.fire(60_000);
+    await assert.rejects(following, (e: unknown) => e instanceof TaskExpiredError && e.ttlMs === 60_000);
+    assert.equal(signal?.aborted, true, 'the question closed');
+    assert.deepEqual(updates, [], 'no tasks/update for a task past its ttl');
+    assert.deepEqual(cancels, ['t']);
   });
 });

@@ -124,7 +124,7 @@ export async function sendWithInputRounds(params: Readonly<Record<string, unknow
       requests: o.tasks,
       signal,
       declared: (method) => method !== undefined && declared(o, method),
-      fulfil: (slot, request) => fulfilOne(o, { ...slot, callId }, request, steps, signal),
+      fulfil: (slot, request, question) => fulfilOne(o, { ...slot, callId }, request, steps, question),
       pause,
       ...(o.log ? { log: o.log } : {}),
     });

@@ -7,8 +7,10 @@
  * answers go back with `tasks/update`. A key is asked once: the server may show it again on later
  * polls (its view is eventually consistent), and only keys it asked and we have not answered are
  * ever sent. The call ends with the task's result or error, on the caller's Cancel (then
- * `tasks/cancel`), or at the task's ttl at the latest. Pure: the requests and the clock come in.
+ * `tasks/cancel`), or at the task's ttl at the latest, a question then open included. Pure: the
+ * requests, the clock and the timer come in.
  */
+import { realTimer, type SetTimer } from '../legDeadline';
 import { CallCancelledError, MrtrError, UndeclaredInputError } from './errors';
 
 /** The extension's identifier, as declared in the per-request client capabilities. */
@@ -118,11 +120,16 @@ export interface FollowOptions {
   readonly signal: AbortSignal;
   /** Whether we offer this kind of input request (inputRounds.ts decides, as for a round). */
   declared(method: string | undefined): boolean;
-  /** Asks one input request through the broker and resolves with its response. */
-  fulfil(slot: TaskSlot, request: unknown): Promise<unknown>;
+  /**
+   * Asks one input request through the broker and resolves with its response; `signal` ends the
+   * question (the caller's Cancel, or the task's ttl running out while it is open).
+   */
+  fulfil(slot: TaskSlot, request: unknown, signal: AbortSignal): Promise<unknown>;
   /** Waits, or less if the signal aborts. */
   pause(ms: number, signal: AbortSignal): Promise<void>;
   readonly now?: () => number;
+  /** The timer that ends an open question at the task's ttl; tests pass one they fire. */
+  readonly setTimer?: SetTimer;
   readonly log?: (m: string) => void;
 }
 
@@ -187,7 +194,7 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
           ended = true;
           throw new TaskEndedError(o.server, o.label, 'cancelled', state.statusMessage ?? 'the server cancelled it');
         case 'input_required':
-          await answerNew(state, o, answered, ++round);
+          await answerNew(state, o, answered, ++round, { ttl, left: base + Math.min(ttl, MAX_FOLLOW_MS) - now() });
           break;
         case 'working':
           break;
@@ -210,8 +217,18 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
   }
 }
 
-/** Asks the keys of this poll that were never asked, then sends their answers (and only theirs) with `tasks/update`. */
-async function answerNew(state: TaskState, o: FollowOptions, answered: Set<string>, round: number): Promise<void> {
+/**
+ * Asks the keys of this poll that were never asked, then sends their answers (and only theirs) with
+ * `tasks/update`. No poll runs while the user answers, so the ttl is kept here: a question still
+ * open when it runs out closes, and the call fails as a task past its ttl does.
+ */
+async function answerNew(
+  state: TaskState,
+  o: FollowOptions,
+  answered: Set<string>,
+  round: number,
+  deadline: { readonly ttl: number; readonly left: number },
+): Promise<void> {
   const fresh = Object.entries(state.inputRequests ?? {}).filter(([key]) => !answered.has(key));
   if (fresh.length === 0) return;
   const undeclared = fresh.filter(([, request]) => !o.declared(methodOf(request)));
@@ -223,10 +240,27 @@ async function answerNew(state: TaskState, o: FollowOptions, answered: Set<strin
   }
   o.log?.(`[${o.server}] ${o.label}: task ${state.taskId} asks ${fresh.length} input request(s)`);
   const responses: Record<string, unknown> = {};
-  for (const [i, [key, request]] of fresh.entries()) {
-    responses[key] = await o.fulfil({ key, round, index: i + 1, total: fresh.length }, request);
-    answered.add(key);
-    if (o.signal.aborted) throw new CallCancelledError(o.server, o.label);
+  const expiry = new AbortController();
+  const timer = (o.setTimer ?? realTimer)(() => expiry.abort(), Math.max(0, deadline.left));
+  const question = AbortSignal.any([o.signal, expiry.signal]);
+  try {
+    // The ttl, not the caller, closed the question: whatever the question answered or threw.
+    const expired = (): boolean => expiry.signal.aborted && !o.signal.aborted;
+    for (const [i, [key, request]] of fresh.entries()) {
+      let response: unknown;
+      try {
+        response = await o.fulfil({ key, round, index: i + 1, total: fresh.length }, request, question);
+      } catch (err) {
+        if (expired()) throw new TaskExpiredError(o.server, o.label, deadline.ttl);
+        throw err;
+      }
+      if (expired()) throw new TaskExpiredError(o.server, o.label, deadline.ttl);
+      responses[key] = response;
+      answered.add(key);
+      if (o.signal.aborted) throw new CallCancelledError(o.server, o.label);
+    }
+  } finally {
+    timer.dispose();
   }
   await o.requests.update(state.taskId, responses, o.signal);
 }
