@@ -3,8 +3,8 @@
 // Streamable HTTP, answers `tools/call` with a task handle. We poll `tasks/get`; its
 // `inputRequests` go to our UI (answered here through the presenter's interceptor) and back with
 // `tasks/update`, a key shown again is not asked again, and a task that never ends is cancelled at
-// its ttl, a question it left open closed then. The fixture moves each task one step per poll,
-// never by a timer.
+// its ttl, a question it left open closed then, as it is when the server ends the task meanwhile.
+// The fixture moves each task one step per poll, never by a timer.
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -141,6 +141,22 @@ suite('Tasks extension (2026-07-28): inputRequests in tasks/get go to our UI and
       assert.ok(Date.now() - t0 < 20_000, 'tasks/cancel reached the server');
       await new Promise((r) => setTimeout(r, 100));
     }
+  });
+
+  test('a task the server cancels while its question is on screen: the form closes then, the call fails with the server’s reason, nothing stays pending', async function () {
+    this.timeout(60_000);
+    let shown = 0;
+    const sub = s.hooks.onDidShowPrompt(() => shown++);
+    try {
+      // Nobody answers, and the task's ttl is a minute: only the server's cancel can close the form.
+      await assert.rejects(Promise.resolve(run(HTTP, 'abandons')), /was cancelled by the server: the server stopped waiting for an answer/);
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(shown > 0, 'the form was shown');
+    assert.equal(s.broker.queue.size, 0, 'nothing stays pending');
+    const last = s.broker.queue.history.list().at(-1);
+    assert.deepEqual([last?.asker.name, last?.message, last?.action], [HTTP, 'Task: what is your name?', 'cancel']);
   });
 
   test('a failed task fails the call with its error; nothing is shown and the server still answers', async () => {

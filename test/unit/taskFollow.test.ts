@@ -158,4 +158,68 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
     assert.deepEqual(updates, [], 'no tasks/update for a task past its ttl');
     assert.deepEqual(cancels, ['t']);
   });
+
+  void it('a task the server ends while its question is open closes the question: cancelled or failed, the call ends with that reason; completed, with the result; nothing is sent for it', async () => {
+    const ended: Partial<TaskState>[] = [
+      { status: 'cancelled', statusMessage: 'the server gave up' },
+      { status: 'failed', error: { code: -32603, message: 'disk full' } },
+      { status: 'completed', result: { content: [{ type: 'text', text: 'done without you' }] } },
+    ];
+    const outcomes: string[] = [];
+    for (const end of ended) {
+      let signal: AbortSignal | undefined;
+      let shown: () => void = () => undefined;
+      const asked = new Promise<void>((resolve) => (shown = resolve));
+      const polls: Partial<TaskState>[] = [{ status: 'input_required', inputRequests: { name: form('name?') } }, end];
+      const sent: string[] = [];
+      const timers = new ManualTimers();
+      const following = followTask(
+        { taskId: 't', status: 'input_required', ttlMs: 60_000, pollIntervalMs: 200, inputRequests: { name: form('name?') } },
+        {
+          server: 's',
+          label: 'tool',
+          signal: new AbortController().signal,
+          requests: {
+            get: () => Promise.resolve({ taskId: 't', ...polls.shift() }),
+            update: () => {
+              sent.push('tasks/update');
+              return Promise.resolve({});
+            },
+            cancel: () => {
+              sent.push('tasks/cancel');
+              return Promise.resolve({});
+            },
+          },
+          declared: (m) => m === 'elicitation/create',
+          fulfil: (_slot, _request, s?: AbortSignal) => {
+            signal = s;
+            shown();
+            return new Promise((resolve) => s?.addEventListener('abort', () => resolve({ action: 'cancel' })));
+          },
+          pause: () => Promise.resolve(),
+          now: () => 1_000_000,
+          setTimer: timers.set,
+        },
+      );
+      await asked;
+      // The server still waits for the answer at the first poll, and has ended the task at the second.
+      timers.fire(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(signal?.aborted, false, `${String(end.status)}: still open while the task waits for it`);
+      timers.fire(200);
+      outcomes.push(
+        await following.then(
+          (r) => `result ${JSON.stringify(r)}`,
+          (e: unknown) => (e instanceof TaskEndedError ? `${e.outcome}: ${e.reason}` : String(e)),
+        ),
+      );
+      assert.equal(signal?.aborted, true, `${String(end.status)}: the question closed`);
+      assert.deepEqual(sent, [], `${String(end.status)}: neither tasks/update nor tasks/cancel for a task that ended`);
+    }
+    assert.deepEqual(outcomes, [
+      'cancelled: the server gave up',
+      'failed: disk full',
+      'result {"content":[{"type":"text","text":"done without you"}]}',
+    ]);
+  });
 });

@@ -153,6 +153,11 @@ function asState(server: string, label: string, value: unknown, taskId: string):
   return { ...(value as unknown as TaskState), taskId };
 }
 
+/** How often a task is polled: what the server suggests, within {@link POLL_BOUNDS}. */
+function pollEvery(state: TaskState): number {
+  return Math.min(POLL_BOUNDS.maxMs, Math.max(POLL_BOUNDS.minMs, state.pollIntervalMs ?? POLL_BOUNDS.defaultMs));
+}
+
 /**
  * Follows a task from its handle to its end and resolves with its result (what the call would have
  * returned). Every way out but a result sends `tasks/cancel` when the task may still be running.
@@ -193,9 +198,16 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
         case 'cancelled':
           ended = true;
           throw new TaskEndedError(o.server, o.label, 'cancelled', state.statusMessage ?? 'the server cancelled it');
-        case 'input_required':
-          await answerNew(state, o, answered, ++round, { ttl, left: base + Math.min(ttl, MAX_FOLLOW_MS) - now() });
+        case 'input_required': {
+          const left = base + Math.min(ttl, MAX_FOLLOW_MS) - now();
+          // The task ended while the user answered: that state is the answer to this poll.
+          const seen = await answerNew(state, o, answered, ++round, { ttl, left, pollMs: pollEvery(state) });
+          if (seen) {
+            state = seen;
+            continue;
+          }
           break;
+        }
         case 'working':
           break;
         default:
@@ -203,8 +215,7 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
       }
       const left = base + Math.min(ttl, MAX_FOLLOW_MS) - now();
       if (left <= 0) throw new TaskExpiredError(o.server, o.label, ttl);
-      const interval = Math.min(POLL_BOUNDS.maxMs, Math.max(POLL_BOUNDS.minMs, state.pollIntervalMs ?? POLL_BOUNDS.defaultMs));
-      await o.pause(Math.min(interval, left), o.signal);
+      await o.pause(Math.min(pollEvery(state), left), o.signal);
       if (o.signal.aborted) throw new CallCancelledError(o.server, o.label);
       state = asState(o.server, o.label, await o.requests.get(taskId, o.signal), taskId);
     }
@@ -219,18 +230,20 @@ export async function followTask(handle: TaskState, o: FollowOptions): Promise<u
 
 /**
  * Asks the keys of this poll that were never asked, then sends their answers (and only theirs) with
- * `tasks/update`. No poll runs while the user answers, so the ttl is kept here: a question still
- * open when it runs out closes, and the call fails as a task past its ttl does.
+ * `tasks/update`. The task goes on meanwhile, so its ttl is kept and it is still polled while the
+ * user answers: a question still open when the ttl runs out, or when the task ends (the server
+ * cancelled it, or it failed or completed without the answer), closes then. Resolves with the state
+ * the task ended in, if it ended so; nothing is sent for a task that ended.
  */
 async function answerNew(
   state: TaskState,
   o: FollowOptions,
   answered: Set<string>,
   round: number,
-  deadline: { readonly ttl: number; readonly left: number },
-): Promise<void> {
+  deadline: { readonly ttl: number; readonly left: number; readonly pollMs: number },
+): Promise<TaskState | undefined> {
   const fresh = Object.entries(state.inputRequests ?? {}).filter(([key]) => !answered.has(key));
-  if (fresh.length === 0) return;
+  if (fresh.length === 0) return undefined;
   const undeclared = fresh.filter(([, request]) => !o.declared(methodOf(request)));
   const first = undeclared[0];
   if (first) {
@@ -242,25 +255,92 @@ async function answerNew(
   const responses: Record<string, unknown> = {};
   const expiry = new AbortController();
   const timer = (o.setTimer ?? realTimer)(() => expiry.abort(), Math.max(0, deadline.left));
-  const question = AbortSignal.any([o.signal, expiry.signal]);
+  const watch = watchWhileAsking(state.taskId, deadline.pollMs, o);
+  const question = AbortSignal.any([o.signal, expiry.signal, watch.signal]);
+  /** What closed the question, unless the caller did: the task's end, or its ttl (the question's own answer no longer counts). */
+  const closed = (): TaskState | undefined => {
+    if (o.signal.aborted) return undefined;
+    const ended = watch.ended;
+    if (ended && 'error' in ended) throw ended.error;
+    if (ended) return ended.state;
+    if (expiry.signal.aborted) throw new TaskExpiredError(o.server, o.label, deadline.ttl);
+    return undefined;
+  };
   try {
-    // The ttl, not the caller, closed the question: whatever the question answered or threw.
-    const expired = (): boolean => expiry.signal.aborted && !o.signal.aborted;
     for (const [i, [key, request]] of fresh.entries()) {
       let response: unknown;
       try {
         response = await o.fulfil({ key, round, index: i + 1, total: fresh.length }, request, question);
       } catch (err) {
-        if (expired()) throw new TaskExpiredError(o.server, o.label, deadline.ttl);
+        const ended = closed();
+        if (ended) return ended;
         throw err;
       }
-      if (expired()) throw new TaskExpiredError(o.server, o.label, deadline.ttl);
+      const ended = closed();
+      if (ended) return ended;
       responses[key] = response;
       answered.add(key);
       if (o.signal.aborted) throw new CallCancelledError(o.server, o.label);
     }
   } finally {
     timer.dispose();
+    watch.stop();
   }
   await o.requests.update(state.taskId, responses, o.signal);
+  return undefined;
+}
+
+/** The polls of a task while its question is open: `signal` aborts when it ends, `ended` says how. */
+interface AskingWatch {
+  readonly signal: AbortSignal;
+  readonly ended: { readonly state: TaskState } | { readonly error: unknown } | undefined;
+  stop(): void;
+}
+
+/**
+ * Polls the task every `pollMs` while the user answers, as the follow loop would between polls: a
+ * task no longer working nor waiting for input ended (or answered a poll nonsense, or not at all)
+ * and ends the watch. A failed poll ends it as it ends the follow loop.
+ */
+function watchWhileAsking(taskId: string, pollMs: number, o: FollowOptions): AskingWatch {
+  const controller = new AbortController();
+  const setTimer = o.setTimer ?? realTimer;
+  let timer: { dispose(): void } | undefined;
+  let stopped = false;
+  let ended: AskingWatch['ended'];
+  const end = (how: NonNullable<AskingWatch['ended']>): void => {
+    if (stopped) return;
+    ended = how;
+    controller.abort();
+  };
+  const next = (): void => {
+    timer = setTimer(() => {
+      o.requests.get(taskId, o.signal).then(
+        (value) => {
+          if (stopped) return;
+          let polled: TaskState;
+          try {
+            polled = asState(o.server, o.label, value, taskId);
+          } catch (error) {
+            end({ error });
+            return;
+          }
+          if (polled.status === 'working' || polled.status === 'input_required') next();
+          else end({ state: polled });
+        },
+        (error: unknown) => end({ error }),
+      );
+    }, pollMs);
+  };
+  next();
+  return {
+    signal: controller.signal,
+    get ended() {
+      return ended;
+    },
+    stop: () => {
+      stopped = true;
+      timer?.dispose();
+    },
+  };
 }
