@@ -142,6 +142,42 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
     assert.equal((await wire).response?.action, 'cancel');
   });
 
+  test('the review shows what will be sent as text: a default with a bidi override is marked, not reordered, and draws no icon', async () => {
+    // U+202E would show "\u202e001 USD" as "DSU 100": the review, where the user confirms what is
+    // sent, would read differently from the value on the wire. Two fields: native on request.
+    const config = vscode.workspace.getConfiguration('mcpElicitation');
+    const before = config.inspect('presentation')?.workspaceValue;
+    await config.update('presentation', 'quickInput', vscode.ConfigurationTarget.Workspace);
+    try {
+      await reviewRows();
+    } finally {
+      await config.update('presentation', before, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  async function reviewRows(): Promise<void> {
+    const wire = elicitVia('fixture', {
+      message: 'Confirm the transfer',
+      requestedSchema: schema({
+        amount: { type: 'string', title: 'Amount', default: '\u202e001 USD' },
+        note: { type: 'string', title: 'Note', default: '$(verified-filled) approved' },
+      }),
+    });
+    await nextPrompt(s);
+    const second = nextPrompt(s);
+    await acceptQuickInput();
+    await second;
+    const review = nextPrompt(s);
+    await acceptQuickInput();
+    const qp = (await review).widget as vscode.QuickPick<vscode.QuickPickItem>;
+    const row = (title: string): string => qp.items.find((i) => i.label === title)?.description ?? '';
+    assert.equal(row('Amount'), '⟨U+202E⟩001 USD');
+    assert.equal(row('Note').replace(/\u200b/g, ''), '$(verified-filled) approved');
+    assert.deepEqual(vscodeIcons(row('Note')), []);
+    s.broker.queue.cancelAll();
+    assert.equal((await wire).response?.action, 'cancel');
+  }
+
   test('multi-select: defaults picked, string[] on the wire', async () => {
     const wire = elicitVia('fixture', {
       message: 'Toppings?',

@@ -199,7 +199,9 @@ function reviewStep(
     ...header,
     ...prompt.form.fields.map((f, index) => ({
       label: noIcons(f.title),
-      description: noIcons(display(f, values[f.key])),
+      // A server's default is its text, and the review is where the user checks what is sent:
+      // neutralised like any server text (bidi overrides marked, no icon, no control character).
+      description: displayText(display(f, values[f.key])),
       index,
       action: 'edit' as const,
     })),
