@@ -6,7 +6,10 @@ import * as safe from '../util/safeText';
 
 export const RESULT_SCHEME = 'mcp-tool-result';
 
-/** Renders a tool result as readable Markdown: text as text, JSON pretty-printed, errors flagged. */
+/**
+ * Renders a tool result as readable text, laid out like Markdown: text as text, JSON
+ * pretty-printed, errors flagged. The document is plain text (see `ResultDocuments.show`).
+ */
 export function renderToolResult(server: string, tool: string, result: CallToolResult): string {
   const lines = [`# ${tool} — ${server}`, ''];
   if (result.isError) lines.push(`> **${vscode.l10n.t('The tool reported an error.')}**`, '');
@@ -29,7 +32,13 @@ export function renderToolResult(server: string, tool: string, result: CallToolR
   return lines.join('\n');
 }
 
-/** Read-only documents for tool results (a virtual scheme cannot be saved over anything). */
+/**
+ * Read-only documents for tool results (a virtual scheme cannot be saved over anything). Plain
+ * text, not Markdown: the result is the server's text, and in a Markdown document VS Code's
+ * Markdown support makes `[label](command:…)` a document link that Ctrl+click (or Open Link) runs,
+ * since editor links may run commands. Plain text gets only VS Code's URL detection, which finds
+ * no `command:` link.
+ */
 export class ResultDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly docs = new Map<string, string>();
   private seq = 0;
@@ -46,7 +55,8 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
 
   /** Opens the result in front, or in a background tab while a question is on screen (then resolves undefined). */
   async show(server: string, tool: string, result: CallToolResult): Promise<vscode.TextEditor | undefined> {
-    const path = `/${++this.seq}/${encodeURIComponent(server)}-${encodeURIComponent(tool)}.md`;
+    // `.txt` makes the language plain text from the start, and again when a closed tab is reopened.
+    const path = `/${++this.seq}/${encodeURIComponent(server)}-${encodeURIComponent(tool)}.txt`;
     this.docs.set(path, renderToolResult(server, tool, result));
     if (this.docs.size > 50) this.docs.delete(this.docs.keys().next().value as string);
     const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path });

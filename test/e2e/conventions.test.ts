@@ -62,7 +62,7 @@ describe('Conventions: palette entries follow the servers, the pending view has 
     await waitForRecord(wb, 'ask_name');
     await activityBadge(page).waitFor({ state: 'hidden', timeout: 20_000 });
     // The result opens in an editor and takes focus; let it, so it cannot close the next palette.
-    await page.locator('.tab.active', { hasText: 'demo-ask_name.md' }).waitFor();
+    await page.locator('.tab.active', { hasText: 'demo-ask_name.txt' }).waitFor();
     await page.locator('.editor-instance .monaco-editor.focused').waitFor();
   });
 

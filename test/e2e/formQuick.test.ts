@@ -61,7 +61,7 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
     const r = records()[seen++];
     assert.equal(r?.tool, tool);
     // Close it again, so the next answer's editor is a fresh tab whose focus can be waited for.
-    const tab = wb.page.locator('.tab', { hasText: `${server}-${tool}.md` });
+    const tab = wb.page.locator('.tab', { hasText: `${server}-${tool}.txt` });
     await tab.waitFor();
     await wb.page.locator('.editor-instance .monaco-editor.focused').waitFor();
     await runCommand(wb.page, 'View: Close All Editors');

@@ -45,7 +45,7 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     const r = records()[seen++];
     assert.equal(r?.tool, tool);
     if (!keepEditors) {
-      const tab = wb.page.locator('.tab', { hasText: `${server}-${tool}.md` });
+      const tab = wb.page.locator('.tab', { hasText: `${server}-${tool}.txt` });
       await tab.first().waitFor();
       // Wait until the result editor has taken focus, or it would close the palette mid-command.
       await wb.page.locator('.editor-instance .monaco-editor.focused').waitFor();
@@ -263,7 +263,7 @@ describe('Workbench: form-mode elicitation in the webview', () => {
     assert.deepEqual(await answer('everything', 'demo', true), { action: 'accept', content: { ...defaults, slug: 'first' } });
     // The queued request now shows its own, untouched form (its tab may sit behind the first result).
     await page.locator('[id$="mcpElicitation.pending"]', { hasText: '1' }).waitFor();
-    await page.locator('.tab', { hasText: 'demo-everything.md' }).waitFor();
+    await page.locator('.tab', { hasText: 'demo-everything.txt' }).waitFor();
     await page.locator('.tab', { hasText: 'demo asks' }).click();
     await accept().waitFor();
     assert.equal(await field('Slug').inputValue(), defaults['slug']);

@@ -50,7 +50,7 @@ async function waitForPolicy(wb: Workbench, server: string, policy: string): Pro
  * be closed first (freshEditors).
  */
 async function resultShown(page: Page, tool: string): Promise<void> {
-  await page.locator('.tab.active', { hasText: `demo-${tool}.md` }).waitFor();
+  await page.locator('.tab.active', { hasText: `demo-${tool}.txt` }).waitFor();
   await page.locator('.editor-instance .monaco-editor.focused').waitFor();
 }
 
@@ -103,7 +103,7 @@ async function runHeldTool(wb: Workbench, name: string): Promise<string> {
 /** Lets a held `waitForFile` return (see runHeldTool) and waits until its result has a tab. */
 async function releaseHeldTool(page: Page, gate: string): Promise<void> {
   writeFileSync(gate, '');
-  await page.locator('.tab', { hasText: 'fixture-waitForFile.md' }).waitFor();
+  await page.locator('.tab', { hasText: 'fixture-waitForFile.txt' }).waitFor();
 }
 
 /** Whether the keyboard is in the quick input (a question or a picker), not in an editor. */
@@ -329,7 +329,7 @@ describe('Policy and pending elicitations in the workbench', () => {
       'typed before and after the result arrived, answered with Enter',
     );
     // With nothing on screen, a result opens in front and takes focus, as before.
-    await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
+    await page.locator('.tab.active', { hasText: 'fixture-elicit.txt' }).waitFor();
     await page.locator('.editor-instance .monaco-editor.focused').waitFor();
     assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending or set aside');
   });
@@ -541,14 +541,14 @@ describe('Policy and pending elicitations in the workbench', () => {
     // Before the fix the result became the group's active editor and covered the form.
     assert.equal(await page.locator('.tab.active', { hasText: 'fixture asks' }).count(), 1, 'the form is still the tab in front');
     assert.equal(
-      await page.locator('.tab.active', { hasText: 'fixture-waitForFile.md' }).count(),
+      await page.locator('.tab.active', { hasText: 'fixture-waitForFile.txt' }).count(),
       0,
       'the result tab opened in the background',
     );
     await form.getByRole('button', { name: 'Accept', exact: true }).click();
     const rec = await waitForFixtureRecord(wb, 'behind-webview');
     assert.deepEqual(rec.response, { action: 'accept', content: { colour: 'navy' } });
-    await page.locator('.tab.active', { hasText: 'fixture-elicit.md' }).waitFor();
+    await page.locator('.tab.active', { hasText: 'fixture-elicit.txt' }).waitFor();
     assert.equal(await pendingStatus(page).count(), 0, 'nothing is left pending');
   });
 });

@@ -10,6 +10,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { TestServices } from '../host/testServices';
 import { SURFACE_TEXTS } from '../fixtures/hostileCases.mjs';
 import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeIcons, vscodeLinks } from '../unit/support/linkPatterns';
@@ -249,5 +250,33 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
     });
     assert.deepEqual(found, [], `${texts.length} texts read`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('a tool result tab: VS Code finds no command link in it, where a Markdown document with the same text has one', async function () {
+    this.timeout(60_000);
+    // The hostile tool's result holds `[Quit](command:…)`, `<command:…>` and a reference link to one.
+    const result = await vscode.commands.executeCommand<CallToolResult>('mcpElicitation.runTool', NAME, 'hostileTool', {});
+    const editor = await s.results.show(NAME, 'hostileTool', result);
+    assert.ok(editor, 'the result is shown in front');
+    const doc = editor.document;
+    assert.ok(doc.getText().includes('(command:workbench.action.quit)'), 'the result holds the link text');
+    // The control, opened after it: VS Code's Markdown support gives the same text a command link
+    // (Ctrl+click runs it) once it serves links, and by then it has read the result tab too.
+    const control = await vscode.workspace.openTextDocument({ language: 'markdown', content: doc.getText() });
+    const commandLinks = async (uri: vscode.Uri): Promise<string[]> =>
+      ((await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri)) ?? [])
+        .map((l) => l.target?.toString() ?? '')
+        .filter((t) => t.startsWith('command:'));
+    let controlLinks: string[] = [];
+    const deadline = Date.now() + 30_000;
+    while (controlLinks.length === 0 && Date.now() < deadline) {
+      controlLinks = await commandLinks(control.uri);
+      if (controlLinks.length === 0) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(controlLinks.length > 0, 'the control: a Markdown document with the result text has a command link');
+    assert.deepEqual(await commandLinks(doc.uri), [], `no command link in the result tab (${doc.languageId})`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.window.showTextDocument(control);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
