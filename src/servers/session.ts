@@ -18,7 +18,14 @@
  * disposing removes every listener of its events, so a launch that ended can never touch the
  * next one. No `vscode` import: tests run this in plain Node over an in-memory transport.
  */
-import { ProtocolError, type ClientContext, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientContext,
+  type Implementation,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { CLIENT_CAPABILITIES, installCapabilities } from './capabilities/clientCapabilities';
 import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
@@ -200,8 +207,16 @@ export class Session {
     };
   }
 
-  /** Runs one pushed question with the signal that ends it (sessionWire.ts, askLinked). */
+  /**
+   * Runs one pushed question with the signal that ends it (sessionWire.ts, askLinked). A launch
+   * that ended asks nobody: a stdio server's output is still read while it is given time to exit
+   * (stdin closed, then SIGTERM, then SIGKILL), and a question it wrote meanwhile would otherwise
+   * show a prompt for a server that was stopped or is restarting, which no answer could reach.
+   */
   private asked<T>(ctx: ClientContext, method: string, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.isDisposed) {
+      return Promise.reject(new ProtocolError(ProtocolErrorCode.InternalError, `${method}: the connection to this server has ended`));
+    }
     return askLinked(this.links, this.deps.log, { id: ctx.mcpReq.id, signal: ctx.mcpReq.signal }, method, ask);
   }
 

@@ -12,19 +12,20 @@ import { FakeLaunches, MemoryLog, RecordingSampler, RecordingSink, stdioDef } fr
 
 async function connected(
   log = new MemoryLog(),
-): Promise<{ session: Session; launches: FakeLaunches; sink: RecordingSink; log: MemoryLog }> {
+): Promise<{ session: Session; launches: FakeLaunches; sink: RecordingSink; sampler: RecordingSampler; log: MemoryLog }> {
   const launches = new FakeLaunches();
   const sink = new RecordingSink();
+  const sampler = new RecordingSampler();
   const session = new Session(launches.create(stdioDef('one'), { stderr: () => undefined, warn: () => undefined }), {
     name: 'one',
     clientInfo: { name: 'test-host', version: '0.0.0' },
     sink,
-    sampler: new RecordingSampler(),
+    sampler,
     log,
     protocolVersion: undefined,
   });
   await session.connect(5_000);
-  return { session, launches, sink, log };
+  return { session, launches, sink, sampler, log };
 }
 
 function textOf(result: unknown): string {
@@ -119,6 +120,30 @@ void describe('Session', () => {
     assert.deepEqual(notified, []);
     assert.equal(toolsChanged, 0);
     assert.deepEqual(session.tools, []);
+  });
+
+  void it('once disposed, a question the old process still sends asks nobody: a stopped or restarting server shows no late prompt', async () => {
+    const { session, launches, sink, sampler } = await connected();
+    const deliver = launches.last.link?.onmessage;
+    assert.ok(deliver);
+    // A stdio server's output is still read while it is given time to exit (stdin closed, then
+    // SIGTERM, then SIGKILL): what it wrote meanwhile arrives after the session ended.
+    void session.dispose();
+    deliver({
+      jsonrpc: '2.0',
+      id: 'late-form',
+      method: 'elicitation/create',
+      params: { message: 'Still there?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+    });
+    deliver({
+      jsonrpc: '2.0',
+      id: 'late-sample',
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 },
+    });
+    await new Promise(setImmediate);
+    assert.deepEqual(sink.asked, [], 'no form');
+    assert.deepEqual(sampler.asked, [], 'no sample');
   });
 
   void it('with tracing on, every message in both directions passes the one trace line (in the server’s own log, so without a name prefix)', async () => {
