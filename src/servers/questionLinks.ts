@@ -55,6 +55,12 @@ export interface Unlinked {
   readonly inFlight: number;
 }
 
+/**
+ * More arrivals than a session has questions waiting to be read at once: a question is read back
+ * in the turn after it arrives, and a server has at most a few hundred open (clientTasks.ts caps tasks at 200).
+ */
+export const MAX_STREAM_LINKS = 1024;
+
 export class QuestionLinks {
   /** Our requests the server has not answered (nor we cancelled), by id, with their method. */
   private readonly waiting = new Map<RequestId, string>();
@@ -73,9 +79,17 @@ export class QuestionLinks {
     this.waiting.delete(id);
   }
 
-  /** The server's request `serverId` arrived on the event stream of our request `callId` (HTTP). */
+  /**
+   * The server's request `serverId` arrived on the event stream of our request `callId` (HTTP).
+   * Most are read back at once by {@link question}; one that never is (a task-augmented question,
+   * one refused before it is asked, one the SDK drops) would stay for the session, so only the
+   * newest {@link MAX_STREAM_LINKS} are kept, and a server sending questions without end cannot
+   * grow this without end.
+   */
   arrivedOn(serverId: RequestId, callId: RequestId): void {
+    this.streams.delete(serverId);
     this.streams.set(serverId, callId);
+    if (this.streams.size > MAX_STREAM_LINKS) this.streams.delete(this.streams.keys().next().value as RequestId);
   }
 
   /** How many of our requests wait for the server now. */

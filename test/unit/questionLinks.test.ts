@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { QuestionLinks } from '../../src/servers/questionLinks';
+import { MAX_STREAM_LINKS, QuestionLinks } from '../../src/servers/questionLinks';
 import { abortedBy, CallCancelled, callScoped } from '../../src/elicitation/callCancel';
 
 void describe('QuestionLinks: the call a pushed question belongs to', () => {
@@ -64,6 +64,21 @@ void describe('QuestionLinks: the call a pushed question belongs to', () => {
     assert.equal(links.cancelled(1), 0);
     assert.equal(links.cancelled(2), 1);
     assert.equal(abortedBy(q.signal), 'callCancel');
+  });
+
+  void it('HTTP: arrivals never read back (a hostile server’s flood) are bounded; the newest still link to their call', () => {
+    const links = new QuestionLinks();
+    links.sent(1, 'tools/call');
+    links.sent(2, 'tools/call');
+    links.arrivedOn('first', 2);
+    for (let i = 0; i < 100_000; i++) links.arrivedOn(`flood-${i}`, 2);
+    links.arrivedOn('latest', 2);
+    const latest = links.question('latest');
+    assert.ok(latest.call === 2 && latest.kind === 'stream', 'a question that just arrived still names its call');
+    const first = links.question('first');
+    assert.deepEqual(first, { call: undefined, inFlight: 2 }, 'the oldest arrival was let go: two calls in flight, so no link');
+    const recent = links.question(`flood-${100_000 - MAX_STREAM_LINKS + 2}`);
+    assert.ok(recent.call === 2, 'the newest arrivals are kept');
   });
 
   void it('a question that is over is forgotten: a later cancel of its call closes nothing', () => {
