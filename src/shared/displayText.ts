@@ -14,8 +14,7 @@ declare const displayTextBrand: unique symbol;
 
 /**
  * A string that renders as the text it says on every VS Code surface: no link, no command, no
- * theme icon. Made
- * only by {@link sanitiseForDisplay} and the helpers below.
+ * theme icon. Made only by {@link sanitiseForDisplay} and the helpers below.
  */
 export type DisplayText = string & { readonly [displayTextBrand]: true };
 
@@ -60,10 +59,11 @@ const ICON_BREAK = `$${ZWSP}`;
 
 /**
  * Makes server text safe to show as plain text: no `[label](target)` link and no `$(icon)`
- * survives (a zero-width space goes between `]` and `(`, and between `$` and `(`), bidi controls (U+202A–U+202E, U+2066–U+2069,
- * U+200E/F, U+061C), C0/C1 controls other than `\n` and `\t`, and lone surrogates become visible
- * markers such as `⟨U+202E⟩`; CRLF becomes LF. The result is at most `maxChars` long and never
- * ends inside a marker or a surrogate pair; `truncated` says whether anything was dropped.
+ * survives (a zero-width space goes between `]` and `(`, and between `$` and `(`), bidi controls
+ * (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C), C0/C1 controls other than `\n` and `\t`,
+ * and lone surrogates become visible markers such as `⟨U+202E⟩`; CRLF becomes LF. The result is
+ * at most `maxChars` long and never ends inside a marker or a surrogate pair; `truncated` says
+ * whether anything was dropped.
  */
 export function sanitiseForDisplay(text: string, maxChars: number): { text: DisplayText; truncated: boolean } {
   const limit = Math.max(0, Math.floor(maxChars));

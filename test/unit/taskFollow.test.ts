@@ -11,6 +11,22 @@ import { ManualTimers } from './support/fakeLaunches';
 
 const form = (message: string): unknown => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object' } } });
 
+/**
+ * A question that stays on screen until it is closed, as a user who has not answered yet: `asked`
+ * resolves when it is shown, `signal()` is the signal it was shown with (aborted when it closes).
+ */
+function heldQuestion() {
+  let signal: AbortSignal | undefined;
+  let shown: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (shown = resolve));
+  const fulfil = (_slot: TaskSlot, _request: unknown, s?: AbortSignal): Promise<{ action: 'cancel' }> => {
+    signal = s;
+    shown();
+    return new Promise((resolve) => s?.addEventListener('abort', () => resolve({ action: 'cancel' })));
+  };
+  return { asked, fulfil, signal: () => signal };
+}
+
 function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal } = {}) {
   let now = 1_000_000;
   const asked: TaskSlot[] = [];
@@ -117,9 +133,7 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
 
   void it('a question still open when the task’s ttl runs out closes then: the call fails with the ttl, the task is cancelled, nothing is sent for it', async () => {
     // The user does not answer: the question only ends when its signal does.
-    let signal: AbortSignal | undefined;
-    let shown: () => void = () => undefined;
-    const asked = new Promise<void>((resolve) => (shown = resolve));
+    const question = heldQuestion();
     const updates: unknown[] = [];
     const cancels: string[] = [];
     const timers = new ManualTimers();
@@ -141,20 +155,16 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
           },
         },
         declared: (m) => m === 'elicitation/create',
-        fulfil: (_slot, _request, s?: AbortSignal) => {
-          signal = s;
-          shown();
-          return new Promise((resolve) => s?.addEventListener('abort', () => resolve({ action: 'cancel' })));
-        },
+        fulfil: question.fulfil,
         pause: () => Promise.resolve(),
         now: () => 1_000_000,
         setTimer: timers.set,
       },
     );
-    await asked;
+    await question.asked;
     timers.fire(60_000);
     await assert.rejects(following, (e: unknown) => e instanceof TaskExpiredError && e.ttlMs === 60_000);
-    assert.equal(signal?.aborted, true, 'the question closed');
+    assert.equal(question.signal()?.aborted, true, 'the question closed');
     assert.deepEqual(updates, [], 'no tasks/update for a task past its ttl');
     assert.deepEqual(cancels, ['t']);
   });
@@ -167,9 +177,7 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
     ];
     const outcomes: string[] = [];
     for (const end of ended) {
-      let signal: AbortSignal | undefined;
-      let shown: () => void = () => undefined;
-      const asked = new Promise<void>((resolve) => (shown = resolve));
+      const question = heldQuestion();
       const polls: Partial<TaskState>[] = [{ status: 'input_required', inputRequests: { name: form('name?') } }, end];
       const sent: string[] = [];
       const timers = new ManualTimers();
@@ -191,21 +199,17 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
             },
           },
           declared: (m) => m === 'elicitation/create',
-          fulfil: (_slot, _request, s?: AbortSignal) => {
-            signal = s;
-            shown();
-            return new Promise((resolve) => s?.addEventListener('abort', () => resolve({ action: 'cancel' })));
-          },
+          fulfil: question.fulfil,
           pause: () => Promise.resolve(),
           now: () => 1_000_000,
           setTimer: timers.set,
         },
       );
-      await asked;
+      await question.asked;
       // The server still waits for the answer at the first poll, and has ended the task at the second.
       timers.fire(200);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(signal?.aborted, false, `${String(end.status)}: still open while the task waits for it`);
+      assert.equal(question.signal()?.aborted, false, `${String(end.status)}: still open while the task waits for it`);
       timers.fire(200);
       outcomes.push(
         await following.then(
@@ -213,7 +217,7 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
           (e: unknown) => (e instanceof TaskEndedError ? `${e.outcome}: ${e.reason}` : String(e)),
         ),
       );
-      assert.equal(signal?.aborted, true, `${String(end.status)}: the question closed`);
+      assert.equal(question.signal()?.aborted, true, `${String(end.status)}: the question closed`);
       assert.deepEqual(sent, [], `${String(end.status)}: neither tasks/update nor tasks/cancel for a task that ended`);
     }
     assert.deepEqual(outcomes, [
