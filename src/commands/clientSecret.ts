@@ -37,7 +37,7 @@ async function pickRemote(manager: ServerManager, arg: string | undefined): Prom
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    defs.map((d) => ({ label: d.name, description: d.clientId ?? '', def: d })),
+    defs.map((d) => ({ label: displayText(d.name), description: displayText(d.clientId ?? ''), def: d })),
     { placeHolder: vscode.l10n.t('Set the client secret of which MCP server?') },
   );
   return picked?.def;

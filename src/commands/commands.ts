@@ -46,7 +46,8 @@ async function serverFrom(s: Services, arg: unknown): Promise<Connection | undef
   }
   const entries = s.manager.list().filter((e) => e.connection);
   const picked = await vscode.window.showQuickPick(
-    entries.map((e) => ({ label: e.name, description: e.connection?.state.kind ?? '', conn: e.connection })),
+    // Names are config keys, maybe from the workspace's own file: a row draws `$(…)` as an icon.
+    entries.map((e) => ({ label: displayText(e.name), description: e.connection?.state.kind ?? '', conn: e.connection })),
     { placeHolder: vscode.l10n.t('MCP server') },
   );
   return picked?.conn;

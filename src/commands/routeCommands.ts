@@ -120,11 +120,11 @@ export async function routeThroughUs(deps: RouteDeps, arg: unknown): Promise<boo
       return false;
     }
     const picked = await vscode.window.showQuickPick(
-      manager.vscodeOwned().map((d) => ({ label: d.name, description: shownFile(d) })),
+      manager.vscodeOwned().map((d) => ({ label: displayText(d.name), description: displayText(shownFile(d)), name: d.name })),
       { placeHolder: vscode.l10n.t('Server VS Code runs, to route through MCP Elicitation Host') },
     );
     if (!picked) return false;
-    name = picked.label;
+    name = picked.name;
   }
   const def = manager.vscodeOwned().find((d) => d.name === name);
   const route = def && routeOf(def);

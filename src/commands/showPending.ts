@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ElicitationQueue, PendingView } from '../elicitation/queue/elicitationQueue';
+import { displayText } from '../elicitation/safety/displayText';
 import { age, firstLine, roundLabel, stateLabel } from '../ui/pendingView';
 
 interface EntryItem extends vscode.QuickPickItem {
@@ -38,13 +39,14 @@ export function showPending(
     const servers = [...new Set(list.filter((e) => e.state !== 'awaitingCompletion').map((e) => e.asker.name))];
     qp.items = [
       ...list.map((entry) => ({
-        label: `${entry.asker.name}: ${firstLine(entry.message)}`,
+        // The name is a config key, maybe from the workspace's own file: a row draws `$(…)` as an icon.
+        label: `${displayText(entry.asker.name)}: ${firstLine(entry.message)}`,
         description: [entry.mode, roundLabel(entry.round), stateLabel(entry.state), age(entry.createdAt)].filter(Boolean).join(' · '),
         buttons: buttonsFor(entry),
         entry,
       })),
       ...(servers.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }] : []),
-      ...servers.map((s) => ({ label: vscode.l10n.t('$(circle-slash) Decline All from {0}', s), serverAll: s })),
+      ...servers.map((s) => ({ label: vscode.l10n.t('$(circle-slash) Decline All from {0}', displayText(s)), serverAll: s })),
     ];
     if (list.length === 0) qp.placeholder = vscode.l10n.t('Nothing is pending');
   };

@@ -14,7 +14,8 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { TestServices } from '../host/testServices';
 import { SURFACE_TEXTS } from '../fixtures/hostileCases.mjs';
 import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeIcons, vscodeLinks } from '../unit/support/linkPatterns';
-import { nextPrompt, services, waitFor, waitForRunning } from './helpers';
+import { writeFileSync } from 'node:fs';
+import { nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 /** A config key (the server's name) with a command link and raw HTML. */
 const NAME = `${SURFACE_TEXTS[0]} ${SURFACE_TEXTS[4]}`;
@@ -250,6 +251,101 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
     });
     assert.deepEqual(found, [], `${texts.length} texts read`);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('pickers of configured names (a server command, Set Client Secret, Route, Show Pending): a name draws no icon', async function () {
+    this.timeout(90_000);
+    // Config keys from a workspace's own files, where `$(…)` would draw an icon in a QuickPick row.
+    const ours = '$(verified-filled) Verified';
+    const remote = '$(key) Remote';
+    const owned = '$(shield) Owned';
+    const repo = process.env['MCP_TEST_REPO_ROOT'] ?? '';
+    const config = vscode.workspace.getConfiguration('mcpElicitation');
+    const configured = config.inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {};
+    const mode = config.inspect('workspaceMcpJson')?.workspaceValue;
+    const mcpJson = workspaceMcpJson();
+    const window = vscode.window as {
+      showQuickPick: (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
+      createQuickPick: typeof vscode.window.createQuickPick;
+    };
+    const realPick = window.showQuickPick;
+    const realCreate = window.createQuickPick;
+    const rows: Array<{ picker: string; label: string; description: string }> = [];
+    let picker = '';
+    try {
+      await config.update(
+        'servers',
+        {
+          ...configured,
+          [ours]: { command: 'node', args: [path.join(repo, 'test', 'fixtures', 'hostileIdentityServer.mjs')] },
+          [remote]: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+        },
+        vscode.ConfigurationTarget.Workspace,
+      );
+      const json = JSON.parse(mcpJson.original) as { servers: Record<string, unknown> };
+      writeFileSync(mcpJson.path, JSON.stringify({ ...json, servers: { ...json.servers, [owned]: json.servers['fixture'] } }, null, 2));
+      await waitForRunning(s, ours);
+      const shown = nextPrompt(s);
+      const asked = vscode.commands.executeCommand('mcpElicitation.runTool', ours, 'elicit', {
+        params: { message: 'Which plan?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+      });
+      const prompt = await shown;
+
+      // The user dismisses each picker: the rows are recorded as VS Code gets them.
+      window.showQuickPick = (items) => {
+        for (const i of items) rows.push({ picker, label: i.label, description: i.description ?? '' });
+        return Promise.resolve(undefined);
+      };
+      for (const command of ['mcpElicitation.stopServer', 'mcpElicitation.setClientSecret']) {
+        picker = command;
+        await vscode.commands.executeCommand(command);
+      }
+      // Route lists the servers VS Code runs: the suite's mcp.json servers go to VS Code for it.
+      await config.update('workspaceMcpJson', 'auto', vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => s.manager.vscodeOwned().some((d) => d.name === owned), 'the file’s servers are VS Code’s');
+      picker = 'mcpElicitation.routeServer';
+      await vscode.commands.executeCommand(picker);
+      window.showQuickPick = realPick;
+
+      let list: vscode.QuickPick<vscode.QuickPickItem> | undefined;
+      window.createQuickPick = (() => {
+        window.createQuickPick = realCreate;
+        list = realCreate.call(vscode.window);
+        return list;
+      }) as typeof vscode.window.createQuickPick;
+      const listing = vscode.commands.executeCommand('mcpElicitation.showPending');
+      await waitFor(() => (list?.items.length ?? 0) > 0, 'Show Pending lists the question');
+      for (const i of list?.items ?? []) rows.push({ picker: 'showPending', label: i.label, description: i.description ?? '' });
+      list?.hide();
+      await listing;
+      s.broker.queue.settle(prompt.id, 'cancel');
+      await asked;
+    } finally {
+      window.showQuickPick = realPick;
+      window.createQuickPick = realCreate;
+      mcpJson.restore();
+      await config.update('workspaceMcpJson', mode, vscode.ConfigurationTarget.Workspace);
+      await config.update('servers', configured, vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => s.manager.get(ours) === undefined && s.manager.get(remote) === undefined, 'the servers removed');
+      // The rest of the suite drives the mcp.json fixtures through our connections again.
+      await waitForRunning(s, 'fixture');
+      await waitForRunning(s, 'fixture-http');
+    }
+
+    // Fed: each name reached its picker, readable (zero-width spaces added, nothing removed).
+    const reached = (where: string, name: string): boolean =>
+      rows.some((r) => r.picker === where && r.label.replace(/\u200b/g, '').includes(name));
+    assert.ok(reached('mcpElicitation.stopServer', ours), 'the server picker lists it');
+    assert.ok(reached('mcpElicitation.setClientSecret', remote), 'Set Client Secret lists the remote server');
+    assert.ok(reached('mcpElicitation.routeServer', owned), 'Route lists the server of VS Code’s file');
+    assert.ok(reached('showPending', ours), 'Show Pending names the server of the question');
+    // Our own icon, on "Decline All from …", is the only one drawn.
+    const found = rows.flatMap((r) =>
+      [...vscodeIcons(r.label), ...vscodeIcons(r.description)]
+        .filter((icon) => icon !== '$(circle-slash)')
+        .map((icon) => `${r.picker}: ${icon} in ${JSON.stringify(r.label)}`),
+    );
+    assert.deepEqual(found, [], `${rows.length} rows read`);
   });
 
   test('a tool result tab: VS Code finds no command link in it, where a Markdown document with the same text has one', async function () {
