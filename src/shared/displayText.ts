@@ -101,6 +101,24 @@ export function sanitiseForDisplay(text: string, maxChars: number): { text: Disp
   return { text: out as DisplayText, truncated: i < text.length };
 }
 
+/**
+ * Whether the text holds a character {@link sanitiseForDisplay} shows as a marker: one that is
+ * invisible or reorders what is around it (bidi and C0/C1 controls, lone surrogates). Such a
+ * character in a value the user edits (an InputBox's or the webview's pre-filled value, which
+ * must hold the exact value) makes it read otherwise than what is sent.
+ */
+export function hasHiddenCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      i++;
+      continue;
+    }
+    if ((code >= 0xd800 && code <= 0xdfff) || isMarked(code)) return true;
+  }
+  return false;
+}
+
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }

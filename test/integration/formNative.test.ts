@@ -163,10 +163,16 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
         note: { type: 'string', title: 'Note', default: '$(verified-filled) approved' },
       }),
     });
-    await nextPrompt(s);
+    // The box must hold the exact value; its prompt says what the value is.
+    const amount = (await nextPrompt(s)).widget as vscode.InputBox;
+    assert.equal(amount.value, '\u202e001 USD', 'the box holds the value as sent');
+    assert.ok(amount.prompt?.includes('⟨U+202E⟩001 USD'), `the prompt shows the hidden character: ${amount.prompt ?? ''}`);
     const second = nextPrompt(s);
     await acceptQuickInput();
-    await second;
+    const note = (await second).widget as vscode.InputBox;
+    // The form's warnings are on every step; the note's own value, without such characters, is not flagged.
+    assert.ok(note.prompt?.includes('“Amount”: the suggested value'), note.prompt ?? '');
+    assert.ok(!note.prompt?.includes('“Note”: the suggested value'), note.prompt ?? '');
     const review = nextPrompt(s);
     await acceptQuickInput();
     const qp = (await review).widget as vscode.QuickPick<vscode.QuickPickItem>;

@@ -128,6 +128,37 @@ describe('server text never becomes a VS Code link', () => {
   });
 });
 
+describe('a suggested value that reads otherwise than it is', () => {
+  // The edit box pre-fills the exact value, so it cannot be neutralised there: the warning says what it is.
+  it('a text default with a bidi override or a control character is named, with the characters shown as markers', () => {
+    const f = form({
+      amount: { type: 'string', title: 'Amount', default: '\u202e001 USD' },
+      ref: { type: 'string', title: 'Reference', default: 'INV\u0007-42' },
+    });
+    const w = formWarnings('Confirm', f).filter((x) => x.code === 'hiddenInDefault');
+    assert.deepEqual(w, [
+      { code: 'hiddenInDefault', field: 'Amount', shown: '⟨U+202E⟩001 USD' },
+      { code: 'hiddenInDefault', field: 'Reference', shown: 'INV⟨U+0007⟩-42' },
+    ]);
+    const first = w[0];
+    assert.ok(first);
+    assert.ok(formWarningText(first, english).includes('⟨U+202E⟩001 USD'));
+  });
+
+  it('plain, accented, emoji and right-to-left text without controls warns of nothing', () => {
+    const f = form({
+      a: { type: 'string', default: '100 USD' },
+      b: { type: 'string', default: 'Crème brûlée 🍮' },
+      c: { type: 'string', default: 'שלום עולם' },
+      d: { type: 'string', default: 'two\nlines\tand a tab' },
+    });
+    assert.deepEqual(
+      formWarnings('Confirm', f).filter((x) => x.code === 'hiddenInDefault'),
+      [],
+    );
+  });
+});
+
 describe('server text never draws a theme icon', () => {
   // A server that writes our own `$(check)`, or a `$(verified-filled)`, next to its words would
   // look like the extension vouching for them in a QuickPick row, a prompt or the status bar.

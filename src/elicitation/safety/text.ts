@@ -4,7 +4,14 @@
  * bidi spoofing and control characters.
  */
 import type { Field, FormModel } from '../../shared/fieldModel';
-import { MAX_DESCRIPTION_CHARS, MAX_LABEL_CHARS, MAX_MESSAGE_CHARS, sanitiseForDisplay } from '../../shared/displayText';
+import {
+  displayText,
+  hasHiddenCharacters,
+  MAX_DESCRIPTION_CHARS,
+  MAX_LABEL_CHARS,
+  MAX_MESSAGE_CHARS,
+  sanitiseForDisplay,
+} from '../../shared/displayText';
 
 // The neutraliser and the secret-name rule live in shared/ so that config/ and util/ (below
 // elicitation/ in the layers) use the very same rules; re-exported for the form code.
@@ -78,6 +85,8 @@ export type FormWarning =
   | { readonly code: 'linkInMessage'; readonly url: string }
   | { readonly code: 'linkInField'; readonly field: string; readonly place: 'title' | 'description' | 'optionLabel'; readonly url: string }
   | { readonly code: 'secretField'; readonly field: string }
+  /** A text field's suggested value holds characters that are invisible or reorder it; `shown` has them as markers. */
+  | { readonly code: 'hiddenInDefault'; readonly field: string; readonly shown: string }
   /** The server's text was cut to its display limit and now ends in `…`. */
   | { readonly code: 'shortened'; readonly field: string; readonly part: 'title' | 'description' | 'optionLabels' };
 
@@ -107,6 +116,10 @@ export function formWarnings(message: string, form: FormModel): FormWarning[] {
       }
     }
     if (field.secretLike) warnings.push({ code: 'secretField', field: fieldName(field) });
+    // The edit box pre-fills the exact value, where a right-to-left override makes `001 USD` read `DSU 100`.
+    if (field.kind === 'string' && field.default !== undefined && hasHiddenCharacters(field.default)) {
+      warnings.push({ code: 'hiddenInDefault', field: fieldName(field), shown: displayText(field.default, MAX_DESCRIPTION_CHARS) });
+    }
   }
   return warnings;
 }

@@ -20,6 +20,12 @@ export function formWarningText(w: FormWarning, l10n: Localize): string {
       return l10n.t('Field “{0}” looks like a secret. Servers must not ask for secrets in a form; use a browser flow instead.', w.field);
     case 'shortened':
       return shortenedText(w, l10n);
+    case 'hiddenInDefault':
+      return l10n.t(
+        'Field “{0}”: the suggested value holds characters you cannot see or that reorder it; it is {1}. Check it before you accept.',
+        w.field,
+        w.shown,
+      );
   }
 }
 
