@@ -9,7 +9,7 @@ import { repoRoot, testExtensionDir } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
 import { freePort, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
-import { parseJson } from './json.mjs';
+import { hostOutcome } from './hostOutcome.mjs';
 
 const SUITE_TIMEOUT_MS = 15 * 60_000;
 
@@ -259,12 +259,13 @@ async function runHost({ ws, logName, codeServer }) {
     // Keep the whole host log for diagnosis: mocha output plus code-server's own output.
     mkdirSync(path.join(repoRoot, 'test-results'), { recursive: true });
     writeFileSync(path.join(repoRoot, 'test-results', logName), `${log}\n--- code-server ---\n${cs.output}`);
-    const m = /MOCHA_SUMMARY (\{.*\})/.exec(log)?.[1];
-    const summary = m
-      ? /** @type {{ passes: number, failures: number }} */ (parseJson(m))
-      : { passes: 0, failures: exitCode === 0 ? 0 : 1 };
-    if (!m) process.stdout.write(`    (no mocha summary; exit ${exitCode})\n${cs.output.slice(-3000)}\n`);
-    return { passed: summary.passes, failed: exitCode !== 0 && summary.failures === 0 ? 1 : summary.failures, exitCode, log };
+    const outcome = hostOutcome(log, exitCode);
+    if (!outcome.finished) {
+      process.stdout.write(
+        `    (no mocha summary: the suite did not finish, counted as a failure; exit ${exitCode})\n${cs.output.slice(-3000)}\n`,
+      );
+    }
+    return { passed: outcome.passed, failed: outcome.failed, exitCode, log };
   } finally {
     await browser.close().catch(() => {});
     await cs.stop();
