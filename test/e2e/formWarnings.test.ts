@@ -98,6 +98,27 @@ describe('Workbench: what the webview form warns the person answering about', ()
     assert.deepEqual(await response('warned'), { action: 'decline' });
   });
 
+  it('a suggested value with a right-to-left override: the box shows it with the marker, the input holds it exactly', async () => {
+    const { page } = wb;
+    await runElicit(
+      page,
+      {
+        message: 'Confirm the transfer',
+        requestedSchema: { type: 'object', properties: { amount: { type: 'string', title: 'Amount', default: '\u202e001 USD' } } },
+      },
+      'reversed',
+    );
+    const form = formFrame(page);
+    await form.getByRole('button', { name: 'Decline', exact: true }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await form.locator('.warnings li').allInnerTexts(), [
+      'Field “Amount”: the suggested value holds characters you cannot see or that reorder it; it is ⟨U+202E⟩001 USD. Check it before you accept.',
+    ]);
+    assert.equal(await form.getByLabel('Amount').inputValue(), '\u202e001 USD', 'the input holds the value that would be sent');
+    await screenshot(page, 'form-warning-reversed-default-dark');
+    await form.getByRole('button', { name: 'Decline', exact: true }).click();
+    assert.deepEqual(await response('reversed'), { action: 'decline' });
+  });
+
   it('a form whose only notes are for the server author shows no warnings box at all', async () => {
     const { page } = wb;
     await runElicit(page, { message: 'Which plan?', requestedSchema: { type: 'object', properties: { plan: legacyPlan } } }, 'lint-only');
