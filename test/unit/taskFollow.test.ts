@@ -6,7 +6,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CallCancelledError, UndeclaredInputError } from '../../src/servers/mrtr/errors';
-import { followTask, TaskEndedError, TaskExpiredError, type TaskSlot, type TaskState } from '../../src/servers/mrtr/taskFollow';
+import {
+  followTask,
+  TaskEndedError,
+  TaskExpiredError,
+  type FollowOptions,
+  type TaskSlot,
+  type TaskState,
+} from '../../src/servers/mrtr/taskFollow';
+import type { SetTimer } from '../../src/servers/legDeadline';
 import { ManualTimers } from './support/fakeLaunches';
 
 const form = (message: string): unknown => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object' } } });
@@ -27,7 +35,12 @@ function heldQuestion() {
   return { asked, fulfil, signal: () => signal };
 }
 
-function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal } = {}) {
+/**
+ * A task whose polls answer from `polls`, recording what is asked, updated and cancelled. Each
+ * input request is accepted at once, unless `fulfil` asks it another way; `setTimer` is the timer
+ * an open question runs on (its polls and the ttl), for a test to fire.
+ */
+function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal; fulfil?: FollowOptions['fulfil']; setTimer?: SetTimer } = {}) {
   let now = 1_000_000;
   const asked: TaskSlot[] = [];
   const updates: Record<string, unknown>[] = [];
@@ -55,15 +68,18 @@ function scripted(polls: Partial<TaskState>[], o: { signal?: AbortSignal } = {})
           },
         },
         declared: (m) => m === 'elicitation/create',
-        fulfil: (slot) => {
-          asked.push(slot);
-          return Promise.resolve({ action: 'accept', content: { answer: slot.key } });
-        },
+        fulfil:
+          o.fulfil ??
+          ((slot) => {
+            asked.push(slot);
+            return Promise.resolve({ action: 'accept', content: { answer: slot.key } });
+          }),
         pause: (ms) => {
           now += ms;
           return Promise.resolve();
         },
         now: () => now,
+        ...(o.setTimer ? { setTimer: o.setTimer } : {}),
       },
     );
   return { run, asked, updates, cancels, at: () => now };
@@ -134,39 +150,16 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
   void it('a question still open when the task’s ttl runs out closes then: the call fails with the ttl, the task is cancelled, nothing is sent for it', async () => {
     // The user does not answer: the question only ends when its signal does.
     const question = heldQuestion();
-    const updates: unknown[] = [];
-    const cancels: string[] = [];
     const timers = new ManualTimers();
-    const following = followTask(
-      { taskId: 't', status: 'input_required', ttlMs: 60_000, inputRequests: { name: form('name?') } },
-      {
-        server: 's',
-        label: 'tool',
-        signal: new AbortController().signal,
-        requests: {
-          get: () => Promise.reject(new Error('no poll expected')),
-          update: (_id, responses) => {
-            updates.push(responses);
-            return Promise.resolve({});
-          },
-          cancel: (id) => {
-            cancels.push(id);
-            return Promise.resolve({});
-          },
-        },
-        declared: (m) => m === 'elicitation/create',
-        fulfil: question.fulfil,
-        pause: () => Promise.resolve(),
-        now: () => 1_000_000,
-        setTimer: timers.set,
-      },
-    );
+    // No poll is expected before the ttl: the script is empty.
+    const t = scripted([], { fulfil: question.fulfil, setTimer: timers.set });
+    const following = t.run({ status: 'input_required', ttlMs: 60_000, inputRequests: { name: form('name?') } });
     await question.asked;
     timers.fire(60_000);
     await assert.rejects(following, (e: unknown) => e instanceof TaskExpiredError && e.ttlMs === 60_000);
     assert.equal(question.signal()?.aborted, true, 'the question closed');
-    assert.deepEqual(updates, [], 'no tasks/update for a task past its ttl');
-    assert.deepEqual(cancels, ['t']);
+    assert.deepEqual(t.updates, [], 'no tasks/update for a task past its ttl');
+    assert.deepEqual(t.cancels, ['t']);
   });
 
   void it('a task the server ends while its question is open closes the question: cancelled or failed, the call ends with that reason; completed, with the result; nothing is sent for it', async () => {
@@ -178,33 +171,12 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
     const outcomes: string[] = [];
     for (const end of ended) {
       const question = heldQuestion();
-      const polls: Partial<TaskState>[] = [{ status: 'input_required', inputRequests: { name: form('name?') } }, end];
-      const sent: string[] = [];
       const timers = new ManualTimers();
-      const following = followTask(
-        { taskId: 't', status: 'input_required', ttlMs: 60_000, pollIntervalMs: 200, inputRequests: { name: form('name?') } },
-        {
-          server: 's',
-          label: 'tool',
-          signal: new AbortController().signal,
-          requests: {
-            get: () => Promise.resolve({ taskId: 't', ...polls.shift() }),
-            update: () => {
-              sent.push('tasks/update');
-              return Promise.resolve({});
-            },
-            cancel: () => {
-              sent.push('tasks/cancel');
-              return Promise.resolve({});
-            },
-          },
-          declared: (m) => m === 'elicitation/create',
-          fulfil: question.fulfil,
-          pause: () => Promise.resolve(),
-          now: () => 1_000_000,
-          setTimer: timers.set,
-        },
-      );
+      const t = scripted([{ status: 'input_required', inputRequests: { name: form('name?') } }, end], {
+        fulfil: question.fulfil,
+        setTimer: timers.set,
+      });
+      const following = t.run({ status: 'input_required', ttlMs: 60_000, pollIntervalMs: 200, inputRequests: { name: form('name?') } });
       await question.asked;
       // The server still waits for the answer at the first poll, and has ended the task at the second.
       timers.fire(200);
@@ -218,7 +190,11 @@ void describe('followTask (tasks extension, 2026-07-28)', () => {
         ),
       );
       assert.equal(question.signal()?.aborted, true, `${String(end.status)}: the question closed`);
-      assert.deepEqual(sent, [], `${String(end.status)}: neither tasks/update nor tasks/cancel for a task that ended`);
+      assert.deepEqual(
+        [...t.updates, ...t.cancels],
+        [],
+        `${String(end.status)}: neither tasks/update nor tasks/cancel for a task that ended`,
+      );
     }
     assert.deepEqual(outcomes, [
       'cancelled: the server gave up',
