@@ -15,7 +15,6 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import * as safe from '../util/safeText';
 import { whereDefinedText } from './wording/serverSource';
-import { noIcons } from './quickInput/quickInputParts';
 
 /** workspaceState: the answer, per user and per workspace, like the routes it leads to. */
 export const OFFER_ANSWER_KEY = 'mcpElicitation.routingOffer';
@@ -154,9 +153,10 @@ export function vscodeOfferPrompt(onDidShowChoose?: (widget: vscode.QuickPick<vs
       qp.placeholder = vscode.l10n.t('Servers VS Code runs whose questions should come here (for you alone; no file changes)');
       qp.canSelectMany = true;
       qp.matchOnDescription = true;
-      // A QuickPick label renders no link; `$(…)` in a server name stays text.
+      // Config keys, maybe from the workspace's own file, neutralised as in Route's own picker
+      // (routeCommands.ts): no `$(icon)`, bidi controls marked; `name` keeps the exact key.
       qp.items = servers.map((d) => ({
-        label: noIcons(d.name),
+        label: displayText(d.name),
         description: vscode.l10n.t('run by VS Code · {0}', whereDefinedText(d.source, vscode.l10n)),
         name: d.name,
       }));
