@@ -571,6 +571,14 @@ const targets = [
     external: ['vscode'],
     plugins: [clientAuthApart(l.entry), zodEnglishOnly, lazyApart(l.entry), mcpSdkShims, mcpSdkConsole],
   })),
+  // What VS Code runs to reach the gateway over stdio (src/gateway/stdioRelay.ts): Node's net alone.
+  {
+    entryPoints: { stdioRelay: 'src/gateway/stdioRelay.ts' },
+    outdir: 'dist',
+    platform: /** @type {const} */ ('node'),
+    format: /** @type {const} */ ('cjs'),
+    target: 'node20',
+  },
   {
     entryPoints: { webview: 'webview/main.ts' },
     outdir: 'media',

@@ -31,7 +31,7 @@ import { registerGatewayProvider } from './gateway/definitionProvider';
 import { RouteStore } from './gateway/routeStore';
 import { RoutingOffer, vscodeOfferPrompt, type OfferPrompt } from './ui/routingOffer';
 import { GaveUpNotices, vscodeGaveUpPrompt, type GaveUpPrompt } from './ui/gaveUpNotice';
-import { agentOn, agentRunsFiles, currentMcpJsonOwner, onDidChangeAgentSettings } from './gateway/agentSettings';
+import { agentOn, agentRunsFiles, currentMcpJsonOwner, gatewayTransport, onDidChangeAgentSettings } from './gateway/agentSettings';
 import { offeredThroughGateway } from './gateway/ownership';
 import { AgentExtensions, knownAgentExtensions } from './servers/capabilities/agentExtensions';
 import { Disposable } from './util/disposable';
@@ -306,9 +306,10 @@ export class Services extends Disposable {
         startTimeoutMs: connectTimeoutMs,
         agentExtensions,
         routed,
+        agentTransport: gatewayTransport,
       }),
     );
-    this._register(registerGatewayProvider(this.gateway));
+    this._register(registerGatewayProvider(this.gateway, vscode.Uri.joinPath(context.extensionUri, 'dist', 'stdioRelay.js').fsPath));
     this._register(
       onDidChangeAgentSettings(() => {
         this.gateway.agentSettingChanged();

@@ -24,7 +24,8 @@ function loopbackAuthorities(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 
-function sameSecret(given: string, expected: string): boolean {
+/** Constant-time comparison of a presented key with the gateway's (also the socket door's check). */
+export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given, 'utf8');
   const b = Buffer.from(expected, 'utf8');
   // timingSafeEqual needs equal lengths; comparing b with itself keeps the time independent of where a differs.

@@ -25,13 +25,19 @@ export function currentMcpJsonOwner(): 'vscode' | 'us' {
   return mcpJsonOwner(parseMcpJsonMode(vscode.workspace.getConfiguration('mcpElicitation').get('workspaceMcpJson')), agentRunsFiles());
 }
 
+/** How VS Code's agent reaches the gateway: a relay process over stdio (the default), or HTTP. */
+export function gatewayTransport(): 'stdio' | 'http' {
+  return vscode.workspace.getConfiguration('mcpElicitation').get('gateway.transport') === 'http' ? 'http' : 'stdio';
+}
+
 /** Fires when anything that decides ownership or the agent's reach changes. */
 export function onDidChangeAgentSettings(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
     if (
       e.affectsConfiguration('chat.disableAIFeatures') ||
       e.affectsConfiguration('chat.mcp') ||
-      e.affectsConfiguration('mcpElicitation.workspaceMcpJson')
+      e.affectsConfiguration('mcpElicitation.workspaceMcpJson') ||
+      e.affectsConfiguration('mcpElicitation.gateway.transport')
     ) {
       listener();
     }

@@ -1,7 +1,8 @@
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type Implementation, type Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { RelayedMessage } from '../servers/connection';
 import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
 import { admit, SECRET_HEADER } from './admission';
@@ -11,6 +12,9 @@ import { createRelayServer, relayNotification, relayRequest } from './relayServe
 import type { GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
 import { sendWebResponse, toWebRequest } from './webBridge';
+import { SocketDoor } from './socketDoor';
+
+export { privateSocketDir, removeSocketDir, socketPath } from './socketDoor';
 
 export const GATEWAY_PATH = '/mcp';
 /** Larger bodies are refused: as large as a stdio server may answer, since VS Code sends any size. */
@@ -51,10 +55,14 @@ export interface EndpointDeps {
    */
   readonly agentConnecting?: (capabilities: unknown) => Promise<void>;
   readonly timeouts?: EndpointTimeouts;
+  /** Where the socket door listens (socketDoor.ts), for VS Code's stdio client; none without it. */
+  readonly socketPath?: string;
 }
 
 interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The HTTP door's sessions only: a socket's session is reached through its socket alone. */
+  readonly transport: WebStandardStreamableHTTPServerTransport | undefined;
+  readonly close: () => Promise<void>;
   readonly server: Server;
   /** The session declared tools (the upstream did when it opened): its calls may take the direct path. */
   readonly relaysTools: boolean;
@@ -80,15 +88,18 @@ class HttpError extends Error {
 }
 
 /**
- * One brokered server's door for VS Code's agent: a Streamable HTTP endpoint on 127.0.0.1, on a
+ * One brokered server's doors for VS Code's agent. A Streamable HTTP endpoint on 127.0.0.1, on a
  * port the OS picks, admitting only requests that carry the activation secret from a loopback
- * Host and no foreign Origin. Each `initialize` opens a session with its own relay server.
+ * Host and no foreign Origin; and, with `socketPath`, a socket for the relay process VS Code runs
+ * as a stdio server (socketDoor.ts), admitting only connections that present the secret. Each
+ * `initialize` (or socket connection) opens a session with its own relay server.
  */
 export class GatewayEndpoint {
   private readonly sessions = new Map<string, Session>();
   private readonly direct = new DirectCalls();
   private closed = false;
   private readonly refusals: RefusalLog;
+  private door: SocketDoor | undefined;
 
   private constructor(
     private readonly http: http.Server,
@@ -112,11 +123,28 @@ export class GatewayEndpoint {
     });
     const endpoint = new GatewayEndpoint(server, (server.address() as AddressInfo).port, deps);
     server.on('request', (req, res) => void endpoint.handle(req, res));
+    if (deps.socketPath !== undefined) {
+      try {
+        endpoint.door = await SocketDoor.listen(deps.socketPath, {
+          secret: deps.secret,
+          admitted: (socket, first, rest) => endpoint.acceptSocket(socket, first, rest),
+          refused: (reason) => endpoint.refusals.note(`[${deps.name}] gateway refused a socket connection: ${reason}`),
+        });
+      } catch (e) {
+        await endpoint.close();
+        throw e;
+      }
+    }
     return endpoint;
   }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}${GATEWAY_PATH}`;
+  }
+
+  /** The socket door's path, when it has one. */
+  get socketPath(): string | undefined {
+    return this.door?.path;
   }
 
   get sessionCount(): number {
@@ -137,7 +165,8 @@ export class GatewayEndpoint {
       if (this.closed) throw new HttpError(503, 'The gateway for this server is closed');
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const sid = req.headers['mcp-session-id'];
-      const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+      const found = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+      const existing = found?.transport ? (found as Session & { transport: WebStandardStreamableHTTPServerTransport }) : undefined;
       if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
       if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
       if (existing && typeof sid === 'string' && req.method === 'POST') {
@@ -173,14 +202,22 @@ export class GatewayEndpoint {
     }
   }
 
-  private async openSession({ capabilities, revision }: ReturnType<typeof initializeParams>): Promise<Session> {
+  /** What every new session needs first: the agent's offer passed on, the upstream running, room. */
+  private async relayServer(capabilities: unknown): Promise<Server> {
     await this.deps.agentConnecting?.(capabilities);
     await this.upstreamReady();
     if (this.sessions.size >= MAX_SESSIONS) {
       const [oldest] = this.sessions.values();
-      await oldest?.transport.close();
+      await oldest?.close();
     }
-    const server = createRelayServer(this.deps.name, this.deps.upstream, this.deps.self);
+    return createRelayServer(this.deps.name, this.deps.upstream, this.deps.self);
+  }
+
+  private async openSession({
+    capabilities,
+    revision,
+  }: ReturnType<typeof initializeParams>): Promise<Session & { transport: WebStandardStreamableHTTPServerTransport }> {
+    const server = await this.relayServer(capabilities);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -189,7 +226,13 @@ export class GatewayEndpoint {
         this.deps.onDidChangeSessions();
       },
     });
-    const session: Session = { transport, server, relaysTools: server.getCapabilities().tools !== undefined, revision };
+    const session = {
+      transport,
+      close: () => transport.close(),
+      server,
+      relaysTools: server.getCapabilities().tools !== undefined,
+      revision,
+    };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id) this.direct.endSession(id);
@@ -200,6 +243,51 @@ export class GatewayEndpoint {
     };
     await server.connect(transport);
     return session;
+  }
+
+  /**
+   * A relay process connected through the socket door, its first message read. It must be an
+   * `initialize`, as on any stdio connection; a failure (the upstream not running) answers it with
+   * the reason, which VS Code shows, and ends the connection.
+   */
+  private acceptSocket(socket: Socket, first: unknown, rest: Buffer): void {
+    this.openSocketSession(socket, first, rest).catch((err: unknown) => {
+      const id = (first as { id?: unknown } | undefined)?.id;
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.log.warn(`[${this.deps.name}] agent session through the socket refused: ${message}`);
+      if (typeof id === 'string' || typeof id === 'number') {
+        socket.end(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } })}\n`);
+      } else {
+        socket.destroy();
+      }
+    });
+  }
+
+  private async openSocketSession(socket: Socket, first: unknown, rest: Buffer): Promise<void> {
+    if (this.closed) throw new Error('The gateway for this server is closed');
+    if (!isInit(first)) throw new Error('No session: send initialize first');
+    const server = await this.relayServer(initializeParams(first).capabilities);
+    // VS Code stopped the server while it was starting: nobody is left to answer.
+    if (socket.destroyed || this.closed) {
+      socket.destroy();
+      return;
+    }
+    const transport = new StdioServerTransport(socket, socket, { maxBufferSize: MAX_MESSAGE_BYTES });
+    const id = randomUUID();
+    this.sessions.set(id, { transport: undefined, close: () => transport.close(), server, relaysTools: false, revision: undefined });
+    transport.onclose = () => {
+      socket.destroy();
+      if (this.sessions.delete(id)) {
+        this.deps.log.info(`[${this.deps.name}] agent session closed`);
+        this.deps.onDidChangeSessions();
+      }
+    };
+    this.deps.log.info(`[${this.deps.name}] agent session opened through the gateway's socket`);
+    this.deps.onDidChangeSessions();
+    await server.connect(transport);
+    // The door read ahead: the initialize and whatever came with it are read again, by the session.
+    socket.unshift(rest);
+    socket.resume();
   }
 
   /** Starts the upstream server if needed and waits until it runs, or fails with its reason. */
@@ -237,8 +325,9 @@ export class GatewayEndpoint {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
     this.sessions.clear();
+    await this.door?.close();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
       this.http.closeAllConnections();

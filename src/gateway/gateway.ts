@@ -31,7 +31,7 @@ function endpoints(): typeof EndpointModule {
 
 /** What the Servers view says about the agent's way to a server. */
 export type AgentReach =
-  | { readonly kind: 'offered'; readonly url: string; readonly sessions: number }
+  | { readonly kind: 'offered'; readonly door: string; readonly sessions: number }
   | { readonly kind: 'agentOff' }
   /** A server of a file VS Code reads, which `chat.mcp.access: "registry"` keeps VS Code from running: we run it, unoffered. */
   | { readonly kind: 'registryOnly' }
@@ -51,6 +51,8 @@ export interface GatewayDeps {
   readonly agentExtensions: AgentExtensions;
   /** Servers the user routed through us from a file VS Code reads (routes.ts). */
   readonly routed: (def: ServerDefinition) => boolean;
+  /** How VS Code reaches the endpoints: through a relay process and the socket door, or over HTTP. */
+  readonly agentTransport: () => 'stdio' | 'http';
 }
 
 interface Binding {
@@ -76,6 +78,9 @@ export class Gateway extends Disposable {
   private readonly upstreams = new WeakMap<Connection, BrokeredUpstream>();
   private syncing: Promise<void> = Promise.resolve();
   private shutDown = false;
+  /** The private directory of the endpoints' sockets (socketDoor.ts), made with the first one. */
+  private socketDir: string | undefined | null = null;
+  private sockets = 0;
 
   constructor(private readonly deps: GatewayDeps) {
     super();
@@ -87,16 +92,20 @@ export class Gateway extends Disposable {
    * URL. A routed server keeps the label of VS Code's own copy, so that VS Code's collision rule
    * runs one of the two (routes.ts); any other is labelled with its name.
    */
-  definitions(): { readonly name: string; readonly label: string; readonly url: string }[] {
+  definitions(): { readonly name: string; readonly label: string; readonly url: string; readonly socket: string | undefined }[] {
     if (!this.deps.agentOn()) return [];
     return [...this.bindings]
-      .map(([name, b]) => ({ name, label: this.labelOf(name), url: b.endpoint.url }))
+      .map(([name, b]) => ({ name, label: this.labelOf(name), url: b.endpoint.url, socket: b.endpoint.socketPath }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   private labelOf(name: string): string {
     const def = this.deps.manager.list().find((e) => e.name === name)?.resolved?.def;
     return def && this.deps.routed(def) ? writtenName(def) : name;
+  }
+
+  agentTransport(): 'stdio' | 'http' {
+    return this.deps.agentTransport();
   }
 
   has(name: string): boolean {
@@ -112,7 +121,8 @@ export class Gateway extends Disposable {
         ? { kind: 'registryOnly' }
         : { kind: 'notOffered' };
     }
-    return { kind: 'offered', url: b.endpoint.url, sessions: b.endpoint.sessionCount };
+    const door = this.agentTransport() === 'stdio' ? b.endpoint.socketPath : undefined;
+    return { kind: 'offered', door: door ?? b.endpoint.url, sessions: b.endpoint.sessionCount };
   }
 
   /** The agent setting changed: endpoints open or close with it, and the list VS Code sees follows. */
@@ -162,7 +172,9 @@ export class Gateway extends Disposable {
     for (const [name, conn] of wanted) {
       let b = this.bindings.get(name);
       if (!b) {
+        const socketPath = this.nextSocketPath();
         const endpoint = await endpoints().GatewayEndpoint.open({
+          socketPath,
           name,
           secret: this.secret,
           upstream: () => this.upstreamOf(name),
@@ -178,12 +190,19 @@ export class Gateway extends Disposable {
         }
         b = { endpoint, conn: undefined, subs: [], wasRunning: false };
         this.bindings.set(name, b);
-        this.deps.log.info(`[${name}] gateway for the agent at ${endpoint.url}`);
+        this.deps.log.info(`[${name}] gateway for the agent at ${endpoint.socketPath ?? ''} and ${endpoint.url}`);
         changed = true;
       }
       if (b.conn !== conn) this.bind(b, conn);
     }
     if (changed) this._onDidChangeDefinitions.fire();
+  }
+
+  /** A fresh socket path in the gateway's private directory, which the first call makes. */
+  private nextSocketPath(): string {
+    const doors = endpoints();
+    if (this.socketDir === null) this.socketDir = doors.privateSocketDir();
+    return doors.socketPath(this.socketDir, ++this.sockets);
   }
 
   /**
@@ -257,6 +276,8 @@ export class Gateway extends Disposable {
         await b.endpoint.close();
       }),
     );
+    if (this.socketDir) endpoints().removeSocketDir(this.socketDir);
+    this.socketDir = null;
   }
 
   override dispose(): void {

@@ -3,10 +3,13 @@
  * the bundle (scripts/build.mjs). Each SDK's Node shim brings its own copy of ajv (about 150 KB
  * minified) only to check tool results against their `outputSchema`; this one reuses the ajv the
  * extension already ships for forms (dist/ajv.js), built by the one factory (ajvFactory.ts). The
- * server's shim also exports `process`, for its stdio transport, which the gateway does not use:
- * the build fails if something starts to.
+ * server's shim also exports `process`: its stdio transport's default streams, which the gateway's
+ * socket door (socketDoor.ts) replaces with the socket.
  */
+import process from 'node:process';
 import { createAjv, withoutDialect, type Ajv } from '../elicitation/form/ajvFactory';
+
+export { process };
 
 /** Node's `fetch` never fails for CORS reasons (the SDK's own Node shim says the same). */
 export const CORS_IS_POSSIBLE = false;

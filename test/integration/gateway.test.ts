@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import { GatewayDefinitionProvider } from '../../src/gateway/definitionProvider';
+import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
 import { agentTool, invoke, startAsAgent } from './agent';
 import { nextPrompt, services, waitFor, waitForRunning, type WireRecord } from './helpers';
 
@@ -261,20 +262,43 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.equal(ok.status, 200, `the same request with the key is answered: ${ok.text}`);
   });
 
-  test('the listed definitions VS Code caches carry no key; the key is added only when VS Code resolves one to start it', () => {
-    const provider = new GatewayDefinitionProvider(s.gateway);
+  test('the listed definitions VS Code caches carry no key; the key is added only when VS Code resolves one to start it', async () => {
+    const relay = '/ext/dist/stdioRelay.js';
+    const provider = new GatewayDefinitionProvider(s.gateway, relay);
     const current = s.gateway.definitions().find((d) => d.name === GW);
-    assert.ok(current);
+    assert.ok(current?.socket, 'gw has a socket door');
+    // The default: VS Code runs our relay with its own runtime, over stdio.
     const listed = provider.provideMcpServerDefinitions().find((d) => d.label === current.label);
-    assert.ok(listed, 'gw is listed');
-    assert.equal(listed.headers[SECRET_HEADER], undefined, 'no key header in the listed definition');
+    assert.ok(listed instanceof vscode.McpStdioServerDefinition, 'gw is listed as a stdio server');
+    assert.equal(listed.command, process.execPath);
+    assert.deepEqual(listed.args, [relay]);
     assert.ok(!JSON.stringify(listed).includes(s.gateway.secret), 'the key appears nowhere in what VS Code caches');
+    assert.ok(!JSON.stringify(listed).includes(current.socket), 'nor the socket, which changes with each activation');
     const resolved = provider.resolveMcpServerDefinition(listed);
-    assert.ok(resolved, 'a listed server resolves');
-    assert.equal(resolved.headers[SECRET_HEADER], s.gateway.secret, 'the key is added for this start');
-    assert.equal(resolved.uri.toString(), vscode.Uri.parse(current.url).toString());
+    assert.ok(resolved instanceof vscode.McpStdioServerDefinition, 'a listed server resolves');
+    assert.equal(resolved.env[KEY_ENV], s.gateway.secret, 'the key is added for this start');
+    assert.equal(resolved.env[SOCKET_ENV], current.socket);
+    assert.equal(resolved.env['ELECTRON_RUN_AS_NODE'], '1');
+
+    // The way back: HTTP, with the key in a header added at the same moment.
+    await config().update('gateway.transport', 'http', vscode.ConfigurationTarget.Workspace);
+    try {
+      const listedHttp = provider.provideMcpServerDefinitions().find((d) => d.label === current.label);
+      assert.ok(listedHttp instanceof vscode.McpHttpServerDefinition, 'gw is listed as an HTTP server');
+      assert.equal(listedHttp.headers[SECRET_HEADER], undefined, 'no key header in the listed definition');
+      assert.ok(!JSON.stringify(listedHttp).includes(s.gateway.secret));
+      const resolvedHttp = provider.resolveMcpServerDefinition(listedHttp);
+      assert.ok(resolvedHttp instanceof vscode.McpHttpServerDefinition);
+      assert.equal(resolvedHttp.headers[SECRET_HEADER], s.gateway.secret, 'the key is added for this start');
+      assert.equal(resolvedHttp.uri.toString(), vscode.Uri.parse(current.url).toString());
+      assert.equal(s.gateway.reach(GW).kind === 'offered' && (s.gateway.reach(GW) as { door: string }).door, current.url);
+    } finally {
+      await config().update('gateway.transport', undefined, vscode.ConfigurationTarget.Workspace);
+    }
     const gone = new vscode.McpHttpServerDefinition('no such server', vscode.Uri.parse(current.url));
     assert.equal(provider.resolveMcpServerDefinition(gone), undefined, 'a server not offered is not started, nor given the key');
+    const goneStdio = new vscode.McpStdioServerDefinition('no such server', process.execPath, [relay]);
+    assert.equal(provider.resolveMcpServerDefinition(goneStdio), undefined);
   });
 
   test('the Servers view says the agent reaches the server; removing it closes its endpoint', async () => {
@@ -283,7 +307,11 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     const item = s.serversView.getTreeItem({ kind: 'server', entry });
     // First, so that a narrow sidebar, which cuts the end, still shows it.
     assert.match(String(item.description), /^agent connected · /);
-    assert.match((item.tooltip as vscode.MarkdownString).value, /gateway/);
+    const socket = s.gateway.definitions().find((d) => d.name === GW)?.socket;
+    assert.ok(socket);
+    // VS Code's agent came in through the relay and the socket, not the HTTP door.
+    const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '');
+    assert.ok(tooltip.includes(`through the gateway (${socket}); open sessions: 1`), tooltip);
     const fixtureEntry = s.manager.list().find((e) => e.name === 'fixture');
     assert.ok(fixtureEntry);
     assert.doesNotMatch(
@@ -296,6 +324,7 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.ok(url);
     await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
     await waitFor(() => !s.gateway.has(GW), 'endpoint closed');
+    assert.equal(existsSync(socket), false, 'its socket is gone');
     const refused = await post(url, { [SECRET_HEADER]: s.gateway.secret }, INITIALIZE).then(
       () => 'answered',
       (e: NodeJS.ErrnoException) => e.code,

@@ -25,7 +25,7 @@ const facts = (over: Partial<ServerRowFacts> = {}): ServerRowFacts => ({
 });
 const description = (over?: Partial<ServerRowFacts>) => serverRowDescription(facts(over), english);
 const tooltip = (over?: Partial<ServerRowFacts>) => serverRowTooltip(facts(over), english);
-const offered = { kind: 'offered', url: 'http://127.0.0.1:4711/mcp/team-tools', sessions: 0 } as const;
+const offered = { kind: 'offered', door: 'http://127.0.0.1:4711/mcp/team-tools', sessions: 0 } as const;
 
 // About what a sidebar of default width shows of a row's description beside a name of ten
 // characters (measured in the workbench, test/e2e/mcpAccess.test.ts checks the real thing).

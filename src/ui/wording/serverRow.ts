@@ -134,7 +134,7 @@ function reachLine(reach: AgentReach, file: string, l10n: Localize): string {
     case 'offered':
       return l10n.t(
         "VS Code's agent reaches this server through the gateway ({0}); open sessions: {1}. Its questions come here.",
-        reach.url,
+        reach.door,
         reach.sessions,
       );
     case 'agentOff':

@@ -1,0 +1,194 @@
+/**
+ * The gateway's socket door with the relay VS Code runs, in plain Node: a real MCP stdio client
+ * (VS Code's is one) starts src/gateway/stdioRelay.ts as a server process, as VS Code starts the
+ * stdio definition we give it, and talks through it to an endpoint relaying to a recording
+ * upstream. The in-host suite runs the same path with VS Code itself (gateway.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import * as net from 'node:net';
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { GatewayEndpoint } from '../../src/gateway/endpoint';
+import { privateSocketDir, removeSocketDir, socketPath, SocketDoor } from '../../src/gateway/socketDoor';
+import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
+import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
+
+const SECRET = 'unit-test-key-0123456789abcdefghijklmnopqrstu';
+const RELAY = fileURLToPath(new URL('../../src/gateway/stdioRelay.ts', import.meta.url));
+
+function relayTransport(path: string, key = SECRET): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', RELAY],
+    env: { ...(process.env as Record<string, string>), [SOCKET_ENV]: path, [KEY_ENV]: key },
+    stderr: 'pipe',
+  });
+}
+
+async function connect(path: string, key = SECRET): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = relayTransport(path, key);
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'vscode-like', version: '1' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    assert.ok(Date.now() - t0 < ms, what);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** What the gateway does with a raw connection that writes `bytes`: the time until it closes it, or 'open'. */
+function rawConnection(path: string, bytes: string, waitMs: number): Promise<'closed' | 'open'> {
+  return new Promise((resolve) => {
+    const socket = net.connect(path, () => socket.write(bytes));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve('open');
+    }, waitMs);
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve('closed');
+    });
+  });
+}
+
+void describe('gateway socket door and relay', () => {
+  const upstream = new RecordingUpstream();
+  const dir = privateSocketDir();
+  const path = socketPath(dir, 1);
+  const warnings: string[] = [];
+  let endpoint: GatewayEndpoint;
+  before(async () => {
+    endpoint = await openTestEndpoint({
+      secret: SECRET,
+      upstream: () => upstream,
+      socketPath: path,
+      log: { info: () => undefined, warn: (m) => warnings.push(m) },
+    });
+  });
+  after(async () => {
+    await endpoint.close();
+    removeSocketDir(dir);
+  });
+
+  void it('listens in a directory only this user can open', { skip: process.platform === 'win32' }, () => {
+    assert.equal(endpoint.socketPath, path);
+    assert.ok(dir !== undefined);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+  });
+
+  void it('a stdio client reaches the upstream through the relay: what it declares, its tools, a call with progress under its own token', async () => {
+    const { client } = await connect(path);
+    try {
+      assert.deepEqual(client.getServerVersion(), { name: 'upstream-server', version: '9.9.9' });
+      assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
+      assert.equal(client.getInstructions(), 'Use the slow tool slowly.');
+      assert.equal(endpoint.sessionCount, 1);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        ['slow'],
+      );
+      const progress: unknown[] = [];
+      const result = await client.callTool({ name: 'slow', arguments: { holdMs: 20 } }, undefined, { onprogress: (p) => progress.push(p) });
+      assert.deepEqual(result.content, [{ type: 'text', text: 'done ({"holdMs":20})' }]);
+      assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'halfway' }]);
+      const sent = upstream.calls.at(-1)?.request;
+      assert.equal((sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken, undefined);
+      // A call as large as VS Code may send (past the SDK's default 10 MB line); the answer is small.
+      const big = 'x'.repeat(12 * 1024 * 1024);
+      await assert.rejects(client.callTool({ name: 'slow', arguments: { big, fail: true } }), /the upstream tool broke/);
+      assert.equal((upstream.calls.at(-1)?.request.params?.['arguments'] as { big?: string } | undefined)?.big?.length, big.length);
+    } finally {
+      await client.close();
+    }
+    // VS Code stops a stdio server by closing its stdin: the session ends with it.
+    await until(() => endpoint.sessionCount === 0, 'the session closed with the relay');
+  });
+
+  void it('a call the client cancels is aborted upstream; notifications reach every socket session', async () => {
+    const a = await connect(path);
+    const b = await connect(path);
+    try {
+      const ac = new AbortController();
+      const call = a.client.callTool({ name: 'slow', arguments: { holdMs: 10_000 } }, undefined, { signal: ac.signal });
+      await until(() => (upstream.calls.at(-1)?.request.params?.['arguments'] as { holdMs?: number } | undefined)?.holdMs === 10_000, 'call sent');
+      ac.abort();
+      await assert.rejects(call);
+      await until(() => upstream.calls.at(-1)?.aborted === true, 'upstream saw the cancellation');
+
+      const got = { a: 0, b: 0 };
+      a.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void got.a++);
+      b.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void got.b++);
+      endpoint.notify({ method: 'notifications/tools/list_changed' });
+      await until(() => got.a === 1 && got.b === 1, `both sessions heard list_changed once (${JSON.stringify(got)})`);
+    } finally {
+      await a.client.close();
+      await b.client.close();
+    }
+  });
+
+  void it('an upstream that is not running answers the initialize with its reason, which the client shows', async () => {
+    upstream.isRunning = false;
+    try {
+      await assert.rejects(connect(path), /MCP server "up" is not running/);
+      assert.equal(endpoint.sessionCount, 0);
+    } finally {
+      upstream.isRunning = true;
+    }
+  });
+
+  void it('refuses a wrong key, and a connection that says nothing, before any MCP is read', async () => {
+    warnings.length = 0;
+    await assert.rejects(connect(path, 'guess'));
+    assert.equal(await rawConnection(path, 'guess\n{"jsonrpc":"2.0","id":1,"method":"initialize"}\n', 2000), 'closed');
+    assert.equal(await rawConnection(path, 'x'.repeat(4096), 2000), 'closed', 'a first line too long to be the key');
+    assert.equal(endpoint.sessionCount, 0);
+    await until(() => warnings.some((w) => /refused a socket connection: missing or wrong gateway key/.test(w)), 'the refusal is logged');
+    assert.ok(!warnings.join('\n').includes(SECRET), 'the key is never logged');
+
+    const quietDir = privateSocketDir();
+    const quiet = await SocketDoor.listen(socketPath(quietDir, 1), {
+      secret: SECRET,
+      admitted: () => assert.fail('admitted without a key'),
+      refused: (reason) => warnings.push(reason),
+      keyWaitMs: 100,
+    });
+    try {
+      assert.equal(await rawConnection(quiet.path, '', 3000), 'closed');
+      assert.ok(warnings.includes('no key within the time allowed'));
+    } finally {
+      await quiet.close();
+      removeSocketDir(quietDir);
+    }
+  });
+
+  void it('the relay without a gateway exits with a reason VS Code shows', async () => {
+    const transport = relayTransport(socketPath(dir, 99));
+    let err = '';
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const client = new Client({ name: 'vscode-like', version: '1' });
+    await assert.rejects(client.connect(transport));
+    await until(() => /could not reach the gateway/.test(err), `stderr names the cause (${err})`);
+  });
+
+  void it('closing the endpoint ends its socket sessions: the relay exits and the client hears it', async () => {
+    const { client, transport } = await connect(path);
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await endpoint.close();
+    assert.equal(endpoint.sessionCount, 0);
+    await until(() => closed, 'the client saw the relay end');
+    assert.equal(await rawConnection(path, `${SECRET}\n`, 500).catch(() => 'closed'), 'closed', 'nothing listens any more');
+    await client.close().catch(() => undefined);
+  });
+});
