@@ -88,6 +88,11 @@ const PER_SERVER = num('MCP_BENCH_BURST_PER_SERVER', 100);
 const BURSTS = Math.max(1, num('MCP_BENCH_BURSTS', 3));
 const GATEWAY_CALLS = Math.max(1, num('MCP_BENCH_GATEWAY_CALLS', 100));
 const GATEWAY_LIST_RUNS = Math.max(1, num('MCP_BENCH_GATEWAY_LIST_RUNS', 7));
+/** `stdio` or `http`: how VS Code reaches the gateway in the gateway rows (the setting's default when unset). */
+const GATEWAY_TRANSPORT = process.env['MCP_BENCH_GATEWAY_TRANSPORT'];
+if (GATEWAY_TRANSPORT !== undefined && GATEWAY_TRANSPORT !== 'stdio' && GATEWAY_TRANSPORT !== 'http') {
+  throw new Error(`MCP_BENCH_GATEWAY_TRANSPORT must be stdio or http, not ${GATEWAY_TRANSPORT}`);
+}
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
 if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing'].includes(ONLY)) {
@@ -610,6 +615,8 @@ async function gatewayRun(browser, extensionDir) {
       // The offer to route VS Code's servers would be a notification nobody answers.
       'mcpElicitation.offerRouting': false,
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
+      // How VS Code reaches the gateway: the default (stdio, through our relay) unless asked.
+      ...(GATEWAY_TRANSPORT ? { 'mcpElicitation.gateway.transport': GATEWAY_TRANSPORT } : {}),
       // The sampling row's server name: set to allow, so our path runs without a prompt.
       'mcpElicitation.serverPolicy': { [SAMPLING_SERVER]: 'allow' },
     },

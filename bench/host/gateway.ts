@@ -4,8 +4,9 @@
  * program: one that VS Code's own MCP client runs directly over stdio (a .vscode/mcp.json server,
  * left to VS Code), one that VS Code reaches directly over Streamable HTTP (also in mcp.json), one
  * that our extension runs over stdio and offers through the gateway (in `mcpElicitation.servers`),
- * and the gateway again in front of that very HTTP process. The gateway is an HTTP server to
- * VS Code, so the last against HTTP direct is the gateway's overhead with everything else equal.
+ * and the gateway again in front of that very HTTP process. The last against HTTP direct is what
+ * routing a server VS Code could call itself costs the agent. VS Code reaches the gateway the way
+ * `mcpElicitation.gateway.transport` says (MCP_BENCH_GATEWAY_TRANSPORT sets it; stdio by default).
  * Calls go in order and then in reverse (ABCD DCBA) after warm-ups. Then the time from the
  * upstream writing notifications/tools/list_changed to the new tool being in vscode.lm.tools, on
  * the stdio copy and the gateway's.
@@ -39,6 +40,8 @@ export interface GatewayResult {
   readonly listChanged: { path: GatewayPath; ms: number }[];
   /** The extension host's own HTTP round trips to the HTTP copy (httpProbe.ts), when asked for. */
   readonly probe?: HttpProbeResult;
+  /** How VS Code reached the gateway (`mcpElicitation.gateway.transport`); index.ts adds it. */
+  readonly transport?: 'stdio' | 'http';
   /** The agent's names for the echo tools, for the record. */
   readonly tools: Partial<Record<GatewayPath, string>>;
   /** Sampling through our path against `vscode.lm` directly (sampling.ts), in the same host (it needs chat on). */

@@ -131,7 +131,8 @@ async function gateway(): Promise<GatewayResult> {
   const probe = probeUrl ? await probeHttp(probeUrl, calls, warmup) : undefined;
   const sampler = process.env['MCP_BENCH_SAMPLING_SERVER'];
   const sampling = sampler ? await measureSampling(ext, sampler, envNumber('MCP_BENCH_SAMPLING_CALLS', calls), warmup, log) : undefined;
-  return { ...result, ...(probe ? { probe } : {}), ...(sampling ? { sampling } : {}) };
+  const transport = vscode.workspace.getConfiguration('mcpElicitation').get('gateway.transport') === 'http' ? 'http' : 'stdio';
+  return { ...result, transport, ...(probe ? { probe } : {}), ...(sampling ? { sampling } : {}) };
 }
 
 export async function run(): Promise<void> {

@@ -207,10 +207,12 @@ export function gatewayFigures(g) {
   const listDirect = of(g.listChanged, 'direct');
   /** What VS Code's HTTP client costs over its stdio client, for any server: HTTP direct − stdio direct. */
   const httpClient = { median: overHttp.median - direct.median, p95: overHttp.p95 - direct.p95 };
+  // Results from before the setting existed have no transport: VS Code reached the gateway over HTTP then.
+  const door = g.transport === 'stdio' ? 'VS Code reaching the gateway over stdio, through our relay' : 'VS Code reaching the gateway over HTTP';
   /** @type {Row[]} */
   const rows = [
     {
-      measure: `Agent gateway: added time per \`tools/call\` (\`vscode.lm.invokeTool\` of \`echo\`, through the gateway to an HTTP server − VS Code calling that same server process directly, ${viaToHttp.n} calls each, one run, interleaved)`,
+      measure: `Agent gateway: added time per \`tools/call\` (\`vscode.lm.invokeTool\` of \`echo\`, through the gateway to an HTTP server − VS Code calling that same server process directly, ${viaToHttp.n} calls each, one run, interleaved; ${door})`,
       result: `**${fmt(addedSameUpstream.median, 2)} ms** at the median, 95 % interval ${fmtInterval(addedSameUpstream.interval)} ms (p95 ${fmt(addedSameUpstream.p95, 2)} ms): ${fmt(viaToHttp.median, 2)} / ${fmt(overHttp.median, 2)} ms (p95 ${fmt(viaToHttp.p95, 2)} / ${fmt(overHttp.p95, 2)})`,
       target: `≤ ${GATEWAY_HTTP_ADDED_TARGET_MS} ms at the median`,
       ok: verdictAtMost(addedSameUpstream.interval, GATEWAY_HTTP_ADDED_TARGET_MS),
@@ -222,10 +224,10 @@ export function gatewayFigures(g) {
       ok: verdictAtMost(addedOverHttp.interval, GATEWAY_ADDED_TARGET_MS, true),
     },
     {
-      // Crosses transports: VS Code reaches the gateway over HTTP (the issue's design) and a stdio
-      // server over stdio, so this is the gateway's share plus VS Code's HTTP client's, split here.
-      measure: `Agent gateway: through the gateway to a stdio copy − VS Code running a stdio copy itself (${direct.n} calls each, same run): what an agent pays for HTTP, split into VS Code's HTTP client (HTTP direct − stdio direct) and the rest`,
-      result: `${fmt(added.median, 2)} ms at the median (p95 ${fmt(added.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(direct.median, 2)} ms, ratio ${fmt(via.median / direct.median, 2)}; VS Code's HTTP client ${fmt(httpClient.median, 2)} ms of it`,
+      // Over HTTP this crosses transports (VS Code reaches the gateway over HTTP, a stdio server over
+      // stdio), so it holds VS Code's HTTP client too; over stdio it is the gateway's own share.
+      measure: `Agent gateway: through the gateway to a stdio copy − VS Code running a stdio copy itself (${direct.n} calls each, same run; ${door}), beside what VS Code's HTTP client costs over its stdio client (HTTP direct − stdio direct)`,
+      result: `${fmt(added.median, 2)} ms at the median (p95 ${fmt(added.p95, 2)} ms): ${fmt(via.median, 2)} / ${fmt(direct.median, 2)} ms, ratio ${fmt(via.median / direct.median, 2)}; VS Code's HTTP client ${fmt(httpClient.median, 2)} ms`,
       target: '–',
     },
     ...(g.probe ? [probeRow(g.probe)] : []),

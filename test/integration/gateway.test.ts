@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -40,6 +40,20 @@ function records(name: string): Record<string, unknown>[] {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The command lines of the relay processes VS Code runs for the gateway's stdio definitions (Linux). */
+function relayProcesses(): string[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      } catch {
+        return '';
+      }
+    })
+    .filter((c) => c.includes('stdioRelay.js'));
 }
 
 /** A raw HTTP POST to an endpoint, with the headers given (Host included, which fetch cannot set). */
@@ -311,7 +325,9 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.ok(socket);
     // VS Code's agent came in through the relay and the socket, not the HTTP door.
     const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '');
-    assert.ok(tooltip.includes(`through the gateway (${socket}); open sessions: 1`), tooltip);
+    // (The HTTP door's sessions count too: the refusal test above opened one with the key.)
+    assert.match(tooltip, new RegExp(`through the gateway \\(${socket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\); open sessions: [1-9]`));
+    if (process.platform === 'linux') assert.ok(relayProcesses().length > 0, 'VS Code runs our relay');
     const fixtureEntry = s.manager.list().find((e) => e.name === 'fixture');
     assert.ok(fixtureEntry);
     assert.doesNotMatch(
