@@ -149,7 +149,7 @@ suite('Agent parity: the same server run by VS Code and routed through us (issue
     assert.ok(endpoint, 'ours is offered');
     // What an agent declaring what VS Code declares is told: directly by the server, and by our gateway.
     const direct = await seenByAgent(vsCaps, new StdioClientTransport({ command: 'node', args: [FIXTURE, OURS], stderr: 'ignore' }));
-    const routed = await seenByAgent(vsCaps, gatewayTransport(s, endpoint.url));
+    const routed = await seenByAgent(vsCaps, gatewayTransport(s, endpoint));
     assert.deepEqual(routed.serverInfo, direct.serverInfo, 'serverInfo (icons, websiteUrl, description) passed on');
     assert.deepEqual(routed.serverCapabilities['extensions'], direct.serverCapabilities['extensions'], 'capabilities.extensions passed on');
     assert.deepEqual(routed.serverCapabilities['experimental'], direct.serverCapabilities['experimental'], 'experimental passed on');

@@ -122,7 +122,7 @@ for (const wire of ['stdio', 'http'] as const) {
           tools: (await client.listTools()).tools,
         }));
       const told = await seen(direct());
-      const routed = await seen(gatewayTransport(s, endpoint.url));
+      const routed = await seen(gatewayTransport(s, endpoint));
       assert.equal((told.serverInfo as { name?: string }).name, 'Azure MCP Server');
       assert.deepEqual(routed.serverInfo, told.serverInfo);
       assert.match(told.instructions ?? '', /Azure MCP server usage rules/);

@@ -101,7 +101,7 @@ for (const wire of ['stdio', 'http'] as const) {
       const endpoint = s.gateway.definitions().find((d) => d.name === OURS);
       assert.ok(endpoint, 'ours is offered');
       const told = await seenByAgent(direct());
-      const routed = await seenByAgent(gatewayTransport(s, endpoint.url));
+      const routed = await seenByAgent(gatewayTransport(s, endpoint));
       assert.deepEqual(routed.serverInfo, told.serverInfo);
       // The gateway adds `listChanged`: it tells the agent when a restart of the server changes its tools.
       const capabilities = told.capabilities as Record<string, object>;

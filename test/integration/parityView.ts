@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ShownPrompt, TestServices } from '../host/testServices';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
 import { resultText } from './agent';
 import { nextPrompt, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
@@ -112,9 +113,18 @@ export async function seenBy<T>(
   }
 }
 
-/** A transport to the gateway's endpoint `url`, as an agent holding the activation key opens it. */
-export const gatewayTransport = (s: TestServices, url: string): StreamableHTTPClientTransport =>
-  new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } });
+/**
+ * A transport to a server's gateway as VS Code's agent opens it by default: our relay process,
+ * started with the socket and key the resolved stdio definition carries (definitionProvider.ts).
+ */
+export function gatewayTransport(s: TestServices, def: { readonly socket: string | undefined }): StdioClientTransport {
+  if (def.socket === undefined) throw new Error('the gateway has no socket door');
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'dist', 'stdioRelay.js')],
+    env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1', [SOCKET_ENV]: def.socket, [KEY_ENV]: s.gateway.secret },
+  });
+}
 
 /**
  * One server run twice, as the parity suites compare it: `vscode` from `.vscode/mcp.json`, which
