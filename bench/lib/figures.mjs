@@ -208,7 +208,8 @@ export function gatewayFigures(g) {
   /** What VS Code's HTTP client costs over its stdio client, for any server: HTTP direct − stdio direct. */
   const httpClient = { median: overHttp.median - direct.median, p95: overHttp.p95 - direct.p95 };
   // Results from before the setting existed have no transport: VS Code reached the gateway over HTTP then.
-  const door = g.transport === 'stdio' ? 'VS Code reaching the gateway over stdio, through our relay' : 'VS Code reaching the gateway over HTTP';
+  const door =
+    g.transport === 'stdio' ? 'VS Code reaching the gateway over stdio, through our relay' : 'VS Code reaching the gateway over HTTP';
   /** @type {Row[]} */
   const rows = [
     {

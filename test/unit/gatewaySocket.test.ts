@@ -121,7 +121,10 @@ void describe('gateway socket door and relay', () => {
     try {
       const ac = new AbortController();
       const call = a.client.callTool({ name: 'slow', arguments: { holdMs: 10_000 } }, undefined, { signal: ac.signal });
-      await until(() => (upstream.calls.at(-1)?.request.params?.['arguments'] as { holdMs?: number } | undefined)?.holdMs === 10_000, 'call sent');
+      await until(
+        () => (upstream.calls.at(-1)?.request.params?.['arguments'] as { holdMs?: number } | undefined)?.holdMs === 10_000,
+        'call sent',
+      );
       ac.abort();
       await assert.rejects(call);
       await until(() => upstream.calls.at(-1)?.aborted === true, 'upstream saw the cancellation');
