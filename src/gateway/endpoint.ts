@@ -12,13 +12,13 @@ import { createRelayServer, relayNotification, relayRequest } from './relayServe
 import type { GatewayUpstream } from './upstream';
 import { notRunningError } from './upstreamErrors';
 import { sendWebResponse, toWebRequest } from './webBridge';
+import { HttpError, readJson } from './httpBody';
 import { SocketDoor } from './socketDoor';
 
 export { privateSocketDir, removeSocketDir, socketPath } from './socketDoor';
 
 export const GATEWAY_PATH = '/mcp';
-/** Larger bodies are refused: as large as a stdio server may answer, since VS Code sends any size. */
-export const MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
+export { MAX_BODY_BYTES } from './httpBody';
 /** VS Code keeps one session per server; more than this means something is leaking them. */
 const MAX_SESSIONS = 8;
 
@@ -56,7 +56,7 @@ export interface EndpointDeps {
   readonly agentConnecting?: (capabilities: unknown) => Promise<void>;
   readonly timeouts?: EndpointTimeouts;
   /** Where the socket door listens (socketDoor.ts), for VS Code's stdio client; none without it. */
-  readonly socketPath?: string;
+  readonly socketPath?: string | undefined;
 }
 
 interface Session {
@@ -71,20 +71,6 @@ interface Session {
    * supports it; VS Code 1.139 sends no `MCP-Protocol-Version` header after that (directCall.ts).
    */
   readonly revision: string | undefined;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  /** A refusal ends the connection: what the client still sends is never read. */
-  get closes(): boolean {
-    return this.status === 403 || this.status === 413;
-  }
 }
 
 /**
@@ -131,8 +117,10 @@ export class GatewayEndpoint {
           refused: (reason) => endpoint.refusals.note(`[${deps.name}] gateway refused a socket connection: ${reason}`),
         });
       } catch (e) {
-        await endpoint.close();
-        throw e;
+        // The HTTP door still serves: the provider gives VS Code an HTTP definition for this server.
+        deps.log.warn(
+          `[${deps.name}] gateway: no socket at ${deps.socketPath} (${e instanceof Error ? e.message : String(e)}); VS Code's agent uses HTTP`,
+        );
       }
     }
     return endpoint;
@@ -351,56 +339,4 @@ function initializeParams(body: unknown): { capabilities: unknown; revision: str
     { params?: { capabilities?: unknown; protocolVersion?: unknown } } | undefined;
   const v = init?.params?.protocolVersion;
   return { capabilities: init?.params?.capabilities, revision: typeof v === 'string' ? v : undefined };
-}
-
-/**
- * The body, up to {@link MAX_BODY_BYTES}. A larger one is refused from its Content-Length before
- * a byte is read, or as soon as it grows past the limit; reading stops there (the stream is
- * paused, not destroyed, so the 413 can still be sent on the same socket).
- */
-function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.reject(new HttpError(413, 'Request body too large'));
-  return new Promise<unknown>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        cleanup();
-        req.pause();
-        reject(new HttpError(413, 'Request body too large'));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      try {
-        resolve(parseBody(Buffer.concat(chunks).toString('utf8')));
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      }
-    };
-    const onError = (e: Error): void => {
-      cleanup();
-      reject(e);
-    };
-    function cleanup(): void {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    }
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    throw new HttpError(400, 'Parse error: the body is not JSON');
-  }
 }

@@ -198,10 +198,20 @@ export class Gateway extends Disposable {
     if (changed) this._onDidChangeDefinitions.fire();
   }
 
-  /** A fresh socket path in the gateway's private directory, which the first call makes. */
-  private nextSocketPath(): string {
+  /**
+   * A fresh socket path in the gateway's private directory, which the first call makes; none if
+   * that directory cannot be made (the endpoints then serve VS Code over HTTP alone).
+   */
+  private nextSocketPath(): string | undefined {
     const doors = endpoints();
-    if (this.socketDir === null) this.socketDir = doors.privateSocketDir();
+    try {
+      if (this.socketDir === null) this.socketDir = doors.privateSocketDir();
+    } catch (e) {
+      this.deps.log.warn(
+        `gateway: no private directory for sockets (${e instanceof Error ? e.message : String(e)}); VS Code's agent uses HTTP`,
+      );
+      return undefined;
+    }
     return doors.socketPath(this.socketDir, ++this.sockets);
   }
 

@@ -130,6 +130,9 @@ function receive(socket: net.Socket, deps: SocketDoorDeps): void {
     }
     stop();
     socket.pause();
+    // From here the session's transport reports errors; until it starts, and after it closes, this
+    // keeps a reset connection from being an unhandled 'error', which would end the extension host.
+    socket.on('error', () => undefined);
     let first: unknown;
     try {
       first = JSON.parse(buffered.subarray(0, eol).toString('utf8')) as unknown;

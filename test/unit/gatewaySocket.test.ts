@@ -175,6 +175,26 @@ void describe('gateway socket door and relay', () => {
     }
   });
 
+  void it('a socket that cannot be opened leaves the HTTP door serving, and says so', async () => {
+    const logged: string[] = [];
+    const httpOnly = await openTestEndpoint({
+      secret: SECRET,
+      upstream: () => upstream,
+      socketPath: '/nonexistent-dir/for/sure/1.sock',
+      log: { info: () => undefined, warn: (m) => logged.push(m) },
+    });
+    try {
+      assert.equal(httpOnly.socketPath, undefined, 'no socket door: the provider gives VS Code the HTTP definition');
+      assert.match(httpOnly.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      assert.ok(
+        logged.some((m) => /no socket at \/nonexistent-dir.*VS Code's agent uses HTTP/.test(m)),
+        logged.join('\n'),
+      );
+    } finally {
+      await httpOnly.close();
+    }
+  });
+
   void it('the relay without a gateway exits with a reason VS Code shows', async () => {
     const transport = relayTransport(socketPath(dir, 99));
     let err = '';
