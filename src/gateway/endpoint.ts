@@ -5,6 +5,7 @@ import { WebStandardStreamableHTTPServerTransport, type Implementation, type Ser
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { RelayedMessage } from '../servers/connection';
 import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
+import { installAnsweringReadBuffer } from '../servers/answeringReadBuffer';
 import { admit, SECRET_HEADER } from './admission';
 import { RefusalLog } from './refusalLog';
 import { DirectCalls, directCall } from './directCall';
@@ -261,6 +262,12 @@ export class GatewayEndpoint {
       return;
     }
     const transport = new StdioServerTransport(socket, socket, { maxBufferSize: MAX_MESSAGE_BYTES });
+    // As over HTTP, a malformed request gets an error rather than no answer (the SDK's framing drops it).
+    if (!installAnsweringReadBuffer(transport, MAX_MESSAGE_BYTES)) {
+      this.deps.log.warn(
+        `[${this.deps.name}] this MCP SDK version changed its stdio transport: a malformed request from the agent goes unanswered`,
+      );
+    }
     const id = randomUUID();
     this.sessions.set(id, { transport: undefined, close: () => transport.close(), server, relaysTools: false, revision: undefined });
     transport.onclose = () => {

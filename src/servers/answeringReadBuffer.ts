@@ -15,9 +15,16 @@
  * to invalid stdio JSON-RPC frames") answers in `StdioServerTransport` only. This file can go when
  * `StdioClientTransport` answers such a request too.
  */
-import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
 import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
+
+/**
+ * JSON-RPC's codes (the SDK's `ProtocolErrorCode` has them too, but only the client and server
+ * entries export it, and the gateway's bundle takes this file without the client).
+ */
+const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
 
 /**
  * The longest line a stdio server may write. The SDK's own buffer stops at 10 MiB and then closes
@@ -56,7 +63,7 @@ export function replyToMalformed(raw: unknown): MalformedReply | undefined {
         : extra.length > 0
           ? `unexpected member ${JSON.stringify(extra[0]).slice(0, 60)}`
           : 'id must be a string or an integer';
-    return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } };
+    return { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${why}` } };
   }
   const params = raw['params'];
   // The union's own error says only "Invalid input"; the request schema names the field.
@@ -67,7 +74,7 @@ export function replyToMalformed(raw: unknown): MalformedReply | undefined {
         .join('; ')
         .slice(0, 300)
     : 'params must be an object';
-  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } };
+  return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params: ${why}` } };
 }
 
 /**
@@ -129,3 +136,18 @@ export class AnsweringReadBuffer {
 }
 
 const NEWLINE = 0x0a;
+
+/**
+ * The SDK's stdio transports (client and server) keep their line framing in a private field and
+ * offer no hook for it. Swaps in ours so a malformed request is answered instead of dropped.
+ * Returns false when the field is not there: test/unit/sdkShape.test.ts fails on that too.
+ */
+export function installAnsweringReadBuffer(transport: { send(message: JSONRPCMessage): Promise<void> }, maxBufferSize?: number): boolean {
+  const framing = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
+  const current = framing._readBuffer;
+  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') {
+    return false;
+  }
+  framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined), maxBufferSize);
+  return true;
+}

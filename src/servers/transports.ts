@@ -2,7 +2,9 @@ import * as os from 'node:os';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { SdkHttpError, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/parse/definitions';
-import { AnsweringReadBuffer } from './answeringReadBuffer';
+import { installAnsweringReadBuffer } from './answeringReadBuffer';
+
+export { installAnsweringReadBuffer };
 import type * as HttpTransports from './httpTransports';
 import { stdioLaunch } from './launch';
 import { StderrLines } from './stderrLines';
@@ -39,21 +41,6 @@ export interface TransportLog {
   warn(message: string): void;
   /** The command line and working directory a stdio server is started with (VS Code logs it at Debug too). */
   debug?(message: string): void;
-}
-
-/**
- * The SDK's stdio transport keeps its line framing in a private field and offers no hook for it.
- * Swaps in ours so a malformed request is answered instead of dropped (see answeringReadBuffer.ts).
- * Returns false when the field is not there: test/unit/sdkShape.test.ts fails on that too.
- */
-export function installAnsweringReadBuffer(transport: StdioClientTransport): boolean {
-  const framing = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
-  const current = framing._readBuffer;
-  if (typeof current?.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') {
-    return false;
-  }
-  framing._readBuffer = new AnsweringReadBuffer((reply) => void transport.send(reply).catch(() => undefined));
-  return true;
 }
 
 export function createTransport(

@@ -140,6 +140,39 @@ void describe('gateway socket door and relay', () => {
     }
   });
 
+  void it('a malformed request through the socket gets a JSON-RPC error naming the fault, and the session goes on', async () => {
+    const replies: Record<string, unknown>[] = [];
+    const socket = net.connect(path);
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
+      const lines = text.split('\n');
+      text = lines.pop() ?? '';
+      for (const l of lines) replies.push(JSON.parse(l) as Record<string, unknown>);
+    });
+    const send = (m: unknown): boolean => socket.write(`${JSON.stringify(m)}\n`);
+    try {
+      await new Promise<void>((r) => socket.once('connect', () => r()));
+      socket.write(`${SECRET}\n`);
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
+      await until(() => replies.some((r) => r['id'] === 1), 'initialized');
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: [] });
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+      await until(() => replies.some((r) => r['id'] === 3), 'the next request is answered');
+      const error = replies.find((r) => r['id'] === 2)?.['error'] as { code?: number; message?: string } | undefined;
+      assert.equal(error?.code, -32602, JSON.stringify(replies));
+      assert.match(error?.message ?? '', /Invalid params/);
+    } finally {
+      socket.destroy();
+    }
+  });
+
   void it('an upstream that is not running answers the initialize with its reason, which the client shows', async () => {
     upstream.isRunning = false;
     try {

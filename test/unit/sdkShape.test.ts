@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { PassThrough } from 'node:stream';
 import { Client, InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { HostClient } from '../../src/servers/hostClient';
 import { createTransport, installAnsweringReadBuffer } from '../../src/servers/transports';
@@ -18,6 +20,15 @@ void describe('SDK internals the extension depends on', () => {
     assert.ok(buffer, 'StdioClientTransport has no _readBuffer: answeringReadBuffer.ts can no longer be installed');
     for (const m of ['append', 'readMessage', 'clear']) assert.equal(typeof buffer[m], 'function', `_readBuffer.${m}`);
     assert.equal(installAnsweringReadBuffer(transport), true);
+  });
+
+  void it("the server's stdio transport (the gateway's socket door) keeps its line framing in _readBuffer too", () => {
+    const transport = new StdioServerTransport(new PassThrough(), new PassThrough());
+    assert.equal(
+      installAnsweringReadBuffer(transport),
+      true,
+      'StdioServerTransport has no _readBuffer: the gateway would drop malformed requests',
+    );
   });
 
   void it("the stdio transport still keeps its child in _process, with the child's stdin (stdioDrain.ts writes to it)", async () => {
