@@ -76,8 +76,10 @@ function redactJsonKeys(text: string, depth = 0): string {
   });
 }
 
-// The query (`?…`) and fragment (`#…`) of a URL: tokens, codes and keys travel there.
-const URL_TAIL = /(\b[a-z][a-z0-9+.-]{1,31}:\/\/[^\s"'<>?#\\]*)[?#][^\s"'<>\\]*/gi;
+// The query (`?…`) and fragment (`#…`) of a URL: tokens, codes and keys travel there. It runs to
+// the first space, quote or angle bracket; a backslash ends it only before a quote (`\"`, the end
+// of the JSON string the URL is logged in), so `?k=a\b&token=…` and `\u0026token=…` go whole.
+const URL_TAIL = /(\b[a-z][a-z0-9+.-]{1,31}:\/\/[^\s"'<>?#\\]*)[?#](?:[^\s"'<>\\]|\\(?!"))*/gi;
 
 /** Every URL in `text` without its query string and fragment. */
 export function redactUrls(text: string): string {
@@ -85,8 +87,9 @@ export function redactUrls(text: string): string {
 }
 
 // `KEY=value`, `key: value`, `--key value` and `Bearer value` in free text (stderr, error messages, command lines).
-const ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(=)([^\s"',;&]+)/g;
-const COLON = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(:[ \t]*)([^\s"',;&]+)/g;
+// A value ends where a URL's tail does: a backslash before a quote closes the JSON string it is in.
+const ASSIGNMENT = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(=)((?:[^\s"',;&\\]|\\(?!"))+)/g;
+const COLON = /\b([A-Za-z_][A-Za-z0-9_.-]{1,63})(:[ \t]*)((?:[^\s"',;&\\]|\\(?!"))+)/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
 // `--api-key sk-…` on a logged command line: the flag names the secret, the next word is it.
 const FLAG_VALUE = /(^|\s)(--?[A-Za-z][A-Za-z0-9_-]{1,63})(\s+)([^\s"'-][^\s"']*)/g;

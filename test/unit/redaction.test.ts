@@ -104,6 +104,16 @@ describe('the log never shows a secret, at any level', () => {
     assert.equal(redactSecrets('{"url":"https://h.example/p?token=1#t"}', []), '{"url":"https://h.example/p?[redacted]"}');
     assert.equal(redactUrls('plain https://h.example/path stays'), 'plain https://h.example/path stays');
   });
+
+  it('a backslash in a query does not end it: what follows is redacted too, and a JSON string still ends at its quote', () => {
+    assert.equal(redactUrls(String.raw`GET https://h.example/p?k=a\b&token=SECRET done`), 'GET https://h.example/p?[redacted] done');
+    assert.equal(redactUrls(String.raw`GET https://h.example/p?k=a&token=SECRET done`), 'GET https://h.example/p?[redacted] done');
+    // As the log writes it: a JSON string, its backslashes escaped, closed by \" inside another string.
+    const logged = JSON.stringify({ line: JSON.stringify({ url: 'https://h.example/p?k=a\\b&token=SECRET' }) });
+    const out = redactSecrets(logged, []);
+    assert.ok(!out.includes('SECRET'), out);
+    assert.deepEqual(JSON.parse((JSON.parse(out) as { line: string }).line), { url: 'https://h.example/p?[redacted]' });
+  });
 });
 
 describe('${input:…} storage keys', () => {
