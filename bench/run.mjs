@@ -18,6 +18,8 @@
 //      (bench/signIn/signInLatency.ts: the real connection, OAuth client and store)
 //   8. reading one 1 MB and one 10 MB message in 64 KB chunks, as an HTTP answer's event stream and
 //      as a stdio line, in plain Node (bench/framing/framing.ts): cost per MB must not grow with size
+//   9. what the gateway's relay process costs an agent session, in plain Node
+//      (bench/relay/relayCost.ts): start → first answer against the HTTP door, and its memory
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results), naming the step and
 // the cause; a missed target is a result, printed ✗ (or ? when undecided), and does not fail the
@@ -28,7 +30,7 @@
 // Knobs (environment): MCP_BENCH_SAMPLES (20 per round), MCP_BENCH_ROUNDS (3), MCP_BENCH_WARMUP (3),
 // MCP_BENCH_STARTS (9), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
 // MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE,
-// MCP_BENCH_ONLY=activation|latency|gateway|config|signin|framing (that step alone, for diagnosis: its rows printed, its
+// MCP_BENCH_ONLY=activation|latency|gateway|config|signin|framing|relay (that step alone, for diagnosis: its rows printed, its
 // figures into test-results/bench-<step>-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -58,7 +60,15 @@ import {
 import { parseJson, readJson } from '../scripts/lib/json.mjs';
 import { now } from './lib/wallClock.mjs';
 import { fmt, kib, markdownTable, mib, summarise } from './lib/stats.mjs';
-import { activationFigure, configLoadFigures, framingFigures, gatewayFigures, latencyFigures, signInFigures } from './lib/figures.mjs';
+import {
+  activationFigure,
+  configLoadFigures,
+  framingFigures,
+  gatewayFigures,
+  latencyFigures,
+  relayFigures,
+  signInFigures,
+} from './lib/figures.mjs';
 import { RUN_ENV, RUN_ID, findLeftovers, killLeftoversSync, killPid } from './lib/leftovers.mjs';
 
 /** @typedef {import('./host/index').PostedResults} PostedResults */
@@ -95,9 +105,9 @@ if (GATEWAY_TRANSPORT !== undefined && GATEWAY_TRANSPORT !== 'stdio' && GATEWAY_
 }
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
-if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing'].includes(ONLY)) {
+if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing', 'relay'].includes(ONLY)) {
   process.stderr.write(
-    `[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config, signin or framing, not ${JSON.stringify(ONLY)}\n`,
+    `[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config, signin, framing or relay, not ${JSON.stringify(ONLY)}\n`,
   );
   process.exit(2);
 }
@@ -778,6 +788,26 @@ async function framingRun() {
 }
 
 /**
+ * Step 9: bench/relay/relayCost.ts, run in this process; it bundles the relay as the build does.
+ * @returns {Promise<import('./relay/relayCost').RelayCostFigure>}
+ */
+async function relayRun() {
+  const mod = /** @type {typeof import('./relay/relayCost')} */ (await plainNodeStep('relay/relayCost.ts'));
+  const relay = path.join(tempDir('mcp-eh-bench-relay-'), 'stdioRelay.js');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'src', 'gateway', 'stdioRelay.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    outfile: relay,
+    logLevel: 'silent',
+  });
+  return mod.measureRelayCost(relay);
+}
+
+/**
  * MCP_BENCH_ONLY=<step>: one step alone, for diagnosis; its rows are printed and its figures go to
  * test-results/bench-<step>-results.json; bench/results.json is left alone.
  * @param {string} only
@@ -788,6 +818,10 @@ async function oneStep(only, extensionDir, extensionsDir) {
   if (only === 'signin') {
     const figs = await step('sign-in', () => signInRun());
     return writeOneStep(only, { signIn: figs }, signInFigures(figs).rows);
+  }
+  if (only === 'relay') {
+    const figs = await step('gateway relay', () => relayRun());
+    return writeOneStep(only, { relay: figs }, relayFigures(figs).rows);
   }
   if (only === 'framing') {
     const figs = await step('message framing', () => framingRun());
@@ -845,7 +879,7 @@ function writeOneStep(only, figures, rows, took = '') {
 
 async function main() {
   // Plain Node: no host, no build of the extension needed.
-  if (ONLY === 'config' || ONLY === 'signin' || ONLY === 'framing') return oneStep(ONLY, '', '');
+  if (ONLY === 'config' || ONLY === 'signin' || ONLY === 'framing' || ONLY === 'relay') return oneStep(ONLY, '', '');
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
   await step('provisioning check', () => runNode([path.join(repoRoot, 'scripts', 'provision.mjs')]));
@@ -1010,6 +1044,8 @@ async function main() {
   const framingFigs = await step('message framing', () => framingRun());
   const framing = framingFigures(framingFigs);
   rows.push(...framing.rows);
+  const relayFigs = await step('gateway relay', () => relayRun());
+  rows.push(...relayFigures(relayFigs).rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -1057,6 +1093,7 @@ async function main() {
     configLoad: { loads: configFigs, growth: configLoad.growth },
     signIn: { ...signInFigs, refreshed: signIn.refreshed, plain: signIn.plain },
     framing: { runs: framingFigs, growth: framing.growth },
+    relay: relayFigs,
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -355,6 +355,33 @@ export function framingFigures(figs) {
   return { rows, growth };
 }
 
+/**
+ * The gateway relay's rows (bench/relay/relayCost.ts): what an agent session pays for the stdio
+ * door beyond its calls. No target: the issue's line is the per-call time (gatewayFigures).
+ * @param {import('../relay/relayCost').RelayCostFigure} figs
+ */
+export function relayFigures(figs) {
+  const relay = summarise(figs.relayStartMs);
+  const http = summarise(figs.httpStartMs);
+  const m = figs.memory;
+  const mb = (/** @type {number} */ kb) => `${fmt(kb / 1024, 1)} MB`;
+  /** @type {Row[]} */
+  const rows = [
+    {
+      measure: `Gateway relay: an agent session's start → first answer (\`initialize\`, \`tools/list\`), through the relay process (the stdio door, VS Code's default) / over the HTTP door (plain Node, median of ${relay.n} alternating starts)`,
+      result: `${fmt(relay.median, 1)} / ${fmt(http.median, 1)} ms (p95 ${fmt(relay.p95, 1)} / ${fmt(http.p95, 1)})`,
+      target: '–',
+    },
+    {
+      measure:
+        'Gateway relay: one relay process with a session open, resident / proportional (its share of pages shared with other Node processes) / private memory',
+      result: m ? `${mb(m.rssKb)} / ${mb(m.pssKb)} / ${mb(m.privateKb)}` : 'not measured (no /proc on this system)',
+      target: '–',
+    },
+  ];
+  return { rows };
+}
+
 /** From a 401 to the call's result with a cached refresh token, on loopback, at the median (issue 25). */
 export const SIGN_IN_REFRESH_TARGET_MS = 50;
 
