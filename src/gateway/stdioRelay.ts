@@ -34,7 +34,12 @@ function main(): void {
     socket.pipe(process.stdout);
   });
   socket.setNoDelay(true);
+  // The gateway ended the session: a write of VS Code's still on its way may fail now, and that is
+  // no failure of the relay ('close' follows, and the exit is clean).
+  let ended = false;
+  socket.on('end', () => (ended = true));
   socket.on('error', (e) => {
+    if (ended) return;
     fail(
       connected
         ? `the connection to the gateway failed: ${e.message}`

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as net from 'node:net';
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -237,12 +238,34 @@ void describe('gateway socket door and relay', () => {
     await until(() => /could not reach the gateway/.test(err), `stderr names the cause (${err})`);
   });
 
-  void it('closing the endpoint ends its socket sessions: the relay exits and the client hears it', async () => {
+  void it('closing the endpoint ends its socket sessions: the relay exits cleanly (VS Code shows it stopped, not failed)', async () => {
     const { client, transport } = await connect(path);
     let closed = false;
     transport.onclose = () => (closed = true);
-    await endpoint.close();
-    assert.equal(endpoint.sessionCount, 0);
+    // A second relay, run by hand, to read its exit code; VS Code keeps writing to its stdin meanwhile.
+    const relay = spawn(process.execPath, ['--import', 'tsx', RELAY], {
+      env: { ...process.env, [SOCKET_ENV]: path, [KEY_ENV]: SECRET },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    // Writes after the relay has gone fail with EPIPE, as VS Code's would; that is not the test.
+    relay.stdin.on('error', () => undefined);
+    let stderr = '';
+    relay.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => relay.once('exit', (code) => r(code)));
+    let answered = false;
+    relay.stdout.on('data', () => (answered = true));
+    relay.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
+    await until(() => answered && endpoint.sessionCount === 2, 'both sessions open');
+    const pinging = setInterval(() => relay.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`), 1);
+    try {
+      await endpoint.close();
+      assert.equal(endpoint.sessionCount, 0);
+      assert.equal(await exited, 0, `the relay's exit code (stderr: ${stderr})`);
+    } finally {
+      clearInterval(pinging);
+    }
     await until(() => closed, 'the client saw the relay end');
     assert.equal(await rawConnection(path, `${SECRET}\n`, 500).catch(() => 'closed'), 'closed', 'nothing listens any more');
     await client.close().catch(() => undefined);
