@@ -205,7 +205,13 @@ export class Gateway extends Disposable {
   private nextSocketPath(): string | undefined {
     const doors = endpoints();
     try {
-      if (this.socketDir === null) this.socketDir = doors.privateSocketDir();
+      if (this.socketDir === null) {
+        this.socketDir = doors.privateSocketDir();
+        // Once per activation, in the background: what crashed hosts left (socketDoor.ts).
+        void doors.sweepStaleSocketDirs().then((gone) => {
+          if (gone.length) this.deps.log.info(`gateway: removed ${gone.length} socket directories left by ended sessions`);
+        });
+      }
     } catch (e) {
       this.deps.log.warn(
         `gateway: no private directory for sockets (${e instanceof Error ? e.message : String(e)}); VS Code's agent uses HTTP`,

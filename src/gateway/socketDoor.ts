@@ -10,6 +10,7 @@
  */
 import * as net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,48 @@ export function privateSocketDir(): string | undefined {
 /** The path of one endpoint's socket: in `dir`, or a fresh pipe name on Windows. */
 export function socketPath(dir: string | undefined, n: number): string {
   return dir === undefined ? `\\\\.\\pipe\\mcp-elicitation-gateway-${randomBytes(12).toString('hex')}` : join(dir, `${n}.sock`);
+}
+
+/** A directory younger than this may be another window's, still opening its first socket. */
+const STALE_AFTER_MS = 60_000;
+
+/**
+ * Removes the socket directories of extension hosts that ended without cleaning up (a crash, a
+ * kill): ours (`mcp-gw-*`, this user's), older than a minute, where no socket answers. Another
+ * window's directory has a listening socket and is left alone. Nothing here is waited for.
+ */
+export async function sweepStaleSocketDirs(parent = tmpdir(), now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  if (process.platform === 'win32') return removed;
+  const uid = process.getuid?.();
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('mcp-gw-')) continue;
+    const dir = join(parent, name);
+    try {
+      const info = await stat(dir);
+      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || now - info.mtimeMs < STALE_AFTER_MS) continue;
+      const sockets = (await readdir(dir)).filter((f) => f.endsWith('.sock'));
+      const live = await Promise.all(sockets.map((f) => answers(join(dir, f))));
+      if (live.some(Boolean)) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // Gone meanwhile, or not ours to read: nothing to sweep.
+    }
+  }
+  return removed;
+}
+
+/** Whether something listens on the socket at `path`. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }
 
 /** Removes the directory and whatever sockets are left in it (Node unlinks a socket it closes). */

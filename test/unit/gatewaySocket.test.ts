@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as net from 'node:net';
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
-import { privateSocketDir, removeSocketDir, socketPath, SocketDoor } from '../../src/gateway/socketDoor';
+import { privateSocketDir, removeSocketDir, socketPath, SocketDoor, sweepStaleSocketDirs } from '../../src/gateway/socketDoor';
 import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
 import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
@@ -183,6 +185,41 @@ void describe('gateway socket door and relay', () => {
       upstream.isRunning = true;
     }
   });
+
+  void it(
+    'sweeps the socket directories of crashed hosts, never a live or a young one',
+    { skip: process.platform === 'win32' },
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'sweep-'));
+      const old = (Date.now() - 5 * 60_000) / 1000;
+      const make = (name: string, age: number): string => {
+        const d = join(parent, name);
+        mkdirSync(d);
+        writeFileSync(join(d, '1.sock'), '');
+        utimesSync(d, age, age);
+        return d;
+      };
+      const crashed = make('mcp-gw-crashed', old);
+      const young = make('mcp-gw-young', Date.now() / 1000);
+      const other = make('something-else', old);
+      const liveDir = join(parent, 'mcp-gw-live');
+      mkdirSync(liveDir);
+      const live = await SocketDoor.listen(join(liveDir, '1.sock'), {
+        secret: SECRET,
+        admitted: () => undefined,
+        refused: () => undefined,
+      });
+      utimesSync(liveDir, old, old);
+      try {
+        assert.deepEqual(await sweepStaleSocketDirs(parent), [crashed]);
+        assert.equal(existsSync(crashed), false);
+        for (const kept of [young, other, liveDir]) assert.ok(existsSync(kept), kept);
+      } finally {
+        await live.close();
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
 
   void it('refuses a wrong key, and a connection that says nothing, before any MCP is read', async () => {
     warnings.length = 0;
