@@ -190,7 +190,8 @@ export class Gateway extends Disposable {
         }
         b = { endpoint, conn: undefined, subs: [], wasRunning: false };
         this.bindings.set(name, b);
-        this.deps.log.info(`[${name}] gateway for the agent at ${endpoint.socketPath ?? ''} and ${endpoint.url}`);
+        const doors = endpoint.socketPath ? `${endpoint.socketPath} and ${endpoint.url}` : endpoint.url;
+        this.deps.log.info(`[${name}] gateway for the agent at ${doors}`);
         changed = true;
       }
       if (b.conn !== conn) this.bind(b, conn);
