@@ -34,9 +34,7 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
     return this.gateway
       .definitions()
       .map((d) =>
-        stdio && d.socket !== undefined
-          ? new vscode.McpStdioServerDefinition(d.label, process.execPath, [this.relayScript])
-          : new vscode.McpHttpServerDefinition(d.label, vscode.Uri.parse(d.url)),
+        stdio && d.socket !== undefined ? this.relay(d.label) : new vscode.McpHttpServerDefinition(d.label, vscode.Uri.parse(d.url)),
       );
   }
 
@@ -45,10 +43,8 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
     const current = this.gateway.definitions().find((d) => d.label === server.label);
     if (!current) return undefined;
     if (server instanceof vscode.McpStdioServerDefinition && current.socket !== undefined) {
-      return new vscode.McpStdioServerDefinition(
+      return this.relay(
         server.label,
-        process.execPath,
-        [this.relayScript],
         {
           ...server.env,
           // VS Code's runtime is Electron on the desktop: this makes it plain Node.js, as VS Code does for its own helpers.
@@ -69,6 +65,11 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
       { ...headers, [SECRET_HEADER]: this.gateway.secret },
       server.version,
     );
+  }
+
+  /** Our relay, run with VS Code's own runtime (the extension host's executable). */
+  private relay(label: string, env?: Record<string, string | number | null>, version?: string): vscode.McpStdioServerDefinition {
+    return new vscode.McpStdioServerDefinition(label, process.execPath, [this.relayScript], env, version);
   }
 }
 

@@ -61,9 +61,8 @@ export interface EndpointDeps {
 }
 
 interface Session {
-  /** The HTTP door's sessions only: a socket's session is reached through its socket alone. */
-  readonly transport: WebStandardStreamableHTTPServerTransport | undefined;
-  readonly close: () => Promise<void>;
+  /** A socket's session (a stdio transport) is reached through its socket alone, never by its id over HTTP. */
+  readonly transport: WebStandardStreamableHTTPServerTransport | StdioServerTransport;
   readonly server: Server;
   /** The session declared tools (the upstream did when it opened): its calls may take the direct path. */
   readonly relaysTools: boolean;
@@ -73,6 +72,10 @@ interface Session {
    */
   readonly revision: string | undefined;
 }
+
+type HttpSession = Session & { readonly transport: WebStandardStreamableHTTPServerTransport };
+
+const isHttpSession = (s: Session | undefined): s is HttpSession => s?.transport instanceof WebStandardStreamableHTTPServerTransport;
 
 /**
  * One brokered server's doors for VS Code's agent. A Streamable HTTP endpoint on 127.0.0.1, on a
@@ -155,7 +158,7 @@ export class GatewayEndpoint {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const sid = req.headers['mcp-session-id'];
       const found = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
-      const existing = found?.transport ? (found as Session & { transport: WebStandardStreamableHTTPServerTransport }) : undefined;
+      const existing = isHttpSession(found) ? found : undefined;
       if (typeof sid === 'string' && !existing) throw new HttpError(404, 'Session not found');
       if (!existing && (req.method !== 'POST' || !isInitialize(body))) throw new HttpError(400, 'No session: send initialize first');
       if (existing && typeof sid === 'string' && req.method === 'POST') {
@@ -197,15 +200,12 @@ export class GatewayEndpoint {
     await this.upstreamReady();
     if (this.sessions.size >= MAX_SESSIONS) {
       const [oldest] = this.sessions.values();
-      await oldest?.close();
+      await oldest?.transport.close();
     }
     return createRelayServer(this.deps.name, this.deps.upstream, this.deps.self);
   }
 
-  private async openSession({
-    capabilities,
-    revision,
-  }: ReturnType<typeof initializeParams>): Promise<Session & { transport: WebStandardStreamableHTTPServerTransport }> {
+  private async openSession({ capabilities, revision }: ReturnType<typeof initializeParams>): Promise<HttpSession> {
     const server = await this.relayServer(capabilities);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -215,13 +215,7 @@ export class GatewayEndpoint {
         this.deps.onDidChangeSessions();
       },
     });
-    const session = {
-      transport,
-      close: () => transport.close(),
-      server,
-      relaysTools: server.getCapabilities().tools !== undefined,
-      revision,
-    };
+    const session: HttpSession = { transport, server, relaysTools: server.getCapabilities().tools !== undefined, revision };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id) this.direct.endSession(id);
@@ -269,7 +263,7 @@ export class GatewayEndpoint {
       );
     }
     const id = randomUUID();
-    this.sessions.set(id, { transport: undefined, close: () => transport.close(), server, relaysTools: false, revision: undefined });
+    this.sessions.set(id, { transport, server, relaysTools: false, revision: undefined });
     transport.onclose = () => {
       socket.destroy();
       if (this.sessions.delete(id)) {
@@ -320,7 +314,7 @@ export class GatewayEndpoint {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
+    await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
     this.sessions.clear();
     await this.door?.close();
     await new Promise<void>((resolve) => {

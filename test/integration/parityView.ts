@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ShownPrompt, TestServices } from '../host/testServices';
-import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
+import { GatewayDefinitionProvider } from '../../src/gateway/definitionProvider';
 import { resultText } from './agent';
 import { nextPrompt, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
@@ -114,16 +114,18 @@ export async function seenBy<T>(
 }
 
 /**
- * A transport to a server's gateway as VS Code's agent opens it by default: our relay process,
- * started with the socket and key the resolved stdio definition carries (definitionProvider.ts).
+ * A transport to a server's gateway as VS Code's agent opens it by default: the stdio definition
+ * our provider resolves for it (our relay, with the socket and key in its environment), started as
+ * VS Code starts one (extHostMcpNode.ts: the host's environment, then the definition's; null removes).
  */
-export function gatewayTransport(s: TestServices, def: { readonly socket: string | undefined }): StdioClientTransport {
-  if (def.socket === undefined) throw new Error('the gateway has no socket door');
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'dist', 'stdioRelay.js')],
-    env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1', [SOCKET_ENV]: def.socket, [KEY_ENV]: s.gateway.secret },
-  });
+export function gatewayTransport(s: TestServices, def: { readonly label: string }): StdioClientTransport {
+  const provider = new GatewayDefinitionProvider(s.gateway, path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'dist', 'stdioRelay.js'));
+  const listed = provider.provideMcpServerDefinitions().find((d) => d.label === def.label);
+  const resolved = listed && provider.resolveMcpServerDefinition(listed);
+  if (!(resolved instanceof vscode.McpStdioServerDefinition)) throw new Error(`the gateway offers ${def.label} over no stdio definition`);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...resolved.env })) if (v !== null && v !== undefined) env[k] = String(v);
+  return new StdioClientTransport({ command: resolved.command, args: resolved.args, env });
 }
 
 /**

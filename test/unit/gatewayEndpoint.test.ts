@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SECRET_HEADER } from '../../src/gateway/admission';
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
-import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
+import { assertRelaysCall, assertSeesUpstream, openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key';
 
@@ -40,14 +40,7 @@ void describe('gateway endpoint', () => {
   void it('declares what the upstream declares (no elicitation), with its name and instructions', async () => {
     const client = await connect(endpoint.url);
     try {
-      assert.deepEqual(client.getServerVersion(), { name: 'upstream-server', version: '9.9.9' });
-      assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
-      assert.equal(client.getInstructions(), 'Use the slow tool slowly.');
-      assert.equal(endpoint.sessionCount, 1);
-      assert.deepEqual(
-        (await client.listTools()).tools.map((t) => t.name),
-        ['slow'],
-      );
+      await assertSeesUpstream(client, endpoint);
     } finally {
       await client.close();
     }
@@ -56,17 +49,7 @@ void describe('gateway endpoint', () => {
   void it("relays a call with its arguments and the upstream progress under the caller's own token", async () => {
     const client = await connect(endpoint.url);
     try {
-      const progress: unknown[] = [];
-      const result = await client.callTool({ name: 'slow', arguments: { holdMs: 20 } }, undefined, { onprogress: (p) => progress.push(p) });
-      assert.deepEqual(result.content, [{ type: 'text', text: 'done ({"holdMs":20})' }]);
-      assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'halfway' }]);
-      const sent = upstream.calls.at(-1)?.request;
-      assert.equal(sent?.method, 'tools/call');
-      assert.equal(
-        (sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken,
-        undefined,
-        "the caller's token stays on this side",
-      );
+      await assertRelaysCall(client, upstream);
     } finally {
       await client.close();
     }

@@ -18,7 +18,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { privateSocketDir, removeSocketDir, socketPath, SocketDoor, sweepStaleSocketDirs } from '../../src/gateway/socketDoor';
 import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
-import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
+import { assertRelaysCall, assertSeesUpstream, openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key-0123456789abcdefghijklmnopqrstu';
 const RELAY = fileURLToPath(new URL('../../src/gateway/stdioRelay.ts', import.meta.url));
@@ -93,20 +93,8 @@ void describe('gateway socket door and relay', () => {
   void it('a stdio client reaches the upstream through the relay: what it declares, its tools, a call with progress under its own token', async () => {
     const { client } = await connect(path);
     try {
-      assert.deepEqual(client.getServerVersion(), { name: 'upstream-server', version: '9.9.9' });
-      assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
-      assert.equal(client.getInstructions(), 'Use the slow tool slowly.');
-      assert.equal(endpoint.sessionCount, 1);
-      assert.deepEqual(
-        (await client.listTools()).tools.map((t) => t.name),
-        ['slow'],
-      );
-      const progress: unknown[] = [];
-      const result = await client.callTool({ name: 'slow', arguments: { holdMs: 20 } }, undefined, { onprogress: (p) => progress.push(p) });
-      assert.deepEqual(result.content, [{ type: 'text', text: 'done ({"holdMs":20})' }]);
-      assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'halfway' }]);
-      const sent = upstream.calls.at(-1)?.request;
-      assert.equal((sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken, undefined);
+      await assertSeesUpstream(client, endpoint);
+      await assertRelaysCall(client, upstream);
       // A call as large as VS Code may send (past the SDK's default 10 MB line); the answer is small.
       const big = 'x'.repeat(12 * 1024 * 1024);
       await assert.rejects(client.callTool({ name: 'slow', arguments: { big, fail: true } }), /the upstream tool broke/);

@@ -3,6 +3,8 @@
  * upstream that answers like a server with one slow tool and keeps what it was sent, and the
  * endpoint they open.
  */
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { GatewayEndpoint, type EndpointDeps } from '../../../src/gateway/endpoint';
 import type { GatewayUpstream, RelayOptions } from '../../../src/gateway/upstream';
 import type { RelayedMessage } from '../../../src/servers/connection';
@@ -49,6 +51,36 @@ export class RecordingUpstream implements GatewayUpstream {
     });
     return { content: [{ type: 'text', text: `done (${JSON.stringify(request.params?.['arguments'] ?? {})})` }] };
   }
+}
+
+/**
+ * What a client of either door is told in its one open session: the upstream's name, capabilities
+ * (no elicitation) and instructions, and its tool.
+ */
+export async function assertSeesUpstream(client: Client, endpoint: GatewayEndpoint): Promise<void> {
+  assert.deepEqual(client.getServerVersion(), { name: 'upstream-server', version: '9.9.9' });
+  assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
+  assert.equal(client.getInstructions(), 'Use the slow tool slowly.');
+  assert.equal(endpoint.sessionCount, 1);
+  assert.deepEqual(
+    (await client.listTools()).tools.map((t) => t.name),
+    ['slow'],
+  );
+}
+
+/** A call relayed with its arguments, and the upstream's progress under the caller's own token. */
+export async function assertRelaysCall(client: Client, upstream: RecordingUpstream): Promise<void> {
+  const progress: unknown[] = [];
+  const result = await client.callTool({ name: 'slow', arguments: { holdMs: 20 } }, undefined, { onprogress: (p) => progress.push(p) });
+  assert.deepEqual(result.content, [{ type: 'text', text: 'done ({"holdMs":20})' }]);
+  assert.deepEqual(progress, [{ progress: 1, total: 2, message: 'halfway' }]);
+  const sent = upstream.calls.at(-1)?.request;
+  assert.equal(sent?.method, 'tools/call');
+  assert.equal(
+    (sent?.params?.['_meta'] as { progressToken?: unknown } | undefined)?.progressToken,
+    undefined,
+    "the caller's token stays on this side",
+  );
 }
 
 /** An endpoint for server `up` with no upstream, a quiet log and a 1 s start timeout, unless `deps` say otherwise. */
