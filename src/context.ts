@@ -1,3 +1,5 @@
+import { vscodeEraOffer } from './ui/eraOffer';
+import type { EraSwitchPort } from './servers/connectionDeps';
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
 import { WorkspaceRoots } from './servers/workspaceRoots';
@@ -84,6 +86,8 @@ export interface ServicesOptions {
   readonly routingOffer?: (real: OfferPrompt) => OfferPrompt;
   /** Wraps the notice that a server was given up on (tests read it and answer it in the user's place). */
   readonly gaveUpPrompt?: (real: GaveUpPrompt) => GaveUpPrompt;
+  /** Wraps the offer to reconnect a server at the revision a tool needs (tests answer it in the user's place). */
+  readonly eraOffer?: (real: EraSwitchPort) => EraSwitchPort;
   readonly observers?: ServicesObservers;
 }
 
@@ -282,6 +286,7 @@ export class Services extends Disposable {
         // No leg of a call times out while a question it raised is open (servers/legDeadline.ts).
         legClock: { setTimer: options.legTimer ?? realTimer, questions: this.broker.queue },
         signIn: this.signIn,
+        eraSwitch: options.eraOffer?.(vscodeEraOffer()) ?? vscodeEraOffer(),
       }),
     );
     const gaveUpPrompt = vscodeGaveUpPrompt();

@@ -29,6 +29,7 @@ import { createTransport, isAuthChallenge, shouldFallBackToSse, type TransportKi
 import { serverSentence } from './sentences';
 import { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS, type ConnectionDeps } from './connectionDeps';
 import { launchSignedIn, type Launch } from './auth/signedInLaunch';
+import { MODERN_REVISION, revisionOf, type Era } from './era/eraChoice';
 
 export type { LegOptions } from './legDeadline';
 export type { RelayedMessage } from './session';
@@ -58,6 +59,12 @@ export class Connection extends Disposable {
   private stableTimer: { dispose(): void } | undefined;
   /** Aborted when this connection is stopped, restarted or torn down: calls in flight end without a retry. */
   private calls = new AbortController();
+  /** Tool calls under way (toolRunner.ts): a revision switch never ends one that did not ask for it. */
+  private inFlight = 0;
+  /** Tools of this server found to ask the other revision's way (era/eraMismatch.ts), for this definition's lifetime. */
+  private readonly learned = new Map<string, Era>();
+  /** The revision the next launch speaks for a learned tool; cleared when the server refuses it. */
+  private launchEra: { readonly era: Era; readonly tool: string } | undefined;
 
   constructor(
     readonly definition: ServerDefinition,
@@ -153,6 +160,16 @@ export class Connection extends Disposable {
       launch = await this.launchSignedIn('sse');
     }
     if (launch.session?.isDisposed || (launch.failed && launch.superseded)) return;
+    if (launch.failed && this.launchEra) {
+      // The server no longer speaks what a tool of it needed (it changed between restarts):
+      // nothing learned is kept, and the revision is chosen again at once.
+      this.deps.log.info(`the server refused MCP ${revisionOf(this.launchEra.era)} (${errorText(launch.err)}); choosing the revision again`);
+      this.launchEra = undefined;
+      this.learned.clear();
+      void this.endSession();
+      await this.connect(attempt);
+      return;
+    }
     if (launch.failed) {
       void this.endSession();
       if (launch.final) this.giveUpAt(errorText(launch.err), launch.told === true);
@@ -166,6 +183,7 @@ export class Connection extends Disposable {
       serverInfo: session.serverInfo,
       pid: session.pid,
       protocolVersion: session.protocolVersion,
+      era: session.era,
     });
     this.stableTimer = this.timer(() => (this.crashes = 0), STABLE_AFTER_MS);
     // The view and readiness hear the first listing through onDidChangeTools. A 401 to it signs in
@@ -218,6 +236,7 @@ export class Connection extends Disposable {
       sampler: this.deps.sampler,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
+      learnedEra: this.launchEra,
       roots: this.deps.roots,
       logLevel: this.deps.logLevel,
       extensions: this.deps.extensions?.(),
@@ -296,6 +315,60 @@ export class Connection extends Disposable {
   private clearTimers(): void {
     this.restartTimer?.dispose();
     this.stableTimer?.dispose();
+  }
+
+  /** The era the running launch speaks; undefined when not running. */
+  get era(): Era | undefined {
+    const v = this.isRunning ? this.session?.protocolVersion : undefined;
+    return v === undefined ? undefined : v >= MODERN_REVISION ? 'modern' : 'legacy';
+  }
+
+  /** Why this server's revision cannot follow a tool: it is pinned, or SSE carries 2025 only. */
+  get eraFixed(): 'pinned' | 'sse' | undefined {
+    if (this.definition.protocolVersion !== undefined && this.definition.protocolVersion !== 'auto') return 'pinned';
+    return this._state.kind === 'running' && this._state.transport === 'sse' ? 'sse' : undefined;
+  }
+
+  /** The revision `tool` was found to need, if any. */
+  learnedEra(tool: string): Era | undefined {
+    return this.learned.get(tool);
+  }
+
+  /** Counts a tool call under way until the returned function is called. */
+  trackCall(): () => void {
+    this.inFlight++;
+    let done = false;
+    return () => {
+      if (!done) this.inFlight--;
+      done = true;
+    };
+  }
+
+  /** Calls under way other than the caller's own. */
+  get otherCallsInFlight(): number {
+    return Math.max(0, this.inFlight - 1);
+  }
+
+  /**
+   * Reconnects speaking `era` for `tool`, which is learned for this server's lifetime. Resolves
+   * true once a launch speaking it is ready; false when the server is pinned, or refused it
+   * (then the revision was chosen again, see {@link connect}).
+   */
+  async useEra(era: Era, tool: string): Promise<boolean> {
+    if (this.eraFixed) return false;
+    this.learned.set(tool, era);
+    if (this.era === era) return true;
+    this.deps.log.info(`reconnecting with MCP ${revisionOf(era)}: tool ${tool} asks its questions that revision's way`);
+    this.launchEra = { era, tool };
+    await this.restart();
+    return this.ready && this.era === era;
+  }
+
+  /** Asks the user whether to reconnect for `tool` and run it again (ui/eraOffer.ts); no port, no switch. */
+  askEraSwitch(tool: string, needs: Era, signal: AbortSignal | undefined): Promise<boolean> {
+    const port = this.deps.eraSwitch;
+    if (!port) return Promise.resolve(false);
+    return port.ask({ server: this.name, tool, needs, others: this.otherCallsInFlight }, signal);
   }
 
   /** Ends every call in flight on this connection: open prompts close, no retry is sent. */

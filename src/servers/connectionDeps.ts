@@ -13,6 +13,7 @@ import type { RootsSource } from './capabilities/roots';
 import type { LegClock, SetTimer } from './legDeadline';
 import type { SessionLog } from './sessionDeps';
 import type { createTransport } from './transports';
+import type { Era } from './era/eraChoice';
 
 export interface ConnectionDeps {
   readonly log: SessionLog & { error(message: string, err?: unknown): void };
@@ -41,6 +42,22 @@ export interface ConnectionDeps {
   readonly extensions?: () => ClientExtensions | undefined;
   /** Signs the user in to a remote server that answers 401 (servers/auth/); absent: such a server fails. */
   readonly signIn?: SignInPort;
+  /** Asks whether to reconnect a server at the revision a tool needs and run it again (ui/eraOffer.ts); absent: never. */
+  readonly eraSwitch?: EraSwitchPort;
+}
+
+/** A tool that asks the other revision's way (servers/era/eraMismatch.ts), offered to the user. */
+export interface EraSwitchOffer {
+  readonly server: string;
+  readonly tool: string;
+  readonly needs: Era;
+  /** Other calls to this server under way, which reconnecting ends. */
+  readonly others: number;
+}
+
+export interface EraSwitchPort {
+  /** True: reconnect and run the tool again. Resolves false when `signal` aborts first. */
+  ask(offer: EraSwitchOffer, signal: AbortSignal | undefined): Promise<boolean>;
 }
 
 /** A server a connection stopped restarting, for a notice (ui/gaveUpNotice.ts). */

@@ -13,6 +13,7 @@ import type { RootsSource } from './capabilities/roots';
 import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { ServerLogs } from '../util/serverLogs';
 import { Connection, type GaveUp, type SignInPort } from './connection';
+import type { EraSwitchPort } from './connectionDeps';
 import type { LegClock } from './legDeadline';
 import { mayStart } from '../config/parse/trust';
 import { displayText } from '../shared/displayText';
@@ -61,6 +62,8 @@ export class ServerManager extends Disposable {
       legClock?: LegClock;
       /** Signs the user in to remote servers that answer 401 (servers/auth/signIn.ts). */
       signIn?: SignInPort;
+      /** Offers to reconnect a server at the revision one of its tools needs (ui/eraOffer.ts). */
+      eraSwitch?: EraSwitchPort;
     },
   ) {
     super();
@@ -112,6 +115,7 @@ export class ServerManager extends Disposable {
       }
       const conn = new Connection(resolved.def, {
         ...(this.deps.signIn ? { signIn: this.deps.signIn } : {}),
+        ...(this.deps.eraSwitch ? { eraSwitch: this.deps.eraSwitch } : {}),
         log: this.deps.serverLogs.for(name),
         clientInfo: this.deps.clientInfo,
         sink: this.deps.sink,

@@ -2,6 +2,7 @@ import type { Implementation } from '@modelcontextprotocol/client';
 import type { TransportKind } from './transports';
 import { english } from '../shared/localize';
 import { serverSentence } from './sentences';
+import type { EraNote } from './era/eraChoice';
 
 export type ServerState =
   | { readonly kind: 'stopped' }
@@ -13,6 +14,8 @@ export type ServerState =
       readonly pid: number | undefined;
       /** The MCP revision negotiated with the server, e.g. `2026-07-28` or `2025-11-25`. */
       readonly protocolVersion: string | undefined;
+      /** Why this launch speaks that revision (era/eraChoice.ts); absent where a test builds the state by hand. */
+      readonly era?: EraNote | undefined;
     }
   | { readonly kind: 'error'; readonly reason: string; readonly gaveUp: boolean }
   | { readonly kind: 'untrusted' };

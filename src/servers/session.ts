@@ -31,7 +31,10 @@ import { raceAbort } from '../util/async';
 import { Emitter, type Event } from '../util/emitter';
 import { metaLevel, SessionLogLevel, writeServerMessage } from './capabilities/logging';
 import type { ClientExtensions } from './capabilities/agentExtensions';
-import { HostClient, negotiationFor } from './hostClient';
+import { HostClient } from './hostClient';
+import { connectByPlan } from './era/connectByPlan';
+import { eraLine, eraPlan, type EraNote } from './era/eraChoice';
+import { english } from '../shared/localize';
 import type { LegOptions } from './legDeadline';
 import { askLinked, traceIncoming, watchOutgoing } from './sessionWire';
 import type { MrtrMethod } from './mrtr/inputRounds';
@@ -68,6 +71,7 @@ export class Session {
   private connected = false;
   private closing: Promise<void> | undefined;
   private probing = false;
+  private _era: EraNote | undefined;
   private _tools: readonly Tool[] = [];
   private _toolsListed = false;
   /** Disposed with the session: capability state that listens to the host (roots). */
@@ -83,7 +87,7 @@ export class Session {
   ) {
     this.client = new HostClient(deps.clientInfo, {
       capabilities: deps.extensions ? { ...CLIENT_CAPABILITIES, extensions: { ...deps.extensions } } : CLIENT_CAPABILITIES,
-      versionNegotiation: negotiationFor(deps.protocolVersion, prepared.kind),
+      // Each attempt sets its own (era/connectByPlan.ts).
       // Rounds go through the broker with the call's context: see mrtr/inputRounds.ts.
       inputRequired: { autoFulfill: false },
       // A 2026-07-28 server announces list changes only on a `subscriptions/listen` stream, which
@@ -157,6 +161,10 @@ export class Session {
   get protocolVersion(): string | undefined {
     return this.client.getNegotiatedProtocolVersion();
   }
+  /** The revision this launch speaks and why (era/eraChoice.ts); undefined until connected. */
+  get era(): EraNote | undefined {
+    return this._era;
+  }
 
   /**
    * `initialize`, within `timeoutMs`. A failure is the caller's to report (and may lead to the
@@ -165,8 +173,14 @@ export class Session {
    * (the SDK's version probe would otherwise run on to its timeout).
    */
   async connect(timeoutMs: number): Promise<void> {
-    await raceAbort(this.client.connect(this.prepared.transport, { timeout: timeoutMs }), this.ended.signal, () => undefined);
-    if (this.isDisposed) return;
+    const attempt = connectByPlan(this.client, this.prepared, eraPlan(this.deps.protocolVersion, this.prepared.kind, this.deps.learnedEra), {
+      timeoutMs,
+      log: this.deps.log,
+    });
+    const note = await raceAbort(attempt, this.ended.signal, () => undefined);
+    if (this.isDisposed || !note) return;
+    this._era = note;
+    this.deps.log.info(eraLine(note, english));
     this.connected = true;
     this.client.onclose = () => this.end({ kind: 'closed', reason: 'the server exited unexpectedly' });
     traceIncoming(this.prepared.transport, this.deps.log);

@@ -10,6 +10,7 @@ import type { LogLevelSource } from './capabilities/logging';
 import type { RootsSource } from './capabilities/roots';
 import type { ClientExtensions } from './capabilities/agentExtensions';
 import type { LegClock } from './legDeadline';
+import type { Era } from './era/eraChoice';
 
 /** A request or notification as the agent gateway relays it, params untouched. */
 export interface RelayedMessage {
@@ -36,6 +37,8 @@ export interface SessionDeps {
   readonly log: SessionLog;
   /** The server's `protocolVersion` setting. */
   readonly protocolVersion: ServerDefinition['protocolVersion'];
+  /** The revision a tool of this server was found to need (era/eraMismatch.ts); this launch speaks it. */
+  readonly learnedEra?: { readonly era: Era; readonly tool: string } | undefined;
   /** The folders this server may see (capabilities/roots.ts); none when absent. */
   readonly roots?: RootsSource | undefined;
   /** The level of our log, which the server's follows (capabilities/logging.ts); none when absent. */

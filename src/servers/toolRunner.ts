@@ -13,6 +13,9 @@ import { localised } from './mrtr/messages';
 import { english, type Localize } from '../shared/localize';
 import { raceAbort } from '../util/async';
 import { callScoped } from '../elicitation/callCancel';
+import { EraMismatchError, eraNeeded } from './era/eraMismatch';
+import { revisionOf } from './era/eraChoice';
+import { errorText } from './serverState';
 
 /** The draft spec's code for the same error (and its misspelled `elicitionId`); still seen in the wild. */
 const DRAFT_ELICITATION_REQUIRED = -32604;
@@ -136,6 +139,57 @@ export async function callToolWithElicitation(
   call: ToolCall,
   o: ToolCallOptions = {},
 ): Promise<CallToolResult> {
+  const done = conn.trackCall();
+  try {
+    return await callAtItsRevision(conn, () => callWithUrlSteps(conn, broker, call, o), call.name, o);
+  } finally {
+    done();
+  }
+}
+
+/**
+ * A call at the revision its tool asks in (era/eraMismatch.ts). A tool learned to need the other
+ * revision gets it before the call, when no other call would be ended by the reconnect. A call
+ * that fails for want of the other revision is run again on it only if the user says so, since
+ * the tool ran up to its question; otherwise it fails with one line saying what would make it work.
+ */
+async function callAtItsRevision(
+  conn: Connection,
+  run: () => Promise<CallToolResult>,
+  tool: string,
+  o: ToolCallOptions,
+): Promise<CallToolResult> {
+  const l10n = o.l10n ?? english;
+  const learned = conn.learnedEra(tool);
+  if (learned && conn.era !== learned && conn.otherCallsInFlight === 0 && !conn.eraFixed) {
+    o.log?.(`[${conn.name}] tool ${tool} asks its questions the MCP ${revisionOf(learned)} way: reconnecting with it before the call`);
+    await conn.useEra(learned, tool);
+  }
+  let outcome: { readonly error?: unknown; readonly result?: CallToolResult };
+  try {
+    outcome = { result: await run() };
+  } catch (error) {
+    outcome = { error };
+  }
+  const needs = eraNeeded(outcome);
+  if (!needs || needs === conn.era) {
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result as CallToolResult;
+  }
+  const original = 'error' in outcome ? outcome.error : outcome.result;
+  o.log?.(`[${conn.name}] tool ${tool} failed for want of MCP ${revisionOf(needs)}: ${errorText(original)}`);
+  const fixed = conn.eraFixed;
+  if (fixed) throw new EraMismatchError(conn.name, tool, needs, fixed, original, l10n);
+  if (!(await conn.askEraSwitch(tool, needs, o.signal))) throw new EraMismatchError(conn.name, tool, needs, 'declined', original, l10n);
+  if (!(await conn.useEra(needs, tool))) throw new EraMismatchError(conn.name, tool, needs, 'unavailable', original, l10n);
+  o.log?.(`[${conn.name}] running tool ${tool} again on MCP ${revisionOf(needs)}, as the user chose`);
+  return run();
+}
+
+/**
+ * The 2025 url-required flow around one call (see {@link callToolWithElicitation}).
+ */
+async function callWithUrlSteps(conn: Connection, broker: ElicitationBroker, call: ToolCall, o: ToolCallOptions): Promise<CallToolResult> {
   const { signal, log } = o;
   const name = call.name;
   try {

@@ -9,6 +9,7 @@
  * any other, followed by the reach in a form short enough to stay in view. The tooltip says each
  * fact once, one to a line, under a first line that is only the name and the state.
  */
+import { eraLine } from '../../servers/era/eraChoice';
 import type { AgentReach } from '../../gateway/gateway';
 import type { ServerState } from '../../servers/serverState';
 import { serverSentence } from '../../servers/sentences';
@@ -176,7 +177,7 @@ export function serverRowTooltip(f: ServerRowFacts, l10n: Localize): string[] {
     transport ? l10n.t('Transport: {0}', transport) : undefined,
     running && s.serverInfo ? l10n.t('Server reports: {0} {1}', s.serverInfo.name, s.serverInfo.version) : undefined,
     whereLine(f, l10n),
-    running && s.protocolVersion ? l10n.t('MCP revision: {0}', s.protocolVersion) : undefined,
+    running && s.era ? eraLine(s.era, l10n) : running && s.protocolVersion ? l10n.t('MCP revision: {0}', s.protocolVersion) : undefined,
     l10n.t('Elicitation policy: {0}', f.policy),
     reachLine(f.reach, f.definedIn ?? '', l10n),
   ].filter((line): line is string => line !== undefined && line !== '');
