@@ -19,7 +19,7 @@ export function vscodeEraOffer(): EraSwitchPort {
       const server = displayText(offer.server);
       const tool = displayText(offer.tool);
       const needs = displayText(revisionOf(offer.needs));
-      const speaks = displayText(revisionOf(offer.needs === "modern" ? "legacy" : "modern"));
+      const speaks = displayText(revisionOf(offer.needs === 'modern' ? 'legacy' : 'modern'));
       const message =
         offer.others > 0
           ? safe.l10n.t(

@@ -90,6 +90,8 @@ export async function connectByPlan(
     await leased.close().catch(() => undefined);
     // A sign-in challenge to the modern request is the server's answer: sign in, then start again.
     if (!(err instanceof ProtocolError) && !(err instanceof SdkError)) throw err;
-    throw new EraStepError(`${STEP.legacy} failed: ${errorText(refused)}; ${STEP.modern} failed: ${errorText(err)}`, refused, { cause: err });
+    throw new EraStepError(`${STEP.legacy} failed: ${errorText(refused)}; ${STEP.modern} failed: ${errorText(err)}`, refused, {
+      cause: err,
+    });
   }
 }

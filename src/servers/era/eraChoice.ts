@@ -94,7 +94,10 @@ export function eraLine(note: EraNote, l10n: Localize): string {
     case 'sse':
       return l10n.t('MCP revision: {0}: legacy SSE carries only 2025 revisions', note.version);
     case 'vscode':
-      return l10n.t('MCP revision: {0}, the default: the revision VS Code speaks, so this server asks you what it would ask there', note.version);
+      return l10n.t(
+        'MCP revision: {0}, the default: the revision VS Code speaks, so this server asks you what it would ask there',
+        note.version,
+      );
     case 'modernOnly':
       return l10n.t('MCP revision: {0}: the server refused 2025-11-25 ({1}) and speaks only this one', note.version, note.refused ?? '');
     case 'learned':

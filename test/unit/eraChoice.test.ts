@@ -1,0 +1,231 @@
+/**
+ * Issue 40: the revision a server is spoken to by default, against real servers over stdio (each
+ * a real process; the broker real, the user scripted). 2025-11-25 to whatever accepts it, so a
+ * dual-era server's questions reach us as they reach VS Code's users; 2026-07-28 to a server that
+ * speaks nothing else, on the same process; a pinned revision as pinned. And the bad inputs: a
+ * server that answers `initialize` with garbage or not at all, or refuses both revisions.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Connection } from '../../src/servers/connection';
+import type { ServerDefinition } from '../../src/config/parse/definitions';
+import { ElicitationBroker } from '../../src/elicitation/broker';
+import { callToolWithElicitation } from '../../src/servers/toolRunner';
+import { eraLine, eraPlan, mayBeModernOnly } from '../../src/servers/era/eraChoice';
+import { english } from '../../src/shared/localize';
+import { FakePresenter } from './support/fakePresenter';
+import { MemoryLog, RecordingSampler } from './support/fakeLaunches';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'era-unit-'));
+/** Preloaded into every server process: one line in ERA_STARTS per start, probing siblings included. */
+const COUNTER = path.join(dir, 'count.cjs');
+writeFileSync(COUNTER, "require('node:fs').appendFileSync(process.env.ERA_STARTS, process.pid + '\\n');\n");
+
+function def(name: string, args: string[], protocolVersion?: ServerDefinition['protocolVersion']): ServerDefinition {
+  return {
+    name,
+    type: 'stdio',
+    command: process.execPath,
+    args,
+    env: { NODE_OPTIONS: `--require ${COUNTER}`, ERA_STARTS: path.join(dir, `${name}.starts`) },
+    source: { kind: 'setting', scope: 'user' },
+    ...(protocolVersion ? { protocolVersion } : {}),
+  };
+}
+
+function harness(
+  d: ServerDefinition,
+  connectTimeoutMs = 10_000,
+): { conn: Connection; log: MemoryLog; presenter: FakePresenter; broker: ElicitationBroker } {
+  const presenter = new FakePresenter({ form: () => ({ action: 'accept', content: { name: 'Ada' } }) });
+  const broker = new ElicitationBroker({
+    presenter,
+    gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
+    settings: () => ({ sensitiveFields: 'warn', allowHttpLoopback: false, urlExpiryMs: 0 }),
+    log: { info: () => undefined, warn: () => undefined },
+  });
+  const log = new MemoryLog();
+  const conn = new Connection(d, {
+    log,
+    clientInfo: { name: 'era-test', version: '0.0.0' },
+    sink: broker,
+    sampler: new RecordingSampler(),
+    onGaveUp: () => undefined,
+    restartDelaysMs: [],
+    connectTimeoutMs: () => connectTimeoutMs,
+  });
+  return { conn, log, presenter, broker };
+}
+
+/** How many processes were started for the server `name`. */
+const starts = (name: string): number => {
+  const f = path.join(dir, `${name}.starts`);
+  return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).length : 0;
+};
+
+const textOf = (r: CallToolResult): string => (r.content[0]?.type === 'text' ? r.content[0].text : '');
+
+void describe('the default revision (protocolVersion "auto")', () => {
+  it('a dual-era server is spoken to in 2025-11-25, once started, and its question reaches the user', async () => {
+    const { conn, log, presenter, broker } = harness(def('dual', [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'dual', 'dual']));
+    try {
+      await conn.start();
+      assert.equal(conn.state.kind, 'running', log.lines.join('\n'));
+      const s = conn.state.kind === 'running' ? conn.state : undefined;
+      assert.equal(s?.protocolVersion, '2025-11-25');
+      assert.equal(s?.era?.why, 'vscode');
+      assert.ok(
+        log.lines.some((l) => l.startsWith('MCP revision: 2025-11-25, the default')),
+        'the log says which and why',
+      );
+      const r = await callToolWithElicitation(conn, broker, { name: 'form', arguments: { tag: 'dual' } });
+      assert.equal(presenter.forms.length, 1, 'the question was shown');
+      assert.match(textOf(r), /"action":"accept"/);
+      assert.equal(starts('dual'), 1, 'the server started once');
+    } finally {
+      await conn.shutdown();
+    }
+  });
+
+  it('a 2026-07-28-only server: refused initialize, then 2026-07-28 on the same process', async () => {
+    const { conn, log, presenter, broker } = harness(def('modern', [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'modern', 'modern']));
+    try {
+      await conn.start();
+      assert.equal(conn.state.kind, 'running', log.lines.join('\n'));
+      const s = conn.state.kind === 'running' ? conn.state : undefined;
+      assert.equal(s?.protocolVersion, '2026-07-28');
+      assert.equal(s?.era?.why, 'modernOnly');
+      assert.match(s?.era?.refused ?? '', /./, 'the refusal is kept for the tooltip');
+      assert.equal(starts('modern'), 1, 'one process: the modern attempt used the one that refused initialize');
+      const r = await callToolWithElicitation(conn, broker, { name: 'form', arguments: { tag: 'modern' } });
+      assert.equal(presenter.forms.length, 1);
+      assert.match(textOf(r), /"action":"accept"/);
+    } finally {
+      await conn.shutdown();
+    }
+  });
+
+  it('a 2025-only server (SDK v1) is spoken to in 2025-11-25 with no probe at all', async () => {
+    const { conn, log } = harness(def('old', [path.join(FIXTURES, 'stdioServer.mjs'), 'old']));
+    try {
+      await conn.start();
+      const s = conn.state.kind === 'running' ? conn.state : undefined;
+      assert.equal(s?.era?.why, 'vscode', log.lines.join('\n'));
+      assert.ok(!log.lines.some((l) => /server\/discover/.test(l)), 'nothing but initialize was needed');
+    } finally {
+      await conn.shutdown();
+    }
+  });
+
+  it('a pinned revision is spoken as pinned, and a pinned 2026-07-28 starts the server once (no probing sibling)', async () => {
+    for (const [pin, version] of [
+      ['2025-11-25', '2025-11-25'],
+      ['2026-07-28', '2026-07-28'],
+    ] as const) {
+      const { conn, log } = harness(def(`pin-${pin}`, [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'pinned', 'dual'], pin));
+      try {
+        await conn.start();
+        const s = conn.state.kind === 'running' ? conn.state : undefined;
+        assert.equal(s?.protocolVersion, version, log.lines.join('\n'));
+        assert.equal(s?.era?.why, 'pinned');
+        assert.equal(starts(`pin-${pin}`), 1, `${pin}: one start`);
+      } finally {
+        await conn.shutdown();
+      }
+    }
+  });
+});
+
+/** A stdio "server" of a few lines of Node: what it does with each line it reads. */
+function scripted(name: string, body: string): ServerDefinition {
+  const src = `const rl = require('node:readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => { const m = JSON.parse(line); ${body} });`;
+  return def(name, ['-e', src]);
+}
+
+void describe('bad answers to the revision steps', () => {
+  it('garbage in answer to initialize: a clear error naming the step; a neighbour is unaffected', async () => {
+    const bad = harness(
+      scripted(
+        'garbage',
+        `if (m.id !== undefined) process.stdout.write('{"jsonrpc":"2.0","id":' + JSON.stringify(m.id) + ',"result":{"nonsense":true}}\\n');`,
+      ),
+    );
+    const good = harness(def('neighbour', [path.join(FIXTURES, 'mrtrStdioServer.mjs'), 'neighbour', 'dual']));
+    try {
+      await Promise.all([bad.conn.start(), good.conn.start()]);
+      assert.equal(bad.conn.state.kind, 'error');
+      const reason = bad.conn.state.kind === 'error' ? bad.conn.state.reason : '';
+      assert.match(reason, /initialize \(MCP 2025-11-25\)/, reason);
+      assert.equal(good.conn.state.kind, 'running');
+    } finally {
+      await Promise.all([bad.conn.shutdown(), good.conn.shutdown()]);
+    }
+  });
+
+  it('no answer to initialize: the error names the step and the wait', async () => {
+    const silent = harness(scripted('silent', ''), 1_500);
+    try {
+      await silent.conn.start();
+      const reason = silent.conn.state.kind === 'error' ? silent.conn.state.reason : '';
+      assert.match(reason, /initialize \(MCP 2025-11-25\) failed: .*timed out/i, reason);
+    } finally {
+      await silent.conn.shutdown();
+    }
+  });
+
+  it('a server that refuses initialize and then does not speak 2026-07-28 either: both steps named', async () => {
+    const both = harness(
+      scripted(
+        'neither',
+        `if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method ' + m.method } }) + '\\n');`,
+      ),
+    );
+    try {
+      await both.conn.start();
+      const reason = both.conn.state.kind === 'error' ? both.conn.state.reason : '';
+      assert.match(reason, /initialize \(MCP 2025-11-25\) failed: .*no such method initialize/, reason);
+      assert.match(reason, /server\/discover \(MCP 2026-07-28\) failed/, reason);
+    } finally {
+      await both.conn.shutdown();
+    }
+  });
+});
+
+void describe('eraChoice, the pure rule', () => {
+  it('plans legacy first unless pinned, learned or SSE', () => {
+    assert.deepEqual(eraPlan(undefined, 'stdio'), { kind: 'legacyFirst' });
+    assert.deepEqual(eraPlan('auto', 'http'), { kind: 'legacyFirst' });
+    assert.deepEqual(eraPlan(undefined, 'sse'), { kind: 'single', era: 'legacy', why: 'sse' });
+    assert.deepEqual(eraPlan('2026-07-28', 'stdio'), { kind: 'single', era: 'modern', why: 'pinned' });
+    assert.deepEqual(eraPlan('2025-11-25', 'http', { era: 'modern', tool: 't' }), { kind: 'single', era: 'legacy', why: 'pinned' });
+    assert.deepEqual(eraPlan(undefined, 'stdio', { era: 'modern', tool: 't' }), {
+      kind: 'single',
+      era: 'modern',
+      why: 'learned',
+      tool: 't',
+    });
+  });
+
+  it('asks for 2026-07-28 after a JSON-RPC refusal or an HTTP 4xx, never after silence, a crash or a sign-in challenge', () => {
+    assert.equal(mayBeModernOnly(new ProtocolError(-32601, 'Method not found'), 'stdio'), true);
+    assert.equal(mayBeModernOnly(new SdkHttpError(SdkErrorCode.ClientHttpUnexpectedContent, 'bad', { status: 400 }), 'http'), true);
+    assert.equal(mayBeModernOnly(new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'no', { status: 401 }), 'http'), false);
+    assert.equal(mayBeModernOnly(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out'), 'stdio'), false);
+    assert.equal(mayBeModernOnly(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'), 'stdio'), false);
+    assert.equal(mayBeModernOnly(new ProtocolError(-32601, 'x'), 'sse'), false);
+  });
+
+  it('says which revision and why in one line', () => {
+    assert.equal(
+      eraLine({ version: '2026-07-28', why: 'learned', tool: 'book' }, english),
+      'MCP revision: 2026-07-28, because its tool “book” asks its questions this revision’s way',
+    );
+  });
+});
