@@ -20,6 +20,8 @@
 //      as a stdio line, in plain Node (bench/framing/framing.ts): cost per MB must not grow with size
 //   9. what the gateway's relay process costs an agent session, in plain Node
 //      (bench/relay/relayCost.ts): start → first answer against the HTTP door, and its memory
+//  10. the default revision choice at a server's start (bench/era/eraStart.ts): start → tool list
+//      against the revision pinned, for 2025-only, dual-era and 2026-only servers over stdio and HTTP
 // Writes bench/results.json and prints a markdown table. Exits non-zero when the harness itself
 // fails (a host that does not start, a run that times out, missing results), naming the step and
 // the cause; a missed target is a result, printed ✗ (or ? when undecided), and does not fail the
@@ -30,7 +32,7 @@
 // Knobs (environment): MCP_BENCH_SAMPLES (20 per round), MCP_BENCH_ROUNDS (3), MCP_BENCH_WARMUP (3),
 // MCP_BENCH_STARTS (9), MCP_BENCH_BURST_SERVERS (10), MCP_BENCH_BURST_PER_SERVER (100),
 // MCP_BENCH_BURSTS (3), MCP_BENCH_GATEWAY_CALLS (100), MCP_BENCH_GATEWAY_LIST_RUNS (7), MCP_BENCH_VERBOSE,
-// MCP_BENCH_ONLY=activation|latency|gateway|config|signin|framing|relay (that step alone, for diagnosis: its rows printed, its
+// MCP_BENCH_ONLY=activation|latency|gateway|config|signin|framing|relay|era (that step alone, for diagnosis: its rows printed, its
 // figures into test-results/bench-<step>-results.json), MCP_BENCH_PROFILE=1 (CPU profile of the first
 // burst into test-results/bench-burst.cpuprofile, on an unminified bundle; its figures are not results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -67,6 +69,7 @@ import {
   gatewayFigures,
   latencyFigures,
   relayFigures,
+  eraStartFigures,
   signInFigures,
 } from './lib/figures.mjs';
 import { RUN_ENV, RUN_ID, findLeftovers, killLeftoversSync, killPid } from './lib/leftovers.mjs';
@@ -105,9 +108,9 @@ if (GATEWAY_TRANSPORT !== undefined && GATEWAY_TRANSPORT !== 'stdio' && GATEWAY_
 }
 /** Diagnosis: one step alone (its rows printed, figures in test-results/; not a full result). */
 const ONLY = process.env['MCP_BENCH_ONLY'];
-if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing', 'relay'].includes(ONLY)) {
+if (ONLY !== undefined && !['activation', 'latency', 'gateway', 'config', 'signin', 'framing', 'relay', 'era'].includes(ONLY)) {
   process.stderr.write(
-    `[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config, signin, framing or relay, not ${JSON.stringify(ONLY)}\n`,
+    `[bench] MCP_BENCH_ONLY must be activation, latency, gateway, config, signin, framing, relay or era, not ${JSON.stringify(ONLY)}\n`,
   );
   process.exit(2);
 }
@@ -808,6 +811,16 @@ async function relayRun() {
 }
 
 /**
+ * Step 10: bench/era/eraStart.ts, run in this process: the default revision choice at a server's
+ * start against the revision pinned (issue 40).
+ * @returns {Promise<import('./era/eraStart').EraStartFigure[]>}
+ */
+async function eraRun() {
+  const mod = /** @type {typeof import('./era/eraStart')} */ (await plainNodeStep('era/eraStart.ts'));
+  return mod.measureEraStart(repoRoot);
+}
+
+/**
  * MCP_BENCH_ONLY=<step>: one step alone, for diagnosis; its rows are printed and its figures go to
  * test-results/bench-<step>-results.json; bench/results.json is left alone.
  * @param {string} only
@@ -818,6 +831,10 @@ async function oneStep(only, extensionDir, extensionsDir) {
   if (only === 'signin') {
     const figs = await step('sign-in', () => signInRun());
     return writeOneStep(only, { signIn: figs }, signInFigures(figs).rows);
+  }
+  if (only === 'era') {
+    const figs = await step('revision choice', () => eraRun());
+    return writeOneStep(only, { era: figs }, eraStartFigures(figs).rows);
   }
   if (only === 'relay') {
     const figs = await step('gateway relay', () => relayRun());
@@ -879,7 +896,7 @@ function writeOneStep(only, figures, rows, took = '') {
 
 async function main() {
   // Plain Node: no host, no build of the extension needed.
-  if (ONLY === 'config' || ONLY === 'signin' || ONLY === 'framing' || ONLY === 'relay') return oneStep(ONLY, '', '');
+  if (ONLY === 'config' || ONLY === 'signin' || ONLY === 'framing' || ONLY === 'relay' || ONLY === 'era') return oneStep(ONLY, '', '');
   const load0 = os.loadavg();
   log(`provisioning check and production build (private copy of the tree)`);
   await step('provisioning check', () => runNode([path.join(repoRoot, 'scripts', 'provision.mjs')]));
@@ -1046,6 +1063,8 @@ async function main() {
   rows.push(...framing.rows);
   const relayFigs = await step('gateway relay', () => relayRun());
   rows.push(...relayFigures(relayFigs).rows);
+  const eraFigs = await step('revision choice', () => eraRun());
+  rows.push(...eraStartFigures(eraFigs).rows);
 
   const load1 = os.loadavg();
   const results = {
@@ -1094,6 +1113,7 @@ async function main() {
     signIn: { ...signInFigs, refreshed: signIn.refreshed, plain: signIn.plain },
     framing: { runs: framingFigs, growth: framing.growth },
     relay: relayFigs,
+    era: eraFigs,
     table: rows,
     durationSeconds: Math.round((Date.now() - t0) / 1000),
   };

@@ -407,3 +407,32 @@ export function signInFigures(figs) {
   ];
   return { rows, refreshed: { median: r.median, interval }, plain: { median: p.median } };
 }
+
+/**
+ * The revision choice at a server's start (bench/era/eraStart.ts, issue 40): the default against
+ * the revision it settles on, pinned. The target is exact: the default sends at most one request
+ * more before the tool list than the pinned revision does. The times (medians of alternating
+ * starts, the difference with its bootstrap interval) show what that request costs, beside one
+ * round trip on the same server.
+ * @param {import('../era/eraStart').EraStartFigure[]} figs
+ */
+export function eraStartFigures(figs) {
+  /** @type {Row[]} */
+  const rows = figs.map((f) => {
+    const d = summarise(f.defaultMs);
+    const p = summarise(f.pinnedMs);
+    const rt = summarise(f.roundTripMs);
+    const interval = bootstrapInterval(
+      [{ a: f.defaultMs, b: f.pinnedMs }],
+      (rs) => median(rs.flatMap((r) => r.a)) - median(rs.flatMap((r) => r.b)),
+    );
+    const extra = Math.max(...f.defaultRequests) - Math.min(...f.pinnedRequests);
+    return {
+      measure: `Revision choice, ${f.server} over ${f.transport}: start → tool list with the default / with ${f.revision} pinned (plain Node, median of ${d.n} alternating starts); requests before \`tools/list\`; one round trip`,
+      result: `${fmt(d.median, 1)} / ${fmt(p.median, 1)} ms (difference ${fmt(d.median - p.median, 1)} ms, 95 % interval ${fmtInterval(interval, 1)}); requests ${Math.max(...f.defaultRequests)} / ${Math.min(...f.pinnedRequests)} (+${extra}); round trip ${fmt(rt.median, 2)} ms`,
+      target: '≤ 1 request more',
+      ok: extra <= 1,
+    };
+  });
+  return { rows };
+}

@@ -24,12 +24,15 @@ export function stdioFixture(name, recordDir) {
 
 /**
  * Creates a workspace folder with `.vscode/mcp.json`.
- * @param {{ servers: Record<string, unknown>, inputs?: unknown[], settings?: Record<string, unknown>, files?: Record<string,string> }} spec
+ * @param {{ servers: Record<string, unknown> | null, inputs?: unknown[], settings?: Record<string, unknown>, files?: Record<string,string> }} spec
  */
 export function makeWorkspace(spec) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-ws-'));
   mkdirSync(path.join(dir, '.vscode'), { recursive: true });
-  writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ inputs: spec.inputs ?? [], servers: spec.servers }, null, 2));
+  // `servers: null`: a folder with no mcp.json at all, whose servers live in settings only.
+  if (spec.servers !== null) {
+    writeFileSync(path.join(dir, '.vscode', 'mcp.json'), JSON.stringify({ inputs: spec.inputs ?? [], servers: spec.servers }, null, 2));
+  }
   if (spec.settings) writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify(spec.settings, null, 2));
   for (const [rel, content] of Object.entries(spec.files ?? {})) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });

@@ -32,8 +32,8 @@ export interface Workbench {
 }
 
 export interface WorkbenchOptions {
-  /** mcp.json servers; defaults to the demo stdio server plus the fixture. */
-  readonly servers?: Record<string, unknown>;
+  /** mcp.json servers; defaults to the demo stdio server plus the fixture. `null`: no mcp.json at all. */
+  readonly servers?: Record<string, unknown> | null;
   /** mcp.json `inputs`. */
   readonly inputs?: unknown[];
   readonly settings?: Record<string, unknown>;
@@ -62,10 +62,13 @@ const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern' } as
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
   const recordDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-e2e-rec-'));
   const demoRecord = path.join(recordDir, 'demo.jsonl');
-  const servers = opts.servers ?? {
-    demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: demoRecord } },
-    fixture: stdioFixture('fixture', recordDir),
-  };
+  const servers =
+    opts.servers !== undefined
+      ? opts.servers
+      : {
+          demo: { command: 'node', args: [path.join(repoRoot, 'demo', 'servers', 'demoServer.mjs')], env: { DEMO_RECORD: demoRecord } },
+          fixture: stdioFixture('fixture', recordDir),
+        };
   const ws = makeWorkspace({
     servers,
     ...(opts.inputs ? { inputs: opts.inputs } : {}),

@@ -176,7 +176,9 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     const legs = records(MODERN).filter((r) => r['kind'] === 'received' && r['method'] === 'tools/call' && r['tag'] === 'gw-modern');
     assert.equal(legs.length, 2, 'one call, one retry');
     assert.notEqual(legs[0]?.['id'], legs[1]?.['id'], 'the retry is a new request');
-    assert.equal(records(MODERN).filter((r) => r['method'] === 'initialize').length, 0, 'no 2025 handshake reached it');
+    // 2025-11-25 is asked first (servers/era/eraChoice.ts): one refused initialize, then nothing but 2026-07-28.
+    assert.equal(records(MODERN).filter((r) => r['method'] === 'initialize').length, 1, 'one 2025 handshake, refused');
+    assert.equal(state?.kind === 'running' ? state.era?.why : undefined, 'modernOnly');
   });
 
   test('a call the agent cancels mid-prompt closes our prompt and aborts the upstream call', async () => {

@@ -1,7 +1,7 @@
 // Issue 24, "How it will be checked", second half, with a server the team did not build with the
 // SDK: pyServer.py (Python's standard library, written from the spec) runs twice, once from
 // `.vscode/mcp.json` by VS Code's own client (2025-11-25, the only revision VS Code speaks) and
-// once from our setting, spoken to in 2026-07-28 and routed to the agent through the gateway. The
+// once from our setting, spoken to in 2026-07-28 (pinned) and routed to the agent through the gateway. The
 // agent must see the same server: tool names in `vscode.lm.tools`, serverInfo and capabilities.
 // Then the agent calls the routed copy's tool that asks for roots, a sample and a form in one round.
 // All of it over stdio, and again over Streamable HTTP (the Python server's own HTTP framing,
@@ -40,8 +40,12 @@ for (const wire of ['stdio', 'http'] as const) {
   const children: ChildProcess[] = [];
   /** One Python process per copy over HTTP, and a third that the agent's view is compared with. */
   const urls = new Map<string, string>();
-  const definition = (name: string): Record<string, unknown> =>
-    wire === 'stdio' ? { command: 'python3', args: [SCRIPT, name] } : { type: 'http', url: urls.get(name) };
+  // Ours is pinned to 2026-07-28: by default a dual-era server is spoken to in 2025-11-25, as
+  // VS Code speaks to it (servers/era/eraChoice.ts); the pin keeps this suite about the other era.
+  const definition = (name: string): Record<string, unknown> => ({
+    ...(wire === 'stdio' ? { command: 'python3', args: [SCRIPT, name] } : { type: 'http', url: urls.get(name) }),
+    ...(name === OURS ? { protocolVersion: '2026-07-28' } : {}),
+  });
   const direct = (): Transport =>
     wire === 'stdio'
       ? new StdioClientTransport({ command: 'python3', args: [SCRIPT, OURS], stderr: 'ignore' })

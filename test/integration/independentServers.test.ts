@@ -57,12 +57,12 @@ const tmcp = (name: string, protocolVersion?: string) => (): Record<string, unkn
 
 const SERVERS: readonly Independent[] = [
   { name: 'py-2025', definition: python('py-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
-  { name: 'py-modern', definition: python('py-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
+  { name: 'py-modern', definition: python('py-modern', '2026-07-28'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
   { name: 'py-http-2025', definition: pythonHttp('py-http-2025', '2025-11-25'), era: '2025-11-25', kinds: ['roots', 'sample', 'form'] },
-  { name: 'py-http-modern', definition: pythonHttp('py-http-modern'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
+  { name: 'py-http-modern', definition: pythonHttp('py-http-modern', '2026-07-28'), era: '2026-07-28', kinds: ['roots', 'sample', 'form'] },
   // tmcp reports no revision for a session; the handshake settles on its newest, 2025-06-18.
   { name: 'tmcp-2025', definition: tmcp('tmcp-2025', '2025-11-25'), era: 'session', kinds: ['roots', 'sample', 'form'] },
-  { name: 'tmcp-modern', definition: tmcp('tmcp-modern'), era: '2026-07-28', kinds: ['sample', 'form'] },
+  { name: 'tmcp-modern', definition: tmcp('tmcp-modern', '2026-07-28'), era: '2026-07-28', kinds: ['sample', 'form'] },
 ];
 
 /** What the Python server recorded: every message it received, responses to its requests included. */

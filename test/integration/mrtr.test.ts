@@ -109,15 +109,18 @@ suite('MCP 2026-07-28: input_required through the broker (asserted on the wire)'
     await waitFor(() => s.broker.queue.size === 0, 'queue drained');
   });
 
-  test('each server shows the revision it negotiated: probe, fallback, and the override', () => {
-    const version = (n: string): string | undefined => {
+  test('each server shows the revision it speaks and why: 2025-11-25 to what accepts it, 2026-07-28 to what refuses it, and the override', () => {
+    const running = (n: string) => {
       const st = s.manager.get(n)?.state;
-      return st?.kind === 'running' ? st.protocolVersion : undefined;
+      return st?.kind === 'running' ? st : undefined;
     };
-    assert.equal(version('mrtr-modern'), '2026-07-28');
-    assert.equal(version('mrtr-dual'), '2026-07-28');
-    assert.equal(version('mrtr-dual-2025'), '2025-11-25', 'the per-server override skips the probe');
-    assert.equal(version('fixture'), '2025-11-25', 'an SDK 1.x server falls back to initialize');
+    assert.equal(running('mrtr-modern')?.protocolVersion, '2026-07-28');
+    assert.equal(running('mrtr-modern')?.era?.why, 'modernOnly', 'it refused 2025-11-25');
+    assert.equal(running('mrtr-dual')?.protocolVersion, '2025-11-25', 'a dual-era server is spoken to as VS Code speaks to it');
+    assert.equal(running('mrtr-dual')?.era?.why, 'vscode');
+    assert.equal(running('mrtr-dual-2025')?.protocolVersion, '2025-11-25');
+    assert.equal(running('mrtr-dual-2025')?.era?.why, 'pinned', 'the per-server override');
+    assert.equal(running('fixture')?.protocolVersion, '2025-11-25', 'an SDK 1.x server answers initialize');
   });
 
   test('a tool list change reaches us from both revisions (2026-07-28: on the subscriptions/listen stream)', async () => {
