@@ -25,8 +25,9 @@ const SIGNALS: readonly EraSignal[] = [
   { needs: 'legacy', pattern: /Server-to-client requests are not available on protocol revision 2026/i },
   // FastMCP: a tool returned `InputRequiredResult` on a 2025 connection (-32602).
   { needs: 'modern', pattern: /multi-round-trip result type[\s\S]{0,40}only exists at MCP 2026-07-28/i },
-  // The Python SDK: an input-required result on a handshake-era connection.
-  { needs: 'modern', pattern: /input[_ -]required[\s\S]{0,80}(only|requires)[\s\S]{0,40}2026-07-28/i },
+  // The TypeScript SDK v2 over HTTP (`createMcpHandler`, stateless 2025 serving): `inputRequired()`
+  // on a 2025 request, which has no channel back to us.
+  { needs: 'modern', pattern: /per-request legacy serving cannot receive server-to-client requests/i },
 ];
 
 /** The revision a failed call says it needs, from its error or its `isError` result; undefined for any other failure. */
