@@ -17,7 +17,14 @@ const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-
  * retries slowly where there is no internet.
  */
 const PY_PACKAGES = ['fastmcp==4.0.10', 'mcp==2.3.0'];
-const PIP_SOURCES = ['--index-url', 'file:///opt/pypi/simple', '--extra-index-url', 'file:///opt/pypi-more/simple', '--find-links', '/opt/wheels'];
+const PIP_SOURCES = [
+  '--index-url',
+  'file:///opt/pypi/simple',
+  '--extra-index-url',
+  'file:///opt/pypi-more/simple',
+  '--find-links',
+  '/opt/wheels',
+];
 
 /** @param {string} msg */
 function log(msg) {
@@ -133,7 +140,7 @@ function ensurePython(p) {
   if (existsSync(p.python) && existsSync(p.pyStamp) && readFileSync(p.pyStamp, 'utf8') === want) return;
   log(`python: creating ${p.pyDir} with ${PY_PACKAGES.join(', ')}`);
   if (!existsSync(p.python)) run('python3', ['-m', 'venv', p.pyDir]);
-  run(p.python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', ...PIP_SOURCES, ...PY_PACKAGES]);
+  run(p.python, ['-m', 'pip', 'install', '-qq', '--disable-pip-version-check', ...PIP_SOURCES, ...PY_PACKAGES]);
   writeFileSync(p.pyStamp, want);
 }
 
