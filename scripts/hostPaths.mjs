@@ -30,5 +30,9 @@ export function hostPaths() {
     codeServerEntry: path.join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     codeServerStamp: path.join(codeServerDir, '.provisioned'),
     chromium: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    /** A venv with FastMCP and the official MCP Python SDK, for the fixtures in test/fixtures/py. */
+    pyDir: path.join(cache, 'py'),
+    python: path.join(cache, 'py', 'bin', 'python'),
+    pyStamp: path.join(cache, 'py', '.provisioned'),
   };
 }

@@ -3,12 +3,28 @@
 // Idempotent: every step checks for its result first, so a warm run takes well under a second.
 // Why each piece is needed: README.md, "How the real-host harness works".
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostPaths, repoRoot, CODE_SERVER_VERSION, NODE_MAJOR } from './hostPaths.mjs';
 import { readJson } from './lib/json.mjs';
 
-// python3 runs the stdlib-only MCP server fixture (test/fixtures/pyServer.py), the suite's server in another language.
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'python3', 'iproute2'];
+// python3 runs the stdlib-only MCP server fixture (test/fixtures/pyServer.py), the suite's server in another language;
+// python3-venv holds the frameworks the fixtures in test/fixtures/py are written with (ensurePython).
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'python3', 'python3-venv', 'iproute2'];
+
+/**
+ * The Python frameworks the era fixtures (test/fixtures/py, issue 40) are written with, pinned.
+ * They come from this machine's local package indexes: plain `pip install` tries pypi.org first and
+ * retries slowly where there is no internet.
+ */
+const PY_PACKAGES = ['fastmcp==4.0.10', 'mcp==2.3.0'];
+const PIP_SOURCES = [
+  '--index-url',
+  'file:///opt/pypi/simple',
+  '--extra-index-url',
+  'file:///opt/pypi-more/simple',
+  '--find-links',
+  '/opt/wheels',
+];
 
 /** @param {string} msg */
 function log(msg) {
@@ -118,6 +134,16 @@ function ensureCodeServer(p) {
   writeFileSync(p.codeServerStamp, `${CODE_SERVER_VERSION}\n`);
 }
 
+/** @param {import('./hostPaths.mjs').HostPaths} p */
+function ensurePython(p) {
+  const want = `${PY_PACKAGES.join(' ')}\n`;
+  if (existsSync(p.python) && existsSync(p.pyStamp) && readFileSync(p.pyStamp, 'utf8') === want) return;
+  log(`python: creating ${p.pyDir} with ${PY_PACKAGES.join(', ')}`);
+  if (!existsSync(p.python)) run('python3', ['-m', 'venv', p.pyDir]);
+  run(p.python, ['-m', 'pip', 'install', '-qq', '--disable-pip-version-check', ...PIP_SOURCES, ...PY_PACKAGES]);
+  writeFileSync(p.pyStamp, want);
+}
+
 function ensurePlaywright() {
   try {
     execFileSync(process.execPath, ['-e', "require.resolve('playwright-core')"], { stdio: 'ignore', cwd: repoRoot });
@@ -133,6 +159,13 @@ export function provisionNode() {
   return p;
 }
 
+/** The Python venv alone: what the era fixtures need (test/fixtures/py, scripts/eraMatrix.mjs), without the host. */
+export function provisionPython() {
+  const p = hostPaths();
+  ensurePython(p);
+  return p;
+}
+
 export function provision() {
   const p = hostPaths();
   const t0 = Date.now();
@@ -140,6 +173,7 @@ export function provision() {
   ensurePlaywright();
   ensureNode24(p);
   ensureCodeServer(p);
+  ensurePython(p);
   log(
     `host ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (node ${nodeVersionOf(p.node)}, code-server ${CODE_SERVER_VERSION}, chromium ${p.chromium})`,
   );
