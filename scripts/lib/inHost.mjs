@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
-import { repoRoot, testExtensionDir } from '../hostPaths.mjs';
+import { hostPaths, repoRoot, testExtensionDir } from '../hostPaths.mjs';
 import { launchBrowser } from './browser.mjs';
 import { freePort, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from './fixtures.mjs';
@@ -93,6 +93,8 @@ async function runTrusted({ grep }) {
         env: {
           MCP_TEST_RECORD_DIR: recordDir,
           MCP_TEST_REPO_ROOT: repoRoot,
+          // The venv with FastMCP and the Python SDK (scripts/provision.mjs), for test/fixtures/py.
+          MCP_TEST_PYTHON: hostPaths().python,
           MCP_TEST_HTTP_URL: http.url,
           MCP_TEST_SSE_URL: http.sseUrl,
           COPILOT_HOME: copilotHome,

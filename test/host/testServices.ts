@@ -1,3 +1,4 @@
+import type { EraSwitchPort } from '../../src/servers/connectionDeps';
 import * as vscode from 'vscode';
 import { Services, type ServicesOptions } from '../../src/context';
 import type { ElicitationSink } from '../../src/elicitation/broker';
@@ -62,6 +63,8 @@ export class TestHooks {
   readonly routingOffer = new Interceptor<OfferPrompt>();
   /** In front of the notice that a server was given up on. */
   readonly gaveUp = new Interceptor<GaveUpPrompt>();
+  /** In front of the offer to reconnect a server at the revision a tool needs (ui/eraOffer.ts). */
+  readonly eraOffer = new Interceptor<EraSwitchPort>();
 
   /** The options the services are built with: every seam goes through this object. */
   options(): ServicesOptions {
@@ -71,6 +74,7 @@ export class TestHooks {
       sink: (real) => this.sink.wrap(real),
       routingOffer: (real) => this.routingOffer.wrap(real),
       gaveUpPrompt: (real) => this.gaveUp.wrap(real),
+      eraOffer: (real) => this.eraOffer.wrap(real),
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
       signInTimeoutMs: () => this.signInTimeoutMs,

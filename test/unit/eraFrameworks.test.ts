@@ -15,8 +15,7 @@ import { Connection } from '../../src/servers/connection';
 import type { EraSwitchOffer } from '../../src/servers/connectionDeps';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { ElicitationBroker } from '../../src/elicitation/broker';
-import type { FormAnswer, FormPrompt } from '../../src/elicitation/presenter';
-import type { AnswerContent, Field } from '../../src/shared/fieldModel';
+import { acceptAll } from '../host/validAnswer';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import { EraMismatchError } from '../../src/servers/era/eraMismatch';
 import { FakePresenter } from './support/fakePresenter';
@@ -26,30 +25,8 @@ import { provisionPython } from '../../scripts/provision.mjs';
 const PY = path.join(__dirname, '..', 'fixtures', 'py');
 let python = '';
 
-/** A valid answer for each field: what a person filling the form would send. */
-function fill(field: Field): AnswerContent[string] {
-  switch (field.kind) {
-    case 'string':
-      return field.format === 'email' ? 'ada@example.com' : field.format === 'date' ? '2026-12-03' : 'Ada';
-    case 'number':
-    case 'integer':
-      return field.minimum ?? 7;
-    case 'boolean':
-      return true;
-    case 'singleSelect':
-      return field.options[0]?.value ?? '';
-    case 'multiSelect':
-      return field.options.slice(0, Math.max(1, field.minItems ?? 1)).map((o) => o.value);
-  }
-}
-
-const answerAll = (p: FormPrompt): FormAnswer => ({
-  action: 'accept',
-  content: Object.fromEntries(p.form.fields.map((f) => [f.key, fill(f)])),
-});
-
 function harness(d: ServerDefinition, offers: { said: EraSwitchOffer[]; answers: boolean[] }) {
-  const presenter = new FakePresenter({ form: answerAll });
+  const presenter = new FakePresenter({ form: acceptAll });
   const broker = new ElicitationBroker({
     presenter,
     gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
