@@ -39,7 +39,7 @@ function pickerWindow(): {
   showQuickPick: (items: readonly (vscode.QuickPickItem | string)[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
   createQuickPick: typeof vscode.window.createQuickPick;
 } {
-  return vscode.window as ReturnType<typeof pickerWindow>;
+  return vscode.window;
 }
 
 /** A showQuickPick that records each row (a plain string is its own label) and is dismissed, as the user would. */
