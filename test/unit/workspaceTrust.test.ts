@@ -1,12 +1,11 @@
 /**
  * What an untrusted workspace can reach, in plain Node: which user servers depend on the
  * workspace (and so wait for trust), which variables of a workspace envFile never reach a process,
- * which names a configured server may not take, and how an API caller is told from its stack.
+ * which names a configured server may not take.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { callingExtension, callStackFiles } from '../../src/api/caller';
 import { parseServersSetting } from '../../src/config/parse/mcpJson';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
 import { dependsOnWorkspace, isInside, mayStart, withoutCodeLoadingEnv } from '../../src/config/parse/trust';
@@ -84,50 +83,5 @@ void describe('names a configured server may not take', () => {
     );
     assert.equal(r.errors.length, 2);
     assert.match(r.errors[0]?.message ?? '', /kept for extensions that use the API/);
-  });
-});
-
-void describe('the API caller', () => {
-  const exts = [
-    { id: 'pub.outer', folder: '/exts/pub.outer' },
-    { id: 'pub.outer-plus', folder: '/exts/pub.outer-plus' },
-    { id: 'pub.nested', folder: '/exts/pub.outer/node_modules/nested' },
-  ];
-
-  void it('is the first extension frame outside the API module, innermost first', () => {
-    const got = callingExtension(
-      ['/ours/dist/extension.js', '/host/extensionHostProcess.js', '/exts/pub.outer-plus/main.js', '/exts/pub.outer/main.js'],
-      ['/ours/dist/extension.js'],
-      exts,
-      false,
-    );
-    assert.equal(got?.id, 'pub.outer-plus', 'a folder that merely starts like another is not inside it');
-  });
-
-  void it('prefers the deepest folder when extensions nest', () => {
-    assert.equal(callingExtension(['/exts/pub.outer/node_modules/nested/x.js'], [], exts, false)?.id, 'pub.nested');
-  });
-
-  void it('is nobody when no frame belongs to an extension', () => {
-    assert.equal(
-      callingExtension(['/ours/dist/extension.js', 'node:internal/timers'], ['/ours/dist/extension.js'], exts, false),
-      undefined,
-    );
-  });
-
-  void it("is read from the real stack: this test file is on it, and the host's formatter is left in place", () => {
-    const formatter = (): string => 'custom';
-    const original: unknown = Reflect.get(Error, 'prepareStackTrace');
-    Error.prepareStackTrace = formatter;
-    try {
-      const files = callStackFiles();
-      assert.ok(
-        files.some((f) => f.endsWith('workspaceTrust.test.ts')),
-        files.join('\n'),
-      );
-      assert.equal(Reflect.get(Error, 'prepareStackTrace'), formatter);
-    } finally {
-      Reflect.set(Error, 'prepareStackTrace', original);
-    }
   });
 });
