@@ -1,6 +1,6 @@
 /**
  * What an untrusted workspace can reach, in plain Node: which user servers depend on the
- * workspace (and so wait for trust), which variables of a workspace envFile never reach a process,
+ * workspace (and so wait for trust), how a workspace envFile is told apart,
  * which names a configured server may not take.
  */
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseServersSetting } from '../../src/config/parse/mcpJson';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
-import { dependsOnWorkspace, isInside, mayStart, withoutCodeLoadingEnv } from '../../src/config/parse/trust';
+import { dependsOnWorkspace, isInside, mayStart } from '../../src/config/parse/trust';
 
 const CTX = { userHome: '/home/u', env: { HOME: '/home/u', EMPTY: '' }, pathSeparator: '/' };
 const user = (raw: Record<string, unknown>): ServerDefinition => {
@@ -50,20 +50,6 @@ void describe('a user server that depends on the workspace', () => {
 });
 
 void describe('an envFile inside an untrusted workspace', () => {
-  void it('never passes on variables that make a process load code or choose its binaries', () => {
-    const { env, dropped } = withoutCodeLoadingEnv({
-      NODE_OPTIONS: '--require ./evil.js',
-      LD_PRELOAD: './evil.so',
-      DYLD_INSERT_LIBRARIES: './evil.dylib',
-      path: './bin',
-      PYTHONSTARTUP: 'evil.py',
-      API_URL: 'https://api.example',
-      NODE_ENV: 'production',
-    });
-    assert.deepEqual(env, { API_URL: 'https://api.example', NODE_ENV: 'production' });
-    assert.deepEqual(dropped.sort(), ['DYLD_INSERT_LIBRARIES', 'LD_PRELOAD', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'path']);
-  });
-
   void it('is told apart from a file beside the workspace on a path-segment boundary', () => {
     assert.equal(isInside('/ws/repo/.env', '/ws/repo', '/', false), true);
     assert.equal(isInside('/ws/repo-other/.env', '/ws/repo', '/', false), false);
