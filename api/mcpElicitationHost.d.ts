@@ -12,6 +12,12 @@
  * requests from MCP servers. They are attributed to the calling extension, which is read from the
  * call stack, so call `elicit` directly from your extension's code: its name, policy key and
  * rate-limit bucket are `extension:<publisher.name>`; `source` is only a label shown beside it.
+ *
+ * The attribution is best effort, and the prompt says "told from its call stack". Extensions share
+ * one extension host and one JavaScript realm, and VS Code gives no caller identity that another
+ * extension could not fake: it can load your files and call your functions, or replace the globals
+ * the stack is read with. What is not accepted is a frame whose code is not the file it names (a
+ * `vm` script, `eval` or `new Function` given another extension's file name or `sourceURL`).
  */
 import type { Event } from 'vscode';
 
@@ -54,7 +60,8 @@ export interface McpElicitationHostApi {
   readonly version: 1;
   /**
    * Rejects when the calling extension cannot be told from the call stack (for example when
-   * `elicit` is handed to a timer or another extension as a bound function).
+   * `elicit` is handed to a timer or another extension as a bound function, or called only from
+   * code that is not an extension's file as loaded: a `vm` script, `eval`).
    */
   elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult>;
   servers(): readonly ServerInfo[];

@@ -48,6 +48,7 @@ import { ServerLogs } from './util/serverLogs';
 import { routeSdkConsole } from './util/sdkConsole';
 import { displayText } from './elicitation/safety/displayText';
 import * as safe from './util/safeText';
+import { STRAY_ACCEPT_MS } from './ui/quickInput/strayAccept';
 
 /** How often to send keep-alive progress while the user answers (the broker's default is the same). */
 const KEEP_ALIVE_MS = 15_000;
@@ -78,6 +79,8 @@ export interface ServicesOptions {
   readonly legTimer?: SetTimer;
   /** How long the browser has to come back from a sign-in, ms, read per sign-in; `undefined`: the extension's own. */
   readonly signInTimeoutMs?: () => number | undefined;
+  /** How long a question that opened by itself takes no accept, ms, read per question; `undefined`: the extension's own. */
+  readonly strayAcceptMs?: () => number | undefined;
   /** Wraps what the broker shows and tells the user through (tests observe or answer for the user). */
   readonly presenter?: (real: Presenter) => Presenter;
   /** Wraps what the connections hand their server's requests and notices to. */
@@ -191,6 +194,7 @@ export class Services extends Disposable {
       onDidShowPrompt: (kind, id, widget) => observers.promptShown?.(kind, id, widget),
       openExternal: (uri) => this.openExternal(uri),
       forgetAnswer: (fingerprint) => memory.forget(fingerprint),
+      strayAcceptMs: () => options.strayAcceptMs?.() ?? STRAY_ACCEPT_MS,
     });
     const presenter = options.presenter?.(this.presenter) ?? this.presenter;
     this.broker = new ElicitationBroker({

@@ -1,7 +1,7 @@
 // Runs the mocha suite inside the real extension host of code-server: the workbench reads
 // `extensionDevelopmentPath` and `extensionTestsPath` from its `payload` URL parameter, loads our
 // `run()`, and reports the outcome through window.codeAutomationExit / codeAutomationLog.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { format } from 'node:util';
 import path from 'node:path';
@@ -202,27 +202,36 @@ async function runUntrusted() {
       'mcpElicitation.audit.includeValues': true,
     },
   });
-  return runHost({
-    ws,
-    logName: 'integration-untrusted.log',
-    codeServer: {
-      workspaceTrust: true,
-      settings: {
-        'mcpElicitation.servers': {
-          'user-server': stdioFixture('user-server', recordDir),
-          'user-workspace-cwd': { ...stdioFixture('user-workspace-cwd', recordDir), cwd: '${workspaceFolder}' },
-          'user-relative-envfile': { ...stdioFixture('user-relative-envfile', recordDir), envFile: '.env' },
-          'user-absolute-envfile': { ...stdioFixture('user-absolute-envfile', recordDir), envFile: path.join(ws.dir, '.env') },
+  const linkDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-link-'));
+  const linkedEnv = path.join(linkDir, 'linked.env');
+  symlinkSync(path.join(ws.dir, '.env'), linkedEnv);
+  try {
+    return await runHost({
+      ws,
+      logName: 'integration-untrusted.log',
+      codeServer: {
+        workspaceTrust: true,
+        settings: {
+          'mcpElicitation.servers': {
+            'user-server': stdioFixture('user-server', recordDir),
+            'user-workspace-cwd': { ...stdioFixture('user-workspace-cwd', recordDir), cwd: '${workspaceFolder}' },
+            'user-relative-envfile': { ...stdioFixture('user-relative-envfile', recordDir), envFile: '.env' },
+            'user-absolute-envfile': { ...stdioFixture('user-absolute-envfile', recordDir), envFile: path.join(ws.dir, '.env') },
+            // Outside the workspace by its path, inside it through the link.
+            'user-linked-envfile': { ...stdioFixture('user-linked-envfile', recordDir), envFile: linkedEnv },
+          },
+          // The suite's API calls come from our own extension's folder, so they carry its id.
+          'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'block', 'Secret Source': 'allow' },
+          'mcpElicitation.defaultPolicy': 'ask',
+          'mcpElicitation.rateLimit': { requests: 3, perSeconds: 60 },
+          'mcpElicitation.sensitiveFields': 'decline',
         },
-        // The suite's API calls come from our own extension's folder, so they carry its id.
-        'mcpElicitation.serverPolicy': { 'extension:mcp-elicitation.mcp-elicitation-host': 'block', 'Secret Source': 'allow' },
-        'mcpElicitation.defaultPolicy': 'ask',
-        'mcpElicitation.rateLimit': { requests: 3, perSeconds: 60 },
-        'mcpElicitation.sensitiveFields': 'decline',
+        env: { MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_GREP: UNTRUSTED_SUITE },
       },
-      env: { MCP_TEST_RECORD_DIR: recordDir, MCP_TEST_REPO_ROOT: repoRoot, MCP_TEST_GREP: UNTRUSTED_SUITE },
-    },
-  });
+    });
+  } finally {
+    rmSync(linkDir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { describeState } from '../servers/serverState';
 import { Disposable } from '../util/disposable';
 import { Emitter, type Event } from '../util/emitter';
 import { EXTENSION_NAME_PREFIX } from '../config/parse/definitions';
-import { callingExtension, callStackFiles, type InstalledExtension } from './caller';
+import { callingExtension, callStackFrames, type InstalledExtension } from './caller';
 
 /** Builds the versioned public API over the broker and server manager. */
 export class PublicApi extends Disposable implements McpElicitationHostApi {
@@ -29,7 +29,7 @@ export class PublicApi extends Disposable implements McpElicitationHostApi {
   elicit(params: ElicitParams, options: { source?: string; signal?: AbortSignal }): Promise<ElicitResult> {
     // Read synchronously, before the first await: later the caller's frames are gone.
     const caller = callingExtension(
-      callStackFiles(),
+      callStackFrames(),
       [__filename],
       vscode.extensions.all.map((e) => ({ id: e.id, folder: e.extensionUri.fsPath })),
     );

@@ -71,7 +71,12 @@ async function pickSignedIn(s: Services): Promise<string | undefined> {
     void safe.showInformationMessage(safe.l10n.t('No server is signed in.'));
     return undefined;
   }
-  return vscode.window.showQuickPick(names, { placeHolder: vscode.l10n.t('Sign out of which MCP server?') });
+  // Names are config keys, maybe from the workspace's own file: a row draws `$(…)` as an icon.
+  const picked = await vscode.window.showQuickPick(
+    names.map((name) => ({ label: displayText(name), name })),
+    { placeHolder: vscode.l10n.t('Sign out of which MCP server?') },
+  );
+  return picked?.name;
 }
 
 function pendingFrom(arg: unknown): PendingView | undefined {

@@ -284,11 +284,13 @@ export async function giveBackToVscode(deps: RouteDeps, arg: unknown): Promise<b
   const ours = ourWorkspaceConfig();
   let name = nameFrom(arg);
   if (!name) {
-    const picked = await vscode.window.showQuickPick([...routedEntries.map((e) => e.name), ...Object.keys(ours.servers)], {
-      placeHolder: vscode.l10n.t('Server to give back to VS Code'),
-    });
+    // Config keys, maybe from the workspace's own file, neutralised as in Route's picker; `name` keeps the exact key.
+    const picked = await vscode.window.showQuickPick(
+      [...routedEntries.map((e) => e.name), ...Object.keys(ours.servers)].map((n) => ({ label: displayText(n), name: n })),
+      { placeHolder: vscode.l10n.t('Server to give back to VS Code') },
+    );
     if (!picked) return false;
-    name = picked;
+    name = picked.name;
   }
   const routedDef = routedEntries.find((e) => e.name === name)?.resolved?.def;
   const route = routedDef && routeOf(routedDef);

@@ -307,7 +307,7 @@ function pickTool(deps: RunToolDeps, conn: Connection): Promise<Tool | undefined
   const picked = tracked(
     deps,
     vscode.window.showQuickPick(items, {
-      title: vscode.l10n.t('Run Tool on {0}', conn.name),
+      title: vscode.l10n.t('Run Tool on {0}', displayText(conn.name)),
       placeHolder: vscode.l10n.t('Tool'),
       matchOnDescription: true,
       matchOnDetail: true,

@@ -12,7 +12,8 @@ import { mergeDefinitions } from './parse/mergeDefinitions';
 import { formatConfigError } from './parse/report';
 import { describeIgnoredKeys, sourceFile, type ConfigError, type InputDefinition, type ServerDefinition } from './parse/definitions';
 import { asVariableText, collectCommandIds, collectInputIds, substituteDefinition } from './parse/substitute';
-import { dependsOnWorkspace, isInside, isWorkspaceDefined, withoutCodeLoadingEnv } from './parse/trust';
+import { isWorkspaceDefined } from './parse/trust';
+import { userTrustWait, type TrustWait } from './trustGate';
 import { displayText, MAX_MESSAGE_CHARS } from '../shared/displayText';
 import * as safe from '../util/safeText';
 import { envSecrets } from '../util/redact';
@@ -30,6 +31,8 @@ export interface ResolvedServer {
    * `envFile` or `cwd`): gated by workspace trust like a workspace server.
    */
   readonly usesWorkspace: boolean;
+  /** Why `usesWorkspace`: what the user is told when the server waits for trust. */
+  readonly trustWait?: TrustWait;
   /** Where the user edits it ("Open Definition"). */
   readonly definitionUri: vscode.Uri | undefined;
 }
@@ -43,12 +46,9 @@ export interface LoadedConfig {
   readonly vscodeOwned: readonly ServerDefinition[];
 }
 
-/** Whether `file` lies in one of the open workspace folders. */
-function insideWorkspace(file: string): boolean {
-  const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
-  return (vscode.workspace.workspaceFolders ?? []).some(
-    (f) => f.uri.scheme === 'file' && isInside(path.resolve(file), f.uri.fsPath, path.sep, caseInsensitive),
-  );
+/** The open workspace's folders on disk. */
+function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 /**
@@ -145,11 +145,6 @@ export class ConfigLoader extends Disposable {
     return { servers, broken, errors, vscodeOwned };
   }
 
-  /** A command a workspace file names runs only in a trusted workspace; the user's own definitions always may. */
-  private mayRunCommands(def: ServerDefinition): boolean {
-    return vscode.workspace.isTrusted || !isWorkspaceDefined(def.source);
-  }
-
   private async resolve(
     def: ServerDefinition,
     inputs: ReadonlyMap<string, InputDefinition>,
@@ -160,26 +155,24 @@ export class ConfigLoader extends Disposable {
     const folder = def.source.kind === 'workspaceFile' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const base = { userHome: os.homedir(), env: process.env, pathSeparator: path.sep };
     const workspaceDefined = isWorkspaceDefined(def.source);
-    const usesWorkspace = !workspaceDefined && dependsOnWorkspace(def, base, (p) => path.isAbsolute(p));
+    const trustWait = workspaceDefined
+      ? undefined
+      : await userTrustWait(def, inputs, {
+          substitution: base,
+          folders: workspaceFolderPaths(),
+          caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+        });
+    const usesWorkspace = trustWait !== undefined;
     if ((workspaceDefined || usesWorkspace) && !vscode.workspace.isTrusted) {
-      // Inert until the workspace is trusted: no input is asked and no envFile is read for a server
-      // that may not start. Trust reloads the configuration and resolves it then.
-      return { server: { def, workspaceDefined, usesWorkspace, definitionUri } };
+      // Inert until the workspace is trusted: no input is asked, no command runs and no envFile is
+      // read for a server that may not start. Trust reloads the configuration and resolves it then.
+      if (trustWait) this.log.info(`[${def.name}] starts once you trust this workspace (${trustWait})`);
+      return { server: { def, workspaceDefined, usesWorkspace, ...(trustWait ? { trustWait } : {}), definitionUri } };
     }
     const values: Record<string, string> = {};
     for (const id of collectInputIds(def)) {
       const input = inputs.get(id);
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
-      if (input.type === 'command' && !this.mayRunCommands(def)) {
-        return {
-          error: {
-            ...at,
-            server: def.name,
-            key: `input:${id}`,
-            message: 'a command input of the workspace runs only once the workspace is trusted',
-          },
-        };
-      }
       let v: string | undefined;
       try {
         v = await this.inputs.resolve(input, { server: def.name, source: def.source });
@@ -209,16 +202,6 @@ export class ConfigLoader extends Disposable {
     // `${command:id}`: run each once, before substituting (VS Code resolves them the same way).
     const commands: Record<string, string> = {};
     for (const id of collectCommandIds(def)) {
-      if (!this.mayRunCommands(def)) {
-        return {
-          error: {
-            ...at,
-            server: def.name,
-            key: `command:${id}`,
-            message: 'a command variable of the workspace runs only once the workspace is trusted',
-          },
-        };
-      }
       try {
         const r = await vscode.commands.executeCommand<unknown>(id);
         if (r === undefined || r === null) {
@@ -263,15 +246,6 @@ export class ConfigLoader extends Disposable {
           },
         };
       }
-      if (!vscode.workspace.isTrusted && insideWorkspace(envPath)) {
-        // A user's server reading a file of an untrusted repository by its absolute path: the
-        // repository must not choose what the process loads.
-        const kept = withoutCodeLoadingEnv(fromFile);
-        if (kept.dropped.length) {
-          this.log.warn(`[${def.name}] envFile ${envPath} is inside this untrusted workspace: ignored ${kept.dropped.join(', ')} from it`);
-        }
-        fromFile = kept.env;
-      }
       // Kept apart from `env`: the file applies first, and a PATH in it replaces while one in `env` appends (launch.ts).
       resolved = { ...resolved, envFileValues: fromFile };
     }
@@ -281,7 +255,7 @@ export class ConfigLoader extends Disposable {
     if (resolved.type === 'stdio' && launchFolder) resolved = { ...resolved, launchFolder };
     this.warnIgnoredKeys(def);
     for (const v of resolved.type === 'stdio' ? envSecrets(resolved.env) : Object.values(resolved.headers)) this.log.addSecret(v);
-    return { server: { def: resolved, workspaceDefined, usesWorkspace, definitionUri } };
+    return { server: { def: resolved, workspaceDefined, usesWorkspace, ...(trustWait ? { trustWait } : {}), definitionUri } };
   }
 
   /**

@@ -197,10 +197,20 @@ export class ServerManager extends Disposable {
     const name = displayText(entry.conn.name);
     const why = entry.resolved.workspaceDefined
       ? safe.l10n.t('“{0}” is defined by this workspace and starts only when you trust the workspace.', name)
-      : safe.l10n.t(
-          '“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.',
-          name,
-        );
+      : entry.resolved.trustWait === 'envFile'
+        ? safe.l10n.t(
+            '“{0}” is your server, but its envFile is a file of this workspace, so it starts once you trust this workspace.',
+            name,
+          )
+        : entry.resolved.trustWait === 'command'
+          ? safe.l10n.t(
+              '“{0}” is your server, but it runs a VS Code command when it starts (a command variable or a command input), which answers from this workspace, so it starts once you trust this workspace.',
+              name,
+            )
+          : safe.l10n.t(
+              '“{0}” is your server, but it uses files of this workspace when it starts (the workspace folder, a relative envFile or cwd), so it starts only when you trust the workspace.',
+              name,
+            );
     void safe
       .showWarningMessage(why, manage)
       .then((choice) => choice === manage && vscode.commands.executeCommand('workbench.trust.manage'));

@@ -113,9 +113,10 @@ export async function showUrlConsent(prompt: UrlPrompt, signal: AbortSignal, hoo
   const blockServer = vscode.l10n.t('Block this Server');
   const title = safe.l10n.t('Open a page on {0} in your browser?', displayText(site(prompt)));
   const show = a.verdict === 'warn' ? safe.showWarningMessage : safe.showInformationMessage;
-  // VS Code makes the first button primary, so Enter presses it. For a link with warnings
-  // (look-alike host, user-info, odd port) the safe answer is the default; opening takes a click.
-  const buttons = a.verdict === 'warn' ? [decline, open, copy, blockServer] : [open, copy, decline, blockServer];
+  // VS Code makes the first button primary and focuses it, so Enter presses it. The dialog opens
+  // when the server asks, maybe while the user is typing elsewhere: a stray Enter must not open the
+  // page, so Decline comes first for every link and opening always takes a click (or Tab).
+  const buttons = [decline, open, copy, blockServer];
   const choice = await modalUnlessWithdrawn(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return { action: 'cancel' };
   switch (choice) {
@@ -175,8 +176,8 @@ export async function showSignInConsent(
   const decline = vscode.l10n.t('Decline');
   const title = safe.l10n.t('Sign in to “{0}” on {1}?', displayText(prompt.asker.name), displayText(site(prompt)));
   const show = a.verdict === 'warn' ? safe.showWarningMessage : safe.showInformationMessage;
-  // As for url mode: with warnings the safe answer is the default, and signing in takes a click.
-  const buttons = a.verdict === 'warn' ? [decline, open] : [open, decline];
+  // As for url mode: the dialog opens by itself, so the default (Enter) is Decline, and signing in takes a click.
+  const buttons = [decline, open];
   const choice = await modalUnlessWithdrawn(show(title, { modal: true, detail }, ...buttons), signal);
   if (signal.aborted) return 'cancelled';
   if (choice === decline) return 'declined';

@@ -47,6 +47,8 @@ export interface PresenterDeps {
   readonly onCspViolation?: (server: string, directive: string) => void;
   /** Undo on the answered-from-memory note: forgets that answer. */
   readonly forgetAnswer: (fingerprint: string) => Promise<boolean>;
+  /** How long a question that opened by itself takes no accept, ms (quickInput/strayAccept.ts), read per question. */
+  readonly strayAcceptMs: () => number;
 }
 
 /** The real user interface behind the broker: native quick input, the webview form, modal consent. */
@@ -96,6 +98,8 @@ export class VscodePresenter implements Presenter {
       const marked = prompt.messageTruncated ? { ...prompt, message: withSuffix(prompt.message, ' …') } : prompt;
       return showQuickForm(marked, signal, {
         onBlockServer,
+        // A server's question opens when the server asks, not when the user does.
+        strayAcceptMs: this.deps.strayAcceptMs(),
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
         ...(control
           ? {

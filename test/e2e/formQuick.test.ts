@@ -14,6 +14,7 @@ import {
   notification,
   pickItem,
   quickInput,
+  readQuestion,
   runCommand,
   screenshot,
   type DemoRecord,
@@ -46,6 +47,7 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
       .locator('.quick-input-titlebar', { hasText: `MCP server “${server}” asks` })
       .waitFor();
     await qi().getByText(shows).first().waitFor();
+    await readQuestion(wb.page);
   }
 
   /**
@@ -336,8 +338,12 @@ describe('Workbench: form-mode elicitation on native quick input', () => {
       'Accept and remember for this session',
       'Accept and remember in this workspace',
     ]);
-    assert.match(await rows().and(qi().locator('.focused')).innerText(), /^\s*Accept/, 'Enter accepts');
+    // No row starts active, so Enter alone answers nothing; a yes takes picking Accept.
+    assert.equal(await rows().and(qi().locator('.focused')).count(), 0, 'no row is active');
     await shot('quickpick-confirmation-dark');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    assert.match(await rows().and(qi().locator('.focused')).innerText(), /^\s*Accept/, 'one arrow key to Accept');
     await page.keyboard.press('Enter');
     assert.deepEqual(await answer('confirm_only', 'inject'), { action: 'accept', content: {} });
 

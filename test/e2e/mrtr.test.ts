@@ -14,6 +14,7 @@ import {
   openWorkbench,
   pickItem,
   quickInput,
+  readQuestion,
   runCommand,
   screenshot,
   screenshotIfFailed,
@@ -83,6 +84,7 @@ describe('Workbench: a server that speaks only MCP 2026-07-28', () => {
     const qi = quickInput(page);
     await qi.locator('.quick-input-titlebar', { hasText: 'MCP server “demo-modern” asks' }).waitFor();
     await qi.getByText('Pick an even number').first().waitFor();
+    await readQuestion(page);
     await screenshot(page, 'mrtr-form-round-1');
     await page.keyboard.type('3');
     await page.keyboard.press('Enter');

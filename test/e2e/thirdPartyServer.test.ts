@@ -14,7 +14,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
 import { askAgentInChat, chatWorkbenchOptions, startFromMcpList, vscodeElicitationShown } from './agentWorkbench';
-import { openWorkbench, quickInput, screenshot, screenshotIfFailed, waitForServers, type Workbench } from './workbench';
+import { openWorkbench, quickInput, readQuestion, screenshot, screenshotIfFailed, waitForServers, type Workbench } from './workbench';
 
 const AZMCP = path.join(repoRoot, 'node_modules', '@azure', 'mcp-linux-x64', 'dist', 'azmcp');
 
@@ -66,6 +66,7 @@ describe(
         .getByText(/keyvault_secret_get' may expose secrets/)
         .first()
         .waitFor();
+      await readQuestion(page);
       // Each choice by the server's title, with the value it sends beneath (visible text only).
       const rows = await qi.locator('.quick-input-list .monaco-list-row').evaluateAll((rs) =>
         rs.map((r) =>

@@ -12,6 +12,7 @@ import { launchBrowser } from '../../scripts/lib/browser.mjs';
 import { startCodeServer, workbenchUrl } from '../../scripts/lib/codeServer.mjs';
 import { makeWorkspace, startHttpFixture, stdioFixture } from '../../scripts/lib/fixtures.mjs';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
+import { STRAY_ACCEPT_MS } from '../../src/ui/quickInput/strayAccept';
 
 export const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 
@@ -142,6 +143,15 @@ function seedApplicationStorage(entries: Record<string, string>): string {
       tx.oncomplete = () => db.close();
     };
   })()`;
+}
+
+/**
+ * A question that opened by itself takes no answer for its first moments (STRAY_ACCEPT_MS,
+ * src/ui/quickInput/strayAccept.ts), so an Enter meant for something else is not taken: the test
+ * reads it for as long as a user would before it answers.
+ */
+export function readQuestion(page: Page): Promise<void> {
+  return page.waitForTimeout(STRAY_ACCEPT_MS);
 }
 
 /** Runs a command from the palette by its full title ("Category: Title"). */

@@ -51,6 +51,11 @@ export class TestHooks {
   /** How long the browser has to come back from a sign-in, ms; `undefined`: the extension's own. */
   signInTimeoutMs: number | undefined = undefined;
   /**
+   * How long a question that opened by itself takes no accept, ms; `undefined`: the extension's own.
+   * 0 here: the suite answers the moment a prompt shows; the test of the guard sets it.
+   */
+  strayAcceptMs: number | undefined = 0;
+  /**
    * Simulated time for the timeouts of requests to servers: in the test build they fire only when
    * a test advances this clock (no in-host test waits a real 15 minutes for one).
    */
@@ -78,6 +83,7 @@ export class TestHooks {
       keepAliveMs: () => this.keepAliveMs,
       connectTimeoutMs: () => this.connectTimeoutMs,
       signInTimeoutMs: () => this.signInTimeoutMs,
+      strayAcceptMs: () => this.strayAcceptMs,
       legTimer: this.legClock.setTimer,
       observers: {
         promptShown: (kind, id, widget, items) =>

@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { vscodeIcons } from '../unit/support/linkPatterns';
+import { STRAY_ACCEPT_MS } from '../../src/ui/quickInput/strayAccept';
 import { acceptQuickInput, messageText, elicitVia, nextPrompt, services, waitFor, waitForRunning } from './helpers';
+
+/** The stray-accept guard in these tests, ms: as in the extension (quickInput/strayAccept.ts). */
+const STRAY_MS = STRAY_ACCEPT_MS;
 
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({
   type: 'object',
@@ -276,8 +280,12 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
           'Accept and remember for this session',
           'Accept and remember in this workspace',
         ]);
-        await waitFor(() => qp.activeItems.length > 0, 'active item');
-        assert.match(qp.activeItems[0]?.label ?? '', /Accept$/, 'Enter accepts');
+        // Nothing starts active: Enter alone answers nothing (else it would say yes to every confirmation).
+        await acceptQuickInput();
+        assert.ok(
+          qp.activeItems.every((i) => !i.label.endsWith('Accept')),
+          `active: ${JSON.stringify(qp.activeItems.map((i) => i.label))}`,
+        );
         qp.activeItems = qp.items.filter((i) => i.label.endsWith(choice));
         await acceptQuickInput();
         const r = await wire;
@@ -288,6 +296,38 @@ suite('Form mode on native widgets (answers checked on the wire)', () => {
       }
     });
   }
+
+  suite('a question that opens by itself takes no accept right away (a stray Enter)', () => {
+    setup(() => (s.hooks.strayAcceptMs = STRAY_MS));
+    teardown(() => (s.hooks.strayAcceptMs = 0));
+    /** Until the guard is over, by the clock (the guard is a time). */
+    const afterGuard = (shownAt: number): Promise<void> => waitFor(() => Date.now() - shownAt > STRAY_MS, 'the guard is over');
+
+    test('one field: an Enter as it appears is not taken; a later one is', async () => {
+      const wire = elicitVia('fixture', { message: 'Branch to push to?', requestedSchema: schema({ branch: { type: 'string' } }) });
+      const p = await nextPrompt(s);
+      const box = p.widget as vscode.InputBox;
+      box.value = 'main';
+      await acceptQuickInput();
+      box.value = 'feature/x';
+      await afterGuard(p.at);
+      await acceptQuickInput();
+      assert.deepEqual((await wire).response, { action: 'accept', content: { branch: 'feature/x' } }, 'the early Enter sent nothing');
+    });
+
+    test('a confirmation: Accept is not active, and even picked it is not taken as the question appears', async () => {
+      const wire = elicitVia('fixture', { message: 'Push to main?', requestedSchema: { type: 'object', properties: {} } });
+      const p = await nextPrompt(s);
+      const qp = p.widget as vscode.QuickPick<vscode.QuickPickItem>;
+      const row = (label: string): vscode.QuickPickItem[] => qp.items.filter((i) => i.label.endsWith(label));
+      qp.activeItems = row('Accept');
+      await acceptQuickInput();
+      qp.activeItems = row('Decline');
+      await afterGuard(p.at);
+      await acceptQuickInput();
+      assert.deepEqual((await wire).response, { action: 'decline' }, 'the early accept sent nothing');
+    });
+  });
 
   test('a server cancellation closes the open prompt and nothing is sent', async () => {
     const wire = elicitVia(

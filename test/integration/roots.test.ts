@@ -90,16 +90,17 @@ suite('Roots: the workspace folders, per server, in both eras (issue 24 item 1)'
     await waitFor(() => changesHeard('roots-2025') > before, 'notifications/roots/list_changed reached roots-2025');
     for (const server of ['roots-2025', 'roots-modern', 'roots-modern-http']) assert.deepEqual(await rootsOf(server), [], server);
     assert.deepEqual(await rootsOf('fixture-http'), [{ uri: folder.uri.toString(), name: folder.name }], 'a server without an entry');
-    // Named again (by folder name, or by path), the folder is back.
+    // Named again by its path, the folder is back; by its name, which a .code-workspace file chooses, it is not.
     const heard = changesHeard('roots-2025');
     await config().update(
       'serverRoots',
-      { 'roots-2025': [folder.name], 'roots-modern': [folder.uri.fsPath] },
+      { 'roots-2025': [`${folder.uri.fsPath}/`], 'roots-modern': [folder.uri.fsPath], 'roots-modern-http': [folder.name] },
       vscode.ConfigurationTarget.Workspace,
     );
     await waitFor(() => changesHeard('roots-2025') > heard, 'a second list_changed');
     assert.deepEqual(await rootsOf('roots-2025'), [{ uri: folder.uri.toString(), name: folder.name }]);
     assert.deepEqual(await rootsOf('roots-modern'), [{ uri: folder.uri.toString(), name: folder.name }]);
+    assert.deepEqual(await rootsOf('roots-modern-http'), [], 'a folder name narrows to nothing');
     await config().update('serverRoots', savedRoots, vscode.ConfigurationTarget.Workspace);
   });
 

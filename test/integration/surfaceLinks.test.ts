@@ -16,6 +16,7 @@ import { SURFACE_TEXTS } from '../fixtures/hostileCases.mjs';
 import { liveMarkdown, MARKDOWN_LINKS, renderedLiteral, vscodeIcons, vscodeLinks } from '../unit/support/linkPatterns';
 import { writeFileSync } from 'node:fs';
 import { nextPrompt, services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
+import { followInBrowser, protectedServer } from './protectedServer';
 
 /** A config key (the server's name) with a command link and raw HTML. */
 const NAME = `${SURFACE_TEXTS[0]} ${SURFACE_TEXTS[4]}`;
@@ -26,6 +27,43 @@ const FAILING = `${SURFACE_TEXTS[2]} failing`;
 const ALL = SURFACE_TEXTS.join(' ');
 /** The name of the fixture's tool whose name is a command link. */
 const LINK_TOOL = SURFACE_TEXTS[0] ?? '';
+
+/** A row one of our pickers handed VS Code. */
+interface PickerRow {
+  readonly picker: string;
+  readonly label: string;
+  readonly description: string;
+}
+
+function pickerWindow(): {
+  showQuickPick: (items: readonly (vscode.QuickPickItem | string)[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
+  createQuickPick: typeof vscode.window.createQuickPick;
+} {
+  return vscode.window;
+}
+
+/** A showQuickPick that records each row (a plain string is its own label) and is dismissed, as the user would. */
+function recordRows(rows: PickerRow[], picker: () => string): ReturnType<typeof pickerWindow>['showQuickPick'] {
+  return (items) => {
+    for (const i of items) {
+      rows.push(
+        typeof i === 'string'
+          ? { picker: picker(), label: i, description: '' }
+          : { picker: picker(), label: i.label, description: i.description ?? '' },
+      );
+    }
+    return Promise.resolve(undefined);
+  };
+}
+
+/** Every icon VS Code would draw in the rows, except our own on "Decline All from …". */
+function iconsIn(rows: readonly PickerRow[]): string[] {
+  return rows.flatMap((r) =>
+    [...vscodeIcons(r.label), ...vscodeIcons(r.description)]
+      .filter((icon) => icon !== '$(circle-slash)')
+      .map((icon) => `${r.picker}: ${icon} in ${JSON.stringify(r.label)}`),
+  );
+}
 
 /** One string VS Code was handed for a surface, and how it renders it. */
 interface Surface {
@@ -253,7 +291,7 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  test('pickers of configured names (a server command, Set Client Secret, Route, Show Pending): a name draws no icon', async function () {
+  test('pickers of configured names (a server command, Set Client Secret, Route, Give Back, Show Pending): a name draws no icon', async function () {
     this.timeout(90_000);
     // Config keys from a workspace's own files, where `$(…)` would draw an icon in a QuickPick row.
     const ours = '$(verified-filled) Verified';
@@ -264,13 +302,10 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
     const configured = config.inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {};
     const mode = config.inspect('workspaceMcpJson')?.workspaceValue;
     const mcpJson = workspaceMcpJson();
-    const window = vscode.window as {
-      showQuickPick: (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
-      createQuickPick: typeof vscode.window.createQuickPick;
-    };
+    const window = pickerWindow();
     const realPick = window.showQuickPick;
     const realCreate = window.createQuickPick;
-    const rows: Array<{ picker: string; label: string; description: string }> = [];
+    const rows: PickerRow[] = [];
     let picker = '';
     try {
       await config.update(
@@ -292,11 +327,9 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
       const prompt = await shown;
 
       // The user dismisses each picker: the rows are recorded as VS Code gets them.
-      window.showQuickPick = (items) => {
-        for (const i of items) rows.push({ picker, label: i.label, description: i.description ?? '' });
-        return Promise.resolve(undefined);
-      };
-      for (const command of ['mcpElicitation.stopServer', 'mcpElicitation.setClientSecret']) {
+      window.showQuickPick = recordRows(rows, () => picker);
+      // Give Back lists the names in our workspace setting.
+      for (const command of ['mcpElicitation.stopServer', 'mcpElicitation.setClientSecret', 'mcpElicitation.giveBackServer']) {
         picker = command;
         await vscode.commands.executeCommand(command);
       }
@@ -338,14 +371,33 @@ suite('Server and workspace text on views and the status bar: VS Code’s link p
     assert.ok(reached('mcpElicitation.stopServer', ours), 'the server picker lists it');
     assert.ok(reached('mcpElicitation.setClientSecret', remote), 'Set Client Secret lists the remote server');
     assert.ok(reached('mcpElicitation.routeServer', owned), 'Route lists the server of VS Code’s file');
+    assert.ok(reached('mcpElicitation.giveBackServer', ours), 'Give Back lists the server of our workspace setting');
     assert.ok(reached('showPending', ours), 'Show Pending names the server of the question');
     // Our own icon, on "Decline All from …", is the only one drawn.
-    const found = rows.flatMap((r) =>
-      [...vscodeIcons(r.label), ...vscodeIcons(r.description)]
-        .filter((icon) => icon !== '$(circle-slash)')
-        .map((icon) => `${r.picker}: ${icon} in ${JSON.stringify(r.label)}`),
+    assert.deepEqual(iconsIn(rows), [], `${rows.length} rows read`);
+  });
+
+  test('the Sign Out picker: a signed-in server’s name draws no icon', async function () {
+    this.timeout(90_000);
+    const name = '$(verified-filled) Signed';
+    const server = await protectedServer(s, name, followInBrowser);
+    const window = pickerWindow();
+    const realPick = window.showQuickPick;
+    const rows: PickerRow[] = [];
+    try {
+      await waitForRunning(s, name);
+      await waitFor(() => s.signIn.stateOf(name) === 'signedIn', 'signed in');
+      window.showQuickPick = recordRows(rows, () => 'mcpElicitation.signOut');
+      await vscode.commands.executeCommand('mcpElicitation.signOut');
+    } finally {
+      window.showQuickPick = realPick;
+      await server.close();
+    }
+    assert.ok(
+      rows.some((r) => r.label.replace(/\u200b/g, '').includes(name)),
+      `Sign Out lists the server: ${JSON.stringify(rows)}`,
     );
-    assert.deepEqual(found, [], `${rows.length} rows read`);
+    assert.deepEqual(iconsIn(rows), [], `${rows.length} rows read`);
   });
 
   test('a tool result tab: VS Code finds no command link in it, where a Markdown document with the same text has one', async function () {

@@ -7,6 +7,18 @@ import { agentOn } from '../../src/gateway/agentSettings';
 import { offerable } from '../../src/gateway/routingOfferRule';
 import { OFFER_ANSWER_KEY } from '../../src/ui/routingOffer';
 
+/** Records the text of each warning notification until disposed (the notification still shows). */
+function recordWarnings(): { readonly texts: string[]; dispose(): void } {
+  const window = vscode.window as { showWarningMessage: (message: string, ...rest: unknown[]) => Thenable<unknown> };
+  const real = window.showWarningMessage;
+  const texts: string[] = [];
+  window.showWarningMessage = (message, ...rest) => {
+    texts.push(message);
+    return real.call(vscode.window, message, ...rest);
+  };
+  return { texts, dispose: () => (window.showWarningMessage = real) };
+}
+
 /** This suite calls the API from our own extension's folder: it is attributed to our extension. */
 const SELF = `extension:${EXTENSION_ID}`;
 
@@ -99,22 +111,65 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
     assert.equal(s.manager.list().find((e) => e.name === 'user-server')?.resolved?.usesWorkspace, false);
   });
 
-  test('NODE_OPTIONS, LD_PRELOAD, DYLD_* and PATH from an envFile inside the untrusted workspace never reach the process; its other values do', async () => {
-    // The user's server reads the repository's .env by its absolute path: it runs (the user chose
-    // the file), and each code-loading variable of that file would make it fail to start or load code.
-    const name = 'user-absolute-envfile';
-    await waitForRunning(s, name);
-    const env = async (v: string): Promise<string> => {
-      const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', name, 'env', { name: v });
-      return r.content[0]?.text ?? '';
-    };
-    assert.equal(await env('FROM_REPO_ENV'), 'plain value', 'the file was read');
-    for (const v of ['NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'PATH']) {
-      assert.doesNotMatch(await env(v), /untrusted-repo/, `${v} from the repository's .env reached the server`);
+  test('a user’s server whose envFile is a file of the untrusted workspace (by its path, or through a link outside it) waits for trust, the file unread; Start says why', async () => {
+    await waitForRunning(s, 'user-server');
+    const warnings = recordWarnings();
+    try {
+      for (const name of ['user-absolute-envfile', 'user-linked-envfile']) {
+        const entry = s.manager.list().find((e) => e.name === name);
+        assert.equal(entry?.resolved?.workspaceDefined, false, `${name} is the user's`);
+        assert.equal(entry?.resolved?.trustWait, 'envFile', `${name} waits for its envFile`);
+        const def = entry?.resolved?.def;
+        assert.ok(def?.type === 'stdio');
+        assert.equal(def.envFileValues, undefined, `${name}: the envFile was not read`);
+        await vscode.commands.executeCommand('mcpElicitation.startServer', name);
+        assert.equal(s.manager.get(name)?.state.kind, 'untrusted', `${name} after Start`);
+        assert.equal(s.manager.get(name)?.pid, undefined, `${name} has no process`);
+        assert.ok(
+          warnings.texts.some((t) => t.includes(name) && t.includes('envFile') && t.includes('starts once you trust this workspace')),
+          `${name}: ${warnings.texts.join(' | ')}`,
+        );
+      }
+    } finally {
+      warnings.dispose();
     }
-    const fromFile = s.manager.list().find((e) => e.name === name)?.resolved?.def;
-    assert.ok(fromFile?.type === 'stdio');
-    assert.deepEqual(Object.keys(fromFile.envFileValues ?? {}), ['FROM_REPO_ENV']);
+  });
+
+  test('a user’s server with ${command:…} waits for trust: the command does not run, and Start says why', async () => {
+    const command = 'mcpTest.untrustedCommandVariable';
+    const calls: unknown[] = [];
+    const registration = vscode.commands.registerCommand(command, (...args: unknown[]) => {
+      calls.push(args);
+      return '4711';
+    });
+    const config = vscode.workspace.getConfiguration('mcpElicitation');
+    const saved = config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    const base = saved['user-server'] as { command: string; args: string[] };
+    const name = 'user-command-variable';
+    const warnings = recordWarnings();
+    try {
+      await config.update(
+        'servers',
+        { ...saved, [name]: { ...base, args: [...base.args, `--port=\${command:${command}}`] } },
+        vscode.ConfigurationTarget.Global,
+      );
+      await waitFor(() => s.manager.list().some((e) => e.name === name), 'the server is listed');
+      const entry = s.manager.list().find((e) => e.name === name);
+      assert.equal(entry?.resolved?.trustWait, 'command', 'it waits for trust');
+      await vscode.commands.executeCommand('mcpElicitation.startServer', name);
+      assert.equal(s.manager.get(name)?.state.kind, 'untrusted', 'after Start');
+      assert.equal(s.manager.get(name)?.pid, undefined, 'no process');
+      assert.deepEqual(calls, [], 'the command never ran');
+      assert.ok(
+        warnings.texts.some((t) => t.includes(name) && t.includes('starts once you trust this workspace')),
+        warnings.texts.join(' | '),
+      );
+    } finally {
+      warnings.dispose();
+      await config.update('servers', saved, vscode.ConfigurationTarget.Global);
+      registration.dispose();
+      await waitFor(() => !s.manager.list().some((e) => e.name === name), 'the server removed');
+    }
   });
 
   test('inputs and envFiles of workspace servers are not resolved until the workspace is trusted', () => {

@@ -43,11 +43,24 @@ void describe('narrowRoots', () => {
     assert.deepEqual(narrowRoots([A, B], false, undefined), []);
     assert.deepEqual(narrowRoots([A, B], false, ['a']), []);
   });
-  void it('a setting narrows by folder name or path (a trailing separator is fine), down to none', () => {
-    assert.deepEqual(narrowRoots([A, B], true, ['b']), [{ uri: B.uri, name: 'b' }]);
+  void it('a setting narrows by folder path (a trailing separator or a `.` segment is fine), down to none', () => {
+    assert.deepEqual(narrowRoots([A, B], true, ['/work/b']), [{ uri: B.uri, name: 'b' }]);
     assert.deepEqual(narrowRoots([A, B], true, ['/work/a/']), [{ uri: A.uri, name: 'a' }]);
+    assert.deepEqual(narrowRoots([A, B], true, ['/work/./a']), [{ uri: A.uri, name: 'a' }]);
     assert.deepEqual(narrowRoots([A, B], true, []), []);
-    assert.deepEqual(narrowRoots([A, B], true, ['nope']), []);
+    assert.deepEqual(narrowRoots([A, B], true, ['/nope']), []);
+  });
+  void it('a folder name matches nothing: a .code-workspace file names its folders, so "docs" could be ~/.ssh', () => {
+    // The user narrowed "filesystem" to their docs folder, by name; the workspace file calls ~/.ssh "docs".
+    const ssh: Folder = { uri: 'file:///home/u/.ssh', name: 'docs', fsPath: '/home/u/.ssh' };
+    assert.deepEqual(narrowRoots([ssh, A], true, ['docs']), []);
+    assert.deepEqual(narrowRoots([ssh, A], true, ['a']), [], 'nor a relative path');
+    assert.deepEqual(narrowRoots([ssh, A], true, ['/work/a']), [{ uri: A.uri, name: 'a' }]);
+  });
+  void it('Windows paths: compared normalised, in any case where the file system ignores it', () => {
+    const W: Folder = { uri: 'file:///c%3A/work/a', name: 'a', fsPath: 'c:\\work\\a' };
+    assert.deepEqual(narrowRoots([W], true, ['C:\\Work\\a\\'], true), [{ uri: W.uri, name: 'a' }]);
+    assert.deepEqual(narrowRoots([W], true, ['C:\\Work\\a'], false), []);
   });
   void it('a malformed setting hides every folder rather than widening', () => {
     assert.deepEqual(narrowRoots([A, B], true, 'a'), []);
@@ -71,7 +84,7 @@ void describe('SessionRoots', () => {
 
   void it('tells the server only about a change it can see, and nothing once disposed', () => {
     const source = new TableSource();
-    source.narrowing = { s: ['a'] };
+    source.narrowing = { s: ['/work/a'] };
     let told = 0;
     const roots = new SessionRoots({ server: 's', source, notifyChanged: () => told++ });
     source.folders = [A];
@@ -111,7 +124,7 @@ void describe('a Session offers roots to a real SDK server', () => {
       ],
     });
     const heard = new Promise<void>((resolve) => server.setNotificationHandler(RootsListChangedNotificationSchema, () => resolve()));
-    source.narrowing = { one: ['b'] };
+    source.narrowing = { one: ['/work/b'] };
     source.changed.fire();
     await heard;
     assert.deepEqual(await server.listRoots(), { roots: [{ uri: B.uri, name: 'b' }] });

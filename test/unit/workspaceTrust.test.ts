@@ -1,15 +1,14 @@
 /**
  * What an untrusted workspace can reach, in plain Node: which user servers depend on the
- * workspace (and so wait for trust), which variables of a workspace envFile never reach a process,
- * which names a configured server may not take, and how an API caller is told from its stack.
+ * workspace (and so wait for trust), how a workspace envFile is told apart,
+ * which names a configured server may not take.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { callingExtension, callStackFiles } from '../../src/api/caller';
 import { parseServersSetting } from '../../src/config/parse/mcpJson';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
-import { dependsOnWorkspace, isInside, mayStart, withoutCodeLoadingEnv } from '../../src/config/parse/trust';
+import { dependsOnWorkspace, isInside, mayStart } from '../../src/config/parse/trust';
 
 const CTX = { userHome: '/home/u', env: { HOME: '/home/u', EMPTY: '' }, pathSeparator: '/' };
 const user = (raw: Record<string, unknown>): ServerDefinition => {
@@ -51,20 +50,6 @@ void describe('a user server that depends on the workspace', () => {
 });
 
 void describe('an envFile inside an untrusted workspace', () => {
-  void it('never passes on variables that make a process load code or choose its binaries', () => {
-    const { env, dropped } = withoutCodeLoadingEnv({
-      NODE_OPTIONS: '--require ./evil.js',
-      LD_PRELOAD: './evil.so',
-      DYLD_INSERT_LIBRARIES: './evil.dylib',
-      path: './bin',
-      PYTHONSTARTUP: 'evil.py',
-      API_URL: 'https://api.example',
-      NODE_ENV: 'production',
-    });
-    assert.deepEqual(env, { API_URL: 'https://api.example', NODE_ENV: 'production' });
-    assert.deepEqual(dropped.sort(), ['DYLD_INSERT_LIBRARIES', 'LD_PRELOAD', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'path']);
-  });
-
   void it('is told apart from a file beside the workspace on a path-segment boundary', () => {
     assert.equal(isInside('/ws/repo/.env', '/ws/repo', '/', false), true);
     assert.equal(isInside('/ws/repo-other/.env', '/ws/repo', '/', false), false);
@@ -84,50 +69,5 @@ void describe('names a configured server may not take', () => {
     );
     assert.equal(r.errors.length, 2);
     assert.match(r.errors[0]?.message ?? '', /kept for extensions that use the API/);
-  });
-});
-
-void describe('the API caller', () => {
-  const exts = [
-    { id: 'pub.outer', folder: '/exts/pub.outer' },
-    { id: 'pub.outer-plus', folder: '/exts/pub.outer-plus' },
-    { id: 'pub.nested', folder: '/exts/pub.outer/node_modules/nested' },
-  ];
-
-  void it('is the first extension frame outside the API module, innermost first', () => {
-    const got = callingExtension(
-      ['/ours/dist/extension.js', '/host/extensionHostProcess.js', '/exts/pub.outer-plus/main.js', '/exts/pub.outer/main.js'],
-      ['/ours/dist/extension.js'],
-      exts,
-      false,
-    );
-    assert.equal(got?.id, 'pub.outer-plus', 'a folder that merely starts like another is not inside it');
-  });
-
-  void it('prefers the deepest folder when extensions nest', () => {
-    assert.equal(callingExtension(['/exts/pub.outer/node_modules/nested/x.js'], [], exts, false)?.id, 'pub.nested');
-  });
-
-  void it('is nobody when no frame belongs to an extension', () => {
-    assert.equal(
-      callingExtension(['/ours/dist/extension.js', 'node:internal/timers'], ['/ours/dist/extension.js'], exts, false),
-      undefined,
-    );
-  });
-
-  void it("is read from the real stack: this test file is on it, and the host's formatter is left in place", () => {
-    const formatter = (): string => 'custom';
-    const original: unknown = Reflect.get(Error, 'prepareStackTrace');
-    Error.prepareStackTrace = formatter;
-    try {
-      const files = callStackFiles();
-      assert.ok(
-        files.some((f) => f.endsWith('workspaceTrust.test.ts')),
-        files.join('\n'),
-      );
-      assert.equal(Reflect.get(Error, 'prepareStackTrace'), formatter);
-    } finally {
-      Reflect.set(Error, 'prepareStackTrace', original);
-    }
   });
 });

@@ -2,8 +2,9 @@
  * The workspace-trust gate: a server defined by the workspace (its mcp.json or workspace
  * settings) runs code the workspace chose, so it starts only in a trusted workspace. So does a
  * server of the user's whose launch reads the workspace (`${workspaceFolder}`, a relative
- * `envFile` or `cwd`): an untrusted repository's `.env` could otherwise set `NODE_OPTIONS` and run
- * code when that server starts. Other servers the user defined in user settings always may.
+ * `envFile` or `cwd`; src/config/trustGate.ts adds commands and an envFile of the workspace): an
+ * untrusted repository's `.env` could otherwise set `NODE_OPTIONS` or `GIT_CONFIG_*` and run code
+ * when that server starts. Other servers the user defined in user settings always may.
  * No `vscode` import.
  */
 import type { ServerDefinition } from './definitions';
@@ -52,24 +53,6 @@ export function dependsOnWorkspace(
     return !r.ok || !isAbsolute(r.value);
   };
   return relative(def.envFile) || relative(def.cwd);
-}
-
-/**
- * Variables that make a process load code or pick its binaries: from an envFile inside an
- * untrusted workspace they would let the repository run code in any server that reads the file.
- */
-const CODE_LOADING_ENV =
-  /^(NODE_OPTIONS|NODE_PATH|PATH|LD_.*|DYLD_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/i;
-
-/** Drops the code-loading variables from values read out of a file the workspace controls. */
-export function withoutCodeLoadingEnv(env: Readonly<Record<string, string>>): { env: Record<string, string>; dropped: string[] } {
-  const out: Record<string, string> = {};
-  const dropped: string[] = [];
-  for (const [k, v] of Object.entries(env)) {
-    if (CODE_LOADING_ENV.test(k)) dropped.push(k);
-    else Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  }
-  return { env: out, dropped };
 }
 
 /** Whether `file` lies inside `folder` (both absolute, normalised by the caller's path module). */

@@ -5,6 +5,7 @@
  * (2026-07-28) in mrtr/inputRounds.ts. Pure: the folders come from a {@link RootsSource}, which
  * the host builds over `vscode.workspace` (servers/workspaceRoots.ts) and tests build over an array.
  */
+import { posix, win32 } from 'node:path';
 import { ProtocolError, type ListRootsResult } from '@modelcontextprotocol/client';
 import { TokenBucket, type Clock } from '../../elicitation/policy/tokenBucket';
 import type { Event, EventDisposable } from '../../util/emitter';
@@ -27,33 +28,48 @@ export interface RootsSource {
 export interface Folder {
   readonly uri: string;
   readonly name: string;
-  /** The folder's path on disk, when it has one (a `file:` folder); matched by the narrowing setting too. */
+  /** The folder's path on disk, when it has one (a `file:` folder): what the narrowing setting matches. */
   readonly fsPath?: string | undefined;
 }
 
 /**
  * The roots a server sees: every trusted folder, unless its entry in `mcpElicitation.serverRoots`
- * narrows them. An entry is a list of folder names or paths: a folder is kept when either matches;
- * an empty list (or anything that is not a list of strings) hides every folder. Only `file:`
- * folders are offered: the spec's roots are file URIs, and a server could not open anything else.
+ * narrows them. An entry is a list of folder paths: a folder is kept when its path is listed; an
+ * empty list (or anything that is not a list of strings) hides every folder. Not by name: a
+ * `.code-workspace` file chooses its folders' names, so a workspace could call `~/.ssh` "docs" and
+ * be shown to a server the user narrowed to "docs". Only `file:` folders are offered: the spec's
+ * roots are file URIs, and a server could not open anything else.
  */
-export function narrowRoots(folders: readonly Folder[], trusted: boolean, narrowing: unknown): Root[] {
+export function narrowRoots(
+  folders: readonly Folder[],
+  trusted: boolean,
+  narrowing: unknown,
+  caseInsensitive = process.platform === 'win32' || process.platform === 'darwin',
+): Root[] {
   if (!trusted) return [];
   const files = folders.filter((f) => f.uri.startsWith('file:'));
   if (narrowing === undefined) return files.map(toRoot);
   if (!Array.isArray(narrowing)) return [];
-  const wanted = narrowing.filter((n): n is string => typeof n === 'string');
-  return files.filter((f) => wanted.some((w) => w === f.name || (f.fsPath !== undefined && samePath(w, f.fsPath)))).map(toRoot);
+  const wanted = narrowing.filter((n): n is string => typeof n === 'string' && isAbsolute(n));
+  return files.filter((f) => f.fsPath !== undefined && wanted.some((w) => samePath(w, f.fsPath ?? '', caseInsensitive))).map(toRoot);
 }
 
 function toRoot(f: Folder): Root {
   return { uri: f.uri, name: f.name };
 }
 
-/** Paths compared without a trailing separator, so `/a/b/` names the folder `/a/b`. */
-function samePath(a: string, b: string): boolean {
-  const trim = (p: string): string => p.replace(/[\\/]+$/, '');
-  return trim(a) === trim(b);
+/** An absolute path on either platform: a name (or a relative path) names no folder. */
+function isAbsolute(p: string): boolean {
+  return posix.isAbsolute(p) || win32.isAbsolute(p);
+}
+
+/** Paths compared normalised and without a trailing separator, so `/a/b/` and `/a/./b` name the folder `/a/b`. */
+function samePath(a: string, b: string, caseInsensitive: boolean): boolean {
+  const norm = (p: string): string => {
+    const n = (win32.isAbsolute(p) && !posix.isAbsolute(p) ? win32 : posix).normalize(p).replace(/[\\/]+$/, '');
+    return caseInsensitive ? n.toLowerCase() : n;
+  };
+  return norm(a) === norm(b);
 }
 
 /** How many pushed `roots/list` a server may send: a burst of this many, refilled over the window. */

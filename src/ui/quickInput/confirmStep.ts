@@ -11,9 +11,11 @@ interface ConfirmItem extends vscode.QuickPickItem {
 
 /**
  * A form without fields: the server asks only "Proceed?". The question with Accept, Decline and
- * Cancel as the three rows (Accept first and active, so Enter accepts), on the same QuickPick and
- * title bar as every other question. Settles as a `StepResult`: a value (accept), decline, cancel,
- * block or hidden.
+ * Cancel as the three rows, on the same QuickPick and title bar as every other question. No row
+ * starts active, so Enter alone answers nothing: a yes takes picking Accept (arrow keys and Enter,
+ * typing, or a click). An Enter meant for something else, landing as the question opens, would
+ * otherwise say yes to a "Push to main?". Settles as a `StepResult`: a value (accept), decline,
+ * cancel, block or hidden.
  */
 export function askConfirmation(
   ctx: Omit<StepContext, 'form' | 'step' | 'remember'> & { readonly canRemember?: boolean },
@@ -22,7 +24,7 @@ export function askConfirmation(
   qp.title = attributionTitle(ctx.asker, vscode.l10n.t('Confirm'));
   qp.ignoreFocusOut = true;
   qp.buttons = titleButtons(ctx, false);
-  qp.placeholder = vscode.l10n.t('Accept, decline or cancel');
+  qp.placeholder = vscode.l10n.t('Pick Accept, Decline or Cancel');
   const text = [ctx.message, ...ctx.warnings.map((w) => `⚠ ${w}`)].join(' — ');
   const header: ConfirmItem[] = setPickPrompt(qp, text)
     ? []
@@ -37,13 +39,15 @@ export function askConfirmation(
     accept,
     { label: vscode.l10n.t('$(circle-slash) Decline'), description: vscode.l10n.t('tell the server no'), action: 'decline' },
     { label: vscode.l10n.t('$(close) Cancel'), description: vscode.l10n.t('close without answering'), action: 'cancel' },
-    // After the three answers, so Enter still means a plain Accept and nothing is remembered by accident.
+    // After the three answers, so one arrow key and Enter mean a plain Accept and nothing is remembered by accident.
     ...(ctx.canRemember ? rememberRows().map((r): ConfirmItem => ({ ...r, action: 'accept' })) : []),
   ];
-  qp.activeItems = [accept];
-  return runStep(qp, ctx, (settle, d) => {
+  // VS Code makes the first row active when items are set; an empty list of active items clears that.
+  qp.activeItems = [];
+  return runStep(qp, ctx, (settle, d, tooSoon) => {
     d.push(
       qp.onDidAccept(() => {
+        if (tooSoon()) return;
         const picked = qp.activeItems[0];
         if (!picked || picked.kind === vscode.QuickPickItemKind.Separator) return;
         settle(

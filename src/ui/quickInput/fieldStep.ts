@@ -16,6 +16,7 @@ import {
   setPickPrompt,
 } from './quickInputParts';
 import type { RememberToggle } from './rememberChoice';
+import { tooEarly } from './strayAccept';
 import type { MemoryScope } from '../../elicitation/memory/rememberedStore';
 
 /** How one step of a quick-input flow ended. */
@@ -43,6 +44,8 @@ export interface StepContext {
   readonly onShow?: (w: vscode.QuickInput) => void;
   /** A one-field question that may be remembered: the title-bar choice (rememberChoice.ts). */
   readonly remember?: RememberToggle;
+  /** The step opened by itself (strayAccept.ts): an accept this soon after it appears is not taken, ms. */
+  readonly strayAcceptMs?: number;
 }
 
 interface Item extends vscode.QuickPickItem {
@@ -67,8 +70,9 @@ export function askField(field: Field, current: AnswerValue | undefined, ctx: St
 
 export function runStep<I extends vscode.QuickPickItem>(
   input: vscode.InputBox | vscode.QuickPick<I>,
-  ctx: Pick<StepContext, 'signal' | 'onShow' | 'remember'>,
-  run: (settle: (r: StepResult) => void, d: vscode.Disposable[]) => void,
+  ctx: Pick<StepContext, 'signal' | 'onShow' | 'remember' | 'strayAcceptMs'>,
+  /** `tooSoon`: an accept now is a stray keystroke (see strayAccept.ts); the handler ignores it. */
+  run: (settle: (r: StepResult) => void, d: vscode.Disposable[], tooSoon: () => boolean) => void,
 ): Promise<StepResult> {
   return new Promise<StepResult>((resolve) => {
     const disposables: vscode.Disposable[] = [];
@@ -106,8 +110,10 @@ export function runStep<I extends vscode.QuickPickItem>(
         else if (b === blockButton()) settle({ kind: 'block' });
       }),
     );
-    run(settle, disposables);
+    let shownAt: number | undefined;
+    run(settle, disposables, () => tooEarly(shownAt, ctx.strayAcceptMs ?? 0));
     input.show();
+    if (ctx.strayAcceptMs) shownAt = Date.now();
     ctx.onShow?.(input);
   });
 }
@@ -155,7 +161,7 @@ function askText(
     const issue = validateField(ctx.form, field.key, parsed.value);
     return issue ? { ok: false, message: issueText(issue, vscode.l10n) } : parsed;
   };
-  return runStep(input, ctx, (settle, d) => {
+  return runStep(input, ctx, (settle, d, tooSoon) => {
     const live = (raw: string): void => {
       const r = check(raw);
       // Do not shout "Required" before the user typed anything.
@@ -165,6 +171,7 @@ function askText(
     d.push(input.onDidChangeValue(live));
     d.push(
       input.onDidAccept(() => {
+        if (tooSoon()) return;
         const r = check(input.value);
         if (r.ok) settle({ kind: 'value', value: r.value });
         else input.validationMessage = r.message;
@@ -216,9 +223,10 @@ function askPick(
     const active = items.find((i) => i.value === current);
     if (active) qp.activeItems = [active];
   }
-  return runStep(qp, ctx, (settle, d) => {
+  return runStep(qp, ctx, (settle, d, tooSoon) => {
     d.push(
       qp.onDidAccept(() => {
+        if (tooSoon()) return;
         if (field.kind === 'multiSelect') {
           const value = qp.selectedItems.flatMap((i) => (typeof i.value === 'string' ? [i.value] : []));
           const issue = validateField(ctx.form, field.key, value.length === 0 && !field.required ? undefined : value);

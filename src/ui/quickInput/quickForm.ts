@@ -22,6 +22,11 @@ export interface QuickFormHooks {
    * 'cancel'. Without it (a tool's arguments, not a server's question), hiding cancels.
    */
   readonly onHidden?: () => Promise<'resume' | 'cancel'>;
+  /**
+   * The question opened by itself (strayAccept.ts): its first step takes no accept this soon
+   * after it appears, ms. A step shown again after Answer, or after the user's own Enter, is not guarded.
+   */
+  readonly strayAcceptMs?: number;
 }
 
 /**
@@ -38,9 +43,17 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
   /** Hidden, then: show it again, or stop with cancel. */
   const hidden = async (): Promise<boolean> => (hooks.onHidden ? (await hooks.onHidden()) === 'resume' : false);
   const warnings = prompt.warnings.map((w) => formWarningText(w, vscode.l10n));
+  /** Only the first step shown opened by itself. */
+  let guard = hooks.strayAcceptMs ? { strayAcceptMs: hooks.strayAcceptMs } : {};
+  const firstGuard = (): { strayAcceptMs?: number } => {
+    const g = guard;
+    guard = {};
+    return g;
+  };
   if (fields.length === 0) {
     for (;;) {
       const r = await askConfirmation({
+        ...firstGuard(),
         asker: prompt.asker,
         message: prompt.message,
         warnings,
@@ -98,6 +111,7 @@ export async function showQuickForm(prompt: FormPrompt, signal: AbortSignal, hoo
       ...(multi ? { step: { n: i + 1, total } } : {}),
       ...(hooks.onShow ? { onShow: hooks.onShow } : {}),
       ...(toggle ? { remember: toggle } : {}),
+      ...firstGuard(),
     };
     const r = await askField(field, values[field.key], ctx, drafts.get(field.key));
     drafts.delete(field.key);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Field } from '../../shared/fieldModel';
 import type { Asker } from '../../elicitation/asker';
 import { displayText } from '../../elicitation/safety/displayText';
+import { EXTENSION_NAME_PREFIX } from '../../config/parse/definitions';
 
 let decline: vscode.QuickInputButton | undefined;
 let cancel: vscode.QuickInputButton | undefined;
@@ -35,7 +36,11 @@ export function positionText(asker: Asker): string | undefined {
 /** The attribution banner of a quick input: which server asks, and what it reports itself to be. */
 export function attributionTitle(asker: Asker, suffix?: string): string {
   // The configured name is what the user recognises; serverInfo is the server's own claim, shown after.
-  const named = vscode.l10n.t('MCP server “{0}” asks', displayText(asker.name));
+  // An API caller is told from its call stack, which another extension in the same host could
+  // fake (src/api/caller.ts): the title says where the name comes from.
+  const named = asker.name.startsWith(EXTENSION_NAME_PREFIX)
+    ? vscode.l10n.t('Extension “{0}” asks (told from its call stack)', displayText(asker.name.slice(EXTENSION_NAME_PREFIX.length)))
+    : vscode.l10n.t('MCP server “{0}” asks', displayText(asker.name));
   const who = asker.info && asker.info !== asker.name ? `${named} (${asker.info})` : named;
   const pos = positionText(asker);
   const base = pos ? `${who} · ${pos}` : who;
