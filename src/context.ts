@@ -208,7 +208,7 @@ export class Services extends Disposable {
       presenter,
       queue: this.broker.queue,
       gate: (server) => this.gatekeeper.decide(server),
-      allowedOutright: (server) => this.gatekeeper.explicitPolicy(server) === 'allow',
+      userSkipReview: () => this.settings.samplingSkipReview,
       models: new VscodeModels(),
       memory: workspaceModelMemory(context.workspaceState),
       wording: samplingWording(vscode.l10n),

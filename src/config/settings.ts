@@ -24,6 +24,11 @@ export interface Settings {
   readonly urlExpiryMinutes: number;
   readonly auditEnabled: boolean;
   readonly auditIncludeValues: boolean;
+  /**
+   * `sampling.skipReview` as the user set it in their own (global) settings: a workspace or folder
+   * value is never read, since skipping the sampling consent spends that user's model.
+   */
+  readonly samplingSkipReview: unknown;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -54,6 +59,7 @@ export function readSettings(): Settings {
     urlExpiryMinutes: nonNegative(c.get('url.pendingExpiryMinutes'), 30),
     auditEnabled: c.get<boolean>('audit.enabled', true),
     auditIncludeValues: c.get<boolean>('audit.includeValues', false),
+    samplingSkipReview: c.inspect('sampling.skipReview')?.globalValue,
   };
 }
 
