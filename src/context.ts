@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
 import { WorkspaceRoots } from './servers/workspaceRoots';
-import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
+import { onDidChangeSettings, readSettings, userSamplingSkipReview, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
 import type { Presenter } from './elicitation/presenter';
 import { Gatekeeper } from './elicitation/policy/policy';
@@ -208,7 +208,7 @@ export class Services extends Disposable {
       presenter,
       queue: this.broker.queue,
       gate: (server) => this.gatekeeper.decide(server),
-      userSkipReview: () => this.settings.samplingSkipReview,
+      userSkipReview: userSamplingSkipReview,
       models: new VscodeModels(),
       memory: workspaceModelMemory(context.workspaceState),
       wording: samplingWording(vscode.l10n),

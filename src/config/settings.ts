@@ -24,11 +24,6 @@ export interface Settings {
   readonly urlExpiryMinutes: number;
   readonly auditEnabled: boolean;
   readonly auditIncludeValues: boolean;
-  /**
-   * `sampling.skipReview` as the user set it in their own (global) settings: a workspace or folder
-   * value is never read, since skipping the sampling consent spends that user's model.
-   */
-  readonly samplingSkipReview: unknown;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -59,8 +54,16 @@ export function readSettings(): Settings {
     urlExpiryMinutes: nonNegative(c.get('url.pendingExpiryMinutes'), 30),
     auditEnabled: c.get<boolean>('audit.enabled', true),
     auditIncludeValues: c.get<boolean>('audit.includeValues', false),
-    samplingSkipReview: c.inspect('sampling.skipReview')?.globalValue,
   };
+}
+
+/**
+ * `sampling.skipReview` as the user set it in their own (global) settings, read when a sample
+ * arrives. A workspace or folder value is never read: skipping the sampling consent spends the
+ * user's model, so a committed file must not decide it (the setting is also `application`-scoped).
+ */
+export function userSamplingSkipReview(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).inspect('sampling.skipReview')?.globalValue;
 }
 
 /** Fires `listener` with fresh settings whenever anything under our section changes. */
