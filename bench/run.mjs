@@ -630,10 +630,13 @@ async function gatewayRun(browser, extensionDir) {
       'mcpElicitation.servers': { gwrelay: server('gwrelay'), gwrelayhttp: { type: 'http', url: `${overHttp.url}?name=gwrelayhttp` } },
       // How VS Code reaches the gateway: the default (stdio, through our relay) unless asked.
       ...(GATEWAY_TRANSPORT ? { 'mcpElicitation.gateway.transport': GATEWAY_TRANSPORT } : {}),
-      // The sampling row's server name: set to allow, so our path runs without a prompt.
-      'mcpElicitation.serverPolicy': { [SAMPLING_SERVER]: 'allow' },
     },
-    settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' },
+    settings: {
+      'chat.disableAIFeatures': false,
+      'chat.mcp.autostart': 'never',
+      // The sampling row's server: the user's own choice to skip the consent, so our path runs without a prompt.
+      'mcpElicitation.sampling.skipReview': { [SAMPLING_SERVER]: true },
+    },
     env: {
       MCP_BENCH_GATEWAY_DIRECT: 'gwdirect',
       MCP_BENCH_GATEWAY_HTTP: 'gwhttp',

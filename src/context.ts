@@ -3,7 +3,7 @@ import type { EraSwitchPort } from './servers/connectionDeps';
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
 import { WorkspaceRoots } from './servers/workspaceRoots';
-import { onDidChangeSettings, readSettings, type Settings } from './config/settings';
+import { onDidChangeSettings, readSettings, userSamplingSkipReview, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
 import type { Presenter } from './elicitation/presenter';
 import { Gatekeeper } from './elicitation/policy/policy';
@@ -216,7 +216,7 @@ export class Services extends Disposable {
       presenter,
       queue: this.broker.queue,
       gate: (server) => this.gatekeeper.decide(server),
-      allowedOutright: (server) => this.gatekeeper.explicitPolicy(server) === 'allow',
+      userSkipReview: userSamplingSkipReview,
       models: new VscodeModels(),
       memory: workspaceModelMemory(context.workspaceState),
       wording: samplingWording(vscode.l10n),

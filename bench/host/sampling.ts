@@ -1,6 +1,6 @@
 /**
  * Sampling's own cost (issue 24, Bench): the same request answered by the same language model,
- * once through our sampling path with the server set to "allow" (the request check, policy and
+ * once through our sampling path with the server in the user's `sampling.skipReview` (the request check, policy and
  * rate limit, the model listing and choice, the model call, the outcome record and audit line;
  * no prompt), and once by calling `vscode.lm` directly as a minimal client would: pick the model
  * by id, send, read the text. The model is the deterministic test model of
@@ -22,7 +22,8 @@ export interface SamplingBenchResult {
   readonly model: string;
 }
 
-const MODEL = 'sampling-mini';
+// VS Code's first test model: with no model chosen for the server, the only one our path may use.
+const MODEL = 'sampling-large';
 
 async function direct(text: string): Promise<string> {
   const [model] = await vscode.lm.selectChatModels({ id: MODEL });
@@ -59,7 +60,6 @@ export async function measureSampling(
       const r = await ext.sample(server, {
         messages: [{ role: 'user', content: { type: 'text', text } }],
         maxTokens: 50,
-        modelPreferences: { hints: [{ name: 'mini' }] },
       });
       if (r.model !== MODEL) throw new Error(`our path chose ${r.model}, not ${MODEL}`);
       return r.text;

@@ -4,6 +4,7 @@
  * lose the parts that commonly carry tokens. One JSON object per line (JSON Lines).
  */
 import type { DecidedBy, ElicitationAction, FinishedElicitation, RequestMode } from '../elicitation/outcome';
+import { redactUrls } from '../util/redact';
 
 /** A finished elicitation and the user's opt-in to logging answer values (`mcpElicitation.audit.includeValues`). */
 export interface AuditInput extends FinishedElicitation {
@@ -53,7 +54,8 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     time: input.at.toISOString(),
     server: input.asker.name,
     mode: input.mode,
-    message: truncate(input.message, MAX_AUDIT_MESSAGE),
+    // Server text may name a URL with its password or token in it, as the log would redact it.
+    message: truncate(redactUrls(input.message), MAX_AUDIT_MESSAGE),
     fields: [...input.fieldKeys],
     action: input.action,
     decidedBy: input.decidedBy,

@@ -57,6 +57,15 @@ export function readSettings(): Settings {
   };
 }
 
+/**
+ * `sampling.skipReview` as the user set it in their own (global) settings, read when a sample
+ * arrives. A workspace or folder value is never read: skipping the sampling consent spends the
+ * user's model, so a committed file must not decide it (the setting is also `application`-scoped).
+ */
+export function userSamplingSkipReview(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).inspect('sampling.skipReview')?.globalValue;
+}
+
 /** Fires `listener` with fresh settings whenever anything under our section changes. */
 export function onDidChangeSettings(listener: (s: Settings, e: vscode.ConfigurationChangeEvent) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {

@@ -5,8 +5,10 @@
  * one-prompt-at-a-time turn (one ElicitationQueue, whose history feeds the audit log), and the
  * presenter (the consent and the review are forms).
  *
- * Nothing reaches a model without the user's consent, unless the user set that server's policy to
- * `allow` themselves: the default policy is about showing questions, not about spending a model.
+ * Nothing reaches a model without the user's consent and review, unless the user chose to skip
+ * them for that server in their own settings (samplingConsent.ts): no elicitation policy counts as
+ * consent to spend a model. The server's model preferences only pick among the models the user
+ * chose for it (modelChoice.ts).
  */
 import { ProtocolError as McpError, ProtocolErrorCode as ErrorCode, type CreateMessageResult } from '@modelcontextprotocol/client';
 import type { HandleExtra } from '../elicitation/broker';
@@ -18,6 +20,7 @@ import type { DecidedBy, ElicitationAction } from '../elicitation/outcome';
 import { abortedBy } from '../elicitation/callCancel';
 import { MAX_MESSAGE_CHARS, sanitiseForDisplay, type DisplayText } from '../elicitation/safety/text';
 import { chooseModel, usableModels, type ModelInfo } from './modelChoice';
+import { samplingPath } from './samplingConsent';
 import { checkSamplingRequest, textOf, type SamplingRequest } from './samplingRequest';
 import { consentForm, editedRequest, reviewForm, reviewedReply, type SamplingWording } from './consentForm';
 
@@ -45,10 +48,12 @@ export interface ModelAccess {
   send(model: ModelInfo, request: SamplingRequest, signal: AbortSignal): Promise<ModelReply>;
 }
 
-/** The model the user chose per server (workspace state in the extension). */
+/** The models the user chose per server in a consent (workspace state in the extension). */
 export interface ModelMemory {
-  get(server: string): string | undefined;
-  set(server: string, modelId: string): void;
+  /** The ids chosen for `server`, the latest first. */
+  chosen(server: string): readonly string[];
+  /** The user chose `modelId` for `server`. */
+  choose(server: string, modelId: string): void;
 }
 
 /** What a session needs: the raw params in, the result or a JSON-RPC error out. */
@@ -60,8 +65,11 @@ export interface SamplingBrokerDeps {
   readonly presenter: Presenter;
   readonly queue: ElicitationQueue;
   readonly gate: (server: string) => GateDecision;
-  /** The user set this server to `allow` themselves: its samples go to the model unasked. */
-  readonly allowedOutright: (server: string) => boolean;
+  /**
+   * The user (global) value of `mcpElicitation.sampling.skipReview`, never a workspace one: the
+   * servers whose samples go to the model without the consent and the review.
+   */
+  readonly userSkipReview: () => unknown;
   readonly models: ModelAccess;
   readonly memory: ModelMemory;
   readonly wording: SamplingWording;
@@ -89,7 +97,7 @@ export class SamplingBroker implements SamplingSink {
 
   constructor(private readonly deps: SamplingBrokerDeps) {}
 
-  /** Check, gate, choose a model, ask (unless allowed outright), run, review, reply. */
+  /** Check, gate, choose a model, ask (unless the user skips the review for this server), run, review, reply. */
   async handle(server: Asker, rawParams: unknown, extra: HandleExtra): Promise<CreateMessageResult> {
     const request = this.check(server.name, rawParams);
     const first = request.messages[0];
@@ -107,6 +115,7 @@ export class SamplingBroker implements SamplingSink {
       );
     }
     const gate = this.deps.gate(server.name);
+    const path = samplingPath(gate.outcome, server.name, this.deps.userSkipReview());
     if (gate.outcome === 'decline') {
       if (gate.decidedBy === 'policy') this.deps.presenter.notifyBlocked(server);
       else if (gate.firstInWindow) this.deps.presenter.notifyRateLimited(server, gate.windowCount, gate.windowSeconds);
@@ -117,15 +126,15 @@ export class SamplingBroker implements SamplingSink {
       );
     }
     const models = await this.listModels(p);
-    const choice = chooseModel(models, this.deps.memory.get(server.name), request.preferences);
+    const choice = chooseModel(models, this.deps.memory.chosen(server.name), request.preferences);
     if (!choice) throw this.modelFailure(p, undefined, new ModelAccessError('noModel', 'no language model is available in VS Code'));
     this.deps.log.info(`[${server.name}] sampling: model ${choice.model.id} (${choice.reason}${choice.hint ? ` "${choice.hint}"` : ''})`);
-    if (gate.outcome === 'show' && this.deps.allowedOutright(server.name)) {
+    if (path === 'send') {
       const reply = await this.run(p, choice.model, request, extra.signal);
       this.finish(p, 'accept', 'policy', choice.model.id);
       return result(reply.text, choice.model);
     }
-    return this.withConsent(p, models, choice.model, gate.outcome === 'ask');
+    return this.withConsent(p, models, choice.model, path === 'ask');
   }
 
   private check(server: string, rawParams: unknown): SamplingRequest {
@@ -209,7 +218,7 @@ export class SamplingBroker implements SamplingSink {
       if (asked.action !== 'accept') throw this.refused(p, 'user', 'declined by the user', asked.action, chosen.id);
       const edited = editedRequest(p.request, consent, asked.content);
       const model = models.find((m) => m.id === edited.modelId) ?? chosen;
-      this.deps.memory.set(p.asker.name, model.id);
+      this.deps.memory.choose(p.asker.name, model.id);
       const signal = AbortSignal.any([p.extra.signal, ticket.controller.signal]);
       const reply = await this.run(p, model, edited.request, signal, ticket);
       this.throwIfSettled(p, ticket, false, model.id);

@@ -78,13 +78,25 @@ function toAccessError(err: unknown): ModelAccessError {
   return new ModelAccessError('failed', detail);
 }
 
-/** The model last accepted for each server, kept with the workspace. */
+/** Most models remembered per server: the ones a user actually switches between. */
+const MAX_CHOSEN = 8;
+
+/**
+ * The models the user accepted for each server, the latest first, kept with the workspace. An
+ * entry written before this list (one id) reads as a list of one.
+ */
 export function workspaceModelMemory(state: vscode.Memento): ModelMemory {
   const key = 'mcpElicitation.samplingModels';
-  const all = (): Record<string, string> => state.get<Record<string, string>>(key) ?? {};
+  const all = (): Record<string, unknown> => state.get<Record<string, unknown>>(key) ?? {};
+  const chosen = (server: string): string[] => {
+    const v = Object.hasOwn(all(), server) ? all()[server] : undefined;
+    if (typeof v === 'string') return [v];
+    return Array.isArray(v) ? v.filter((id): id is string => typeof id === 'string') : [];
+  };
   return {
-    get: (server) => (Object.hasOwn(all(), server) ? all()[server] : undefined),
-    set: (server, id) => void state.update(key, { ...all(), [server]: id }),
+    chosen,
+    choose: (server, id) =>
+      void state.update(key, { ...all(), [server]: [id, ...chosen(server).filter((x) => x !== id)].slice(0, MAX_CHOSEN) }),
   };
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../config/settings';
-import { resolvePolicy, type ServerPolicy } from '../elicitation/policy/policy';
+import { resolvePolicy, withoutBlock, type ServerPolicy } from '../elicitation/policy/policy';
 import { displayText } from '../shared/displayText';
 import * as safe from '../util/safeText';
 
@@ -35,12 +35,7 @@ export class PolicyActions {
       return undefined;
     }
     // Read back what VS Code now applies: a folder setting or a managed policy can still override.
-    const now = vscode.workspace.getConfiguration(SECTION);
-    const serverPolicy = now.get<unknown>('serverPolicy');
-    const inForce = resolvePolicy(server, {
-      serverPolicy: typeof serverPolicy === 'object' && serverPolicy !== null ? (serverPolicy as Record<string, unknown>) : {},
-      defaultPolicy: now.get('defaultPolicy'),
-    });
+    const inForce = this.inForce(server);
     if (inForce !== policy) {
       const open = vscode.l10n.t('Open Settings');
       void safe
@@ -63,5 +58,56 @@ export class PolicyActions {
 
   blockServer(server: string): Promise<vscode.ConfigurationTarget | undefined> {
     return this.setPolicy(server, 'block');
+  }
+
+  /**
+   * Removes the block, and allows nothing: the server's `block` entries go from the user and (in
+   * a trusted workspace) the workspace settings. When a block is still in force (the default
+   * policy, a folder setting), the server is set to `ask`. Never `allow`: a click on a notice is
+   * no decision to let a server's questions through unasked, and a workspace value is committed
+   * for the whole team.
+   */
+  async unblockServer(server: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const inspected = config.inspect<Record<string, unknown>>('serverPolicy');
+    const trusted = Boolean(vscode.workspace.workspaceFolders?.length && vscode.workspace.isTrusted);
+    const scopes: [vscode.ConfigurationTarget, Record<string, unknown> | undefined][] = [
+      [vscode.ConfigurationTarget.Global, inspected?.globalValue],
+      ...(trusted
+        ? [
+            [vscode.ConfigurationTarget.Workspace, inspected?.workspaceValue] as [
+              vscode.ConfigurationTarget,
+              Record<string, unknown> | undefined,
+            ],
+          ]
+        : []),
+    ];
+    try {
+      for (const [target, value] of scopes) {
+        const rest = withoutBlock(value, server);
+        if (rest !== value) await config.update('serverPolicy', rest, target);
+      }
+    } catch (e) {
+      void safe.showErrorMessage(
+        safe.l10n.t('Could not unblock “{0}”: {1}', displayText(server), displayText(e instanceof Error ? e.message : String(e))),
+      );
+      return;
+    }
+    if (this.inForce(server) === 'block') {
+      await this.setPolicy(server, 'ask');
+      return;
+    }
+    void safe.showInformationMessage(
+      safe.l10n.t('“{0}” is no longer blocked: {1} is in force.', displayText(server), displayText(this.inForce(server))),
+    );
+  }
+
+  private inForce(server: string): ServerPolicy {
+    const now = vscode.workspace.getConfiguration(SECTION);
+    const serverPolicy = now.get<unknown>('serverPolicy');
+    return resolvePolicy(server, {
+      serverPolicy: typeof serverPolicy === 'object' && serverPolicy !== null ? (serverPolicy as Record<string, unknown>) : {},
+      defaultPolicy: now.get('defaultPolicy'),
+    });
   }
 }

@@ -266,7 +266,7 @@ export class VscodePresenter implements Presenter {
     void safe
       .showInformationMessage(safe.l10n.t('Declined a request from “{0}”: the server is blocked.', displayText(server)), unblock)
       .then((c) => {
-        if (c === unblock) void this.deps.policy.setPolicy(server, 'allow');
+        if (c === unblock) void this.deps.policy.unblockServer(server);
       });
   }
 

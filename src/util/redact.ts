@@ -2,7 +2,7 @@
  * What never reaches the log, at any level (Trace included): every known secret value (password
  * inputs, header values, env values, answers to secret-like fields), the value of any JSON key
  * that names a credential (by the form's own secret rule, plus header and OAuth names), and the
- * query string and fragment of every URL. Pure, so the rules are unit-tested.
+ * password, query string and fragment of every URL. Pure, so the rules are unit-tested.
  */
 import { looksSecret } from '../shared/secretNames';
 
@@ -81,9 +81,21 @@ function redactJsonKeys(text: string, depth = 0): string {
 // of the JSON string the URL is logged in), so `?k=a\b&token=…` and `\u0026token=…` go whole.
 const URL_TAIL = /(\b[a-z][a-z0-9+.-]{1,31}:\/\/[^\s"'<>?#\\]*)[?#](?:[^\s"'<>\\]|\\(?!"))*/gi;
 
-/** Every URL in `text` without its query string and fragment. */
+// The user-info of a URL (`postgres://user:pass@host`, `https://ghp_…@github.com`): up to the
+// authority's last `@`, since a password may hold an unescaped one.
+const URL_USER_INFO = /(\b[a-z][a-z0-9+.-]{1,31}:\/\/)([^\s"'<>/?#\\]*)@/gi;
+/** A user name this long is a token used as one (`https://<token>@host`), not a login. */
+const TOKEN_AS_USER_CHARS = 16;
+
+function redactUserInfo(_m: string, scheme: string, info: string): string {
+  const colon = info.indexOf(':');
+  if (colon >= 0) return `${scheme}${info.slice(0, colon)}:${REDACTED}@`;
+  return `${scheme}${info.length >= TOKEN_AS_USER_CHARS ? REDACTED : info}@`;
+}
+
+/** Every URL in `text` without its password (or a token in the user name), query string and fragment. */
 export function redactUrls(text: string): string {
-  return text.replace(URL_TAIL, (_m, base: string) => `${base}?${REDACTED}`);
+  return text.replace(URL_USER_INFO, redactUserInfo).replace(URL_TAIL, (_m, base: string) => `${base}?${REDACTED}`);
 }
 
 // `KEY=value`, `key: value`, `--key value` and `Bearer value` in free text (stderr, error messages, command lines).
@@ -104,7 +116,9 @@ function redactFreeText(text: string): string {
     .replace(COLON, secretAssignment);
 }
 
-function secretAssignment(whole: string, key: string, sep: string): string {
+function secretAssignment(whole: string, key: string, sep: string, value: string): string {
+  // `Authorization: Bearer …`: the scheme stays readable, BEARER has taken the credential.
+  if (/^(Bearer|Basic)$/i.test(value)) return whole;
   return looksSecret(key) && !key.includes('.') ? `${key}${sep}${REDACTED}` : whole;
 }
 

@@ -37,9 +37,10 @@ describe('Workbench: VS Code asks before this extension may use another extensio
       servers: {},
       workspaceSettings: {
         'mcpElicitation.servers': { fixture: stdioFixture('fixture', recordDir) },
-        'mcpElicitation.serverPolicy': { fixture: 'allow' },
       },
       settings: {
+        // The user's own choice to skip the sampling consent (an elicitation policy is none).
+        'mcpElicitation.sampling.skipReview': { fixture: true },
         'chat.disableAIFeatures': false,
         'chat.mcp.autostart': 'never',
         'workbench.secondarySideBar.defaultVisibility': 'hidden',

@@ -44,6 +44,17 @@ async function waitForPolicy(wb: Workbench, server: string, policy: string): Pro
   }
 }
 
+/** Waits until the workspace settings hold no policy for `server` (Unblock removes the block; it writes no `allow`). */
+async function waitForNoPolicy(wb: Workbench, server: string): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    const p = (await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown> | undefined;
+    if (p === undefined || !Object.hasOwn(p, server)) return;
+    if (Date.now() - t0 > 20_000) throw new Error(`workspace settings still set ${server}: ${JSON.stringify(p)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * A tool's result opens in an editor and takes focus; wait for that, so it cannot close the
  * next palette mid-command. The tab name tells tools apart; the same tool's earlier result must
@@ -226,7 +237,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await notification(page, '“demo” is now set to block in workspace settings.');
   });
 
-  it('blocked: declined without a prompt, one notice per session, Unblock allows again', async () => {
+  it('blocked: declined without a prompt, one notice per session, Unblock removes the block without writing allow', async () => {
     const { page } = wb;
     await hideNotifications(page);
     for (const [tool, title] of [
@@ -249,7 +260,7 @@ describe('Policy and pending elicitations in the workbench', () => {
       'one notice for two blocked requests',
     );
     await notice.getByRole('button', { name: 'Unblock' }).click();
-    await waitForPolicy(wb, 'demo', 'allow');
+    await waitForNoPolicy(wb, 'demo');
   });
 
   it('F1 over an open question does not lose it: no reply, listed as set aside, re-offered with Answer, and answering sends the answer', async () => {

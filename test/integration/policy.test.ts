@@ -139,6 +139,27 @@ suite('Policy, rate limit, pending queue and audit log (in the real host)', () =
     }
   });
 
+  test('Unblock removes the block and allows nothing: the entries go, or ask where a block stays in force (issue 41)', async () => {
+    const userOriginal = config().inspect('serverPolicy')?.globalValue;
+    try {
+      await config().update('serverPolicy', { fixture: 'block', other: 'ask' }, vscode.ConfigurationTarget.Global);
+      await setServerPolicy({ fixture: 'block', keep: 'block' }, 'block');
+      await s.policyActions.unblockServer('fixture');
+      await waitFor(() => s.gatekeeper.policyFor('fixture') !== 'block', 'fixture unblocked');
+      assert.deepEqual(config().inspect('serverPolicy')?.workspaceValue, { keep: 'block' }, 'the workspace entry is gone, not allow');
+      assert.deepEqual(config().inspect('serverPolicy')?.globalValue, { other: 'ask' }, 'the user entry too');
+      // A block that stays in force without an entry of the server's own: ask, still not allow.
+      await config().update('defaultPolicy', 'block', vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => s.gatekeeper.policyFor('fixture') === 'block', 'default block');
+      await s.policyActions.unblockServer('fixture');
+      await waitFor(() => s.gatekeeper.policyFor('fixture') === 'ask', 'fixture set to ask');
+      assert.equal((config().inspect('serverPolicy')?.workspaceValue as Record<string, unknown> | undefined)?.['fixture'], 'ask');
+    } finally {
+      await config().update('defaultPolicy', original.get('defaultPolicy'), vscode.ConfigurationTarget.Workspace);
+      await config().update('serverPolicy', userOriginal, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('block: the server gets decline at once, nothing is shown, history says policy', async () => {
     await setServerPolicy({ fixture: 'block' }, 'block');
     const shown: string[] = [];

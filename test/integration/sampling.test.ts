@@ -56,6 +56,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     await waitForRunning(s, 'sampling-modern');
   });
   suiteTeardown(async () => {
+    await config().update('sampling.skipReview', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
     await config().update('servers', previousServers, vscode.ConfigurationTarget.Workspace);
     await config().update('serverPolicy', previousPolicy, vscode.ConfigurationTarget.Workspace);
@@ -70,6 +71,15 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     s.broker.queue.cancelAll();
     await waitFor(() => s.broker.queue.size === 0, 'queue drained');
   });
+
+  /** Sets the user's own `sampling.skipReview` and waits until the extension host reads it. */
+  async function skipReview(value: Record<string, boolean> | undefined): Promise<void> {
+    await config().update('sampling.skipReview', value, vscode.ConfigurationTarget.Global);
+    await waitFor(
+      () => JSON.stringify(config().inspect('sampling.skipReview')?.globalValue) === JSON.stringify(value),
+      'sampling.skipReview in force',
+    );
+  }
 
   /** Answers the forms in the user's place, in order; records what each showed. */
   function answering(...answers: ((p: FormPrompt) => FormAnswer)[]): { prompts: FormPrompt[]; done: vscode.Disposable } {
@@ -94,21 +104,39 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     assert.equal(models.length, 2, 'the test models are registered from here on');
   });
 
-  test('a server set to allow reaches the model with no prompt; its hint picks the model', async () => {
+  test('allow is no consent to sample; the user’s own skipReview is, and a hint never picks a model the user did not choose (issue 41)', async () => {
+    // No model chosen for the server yet: the default (VS Code's first) is the only one it may get.
+    await s.context.workspaceState.update('mcpElicitation.samplingModels', undefined);
     await setPolicy(s, { fixture: 'allow' });
     await received();
-    const r = await sample({ ...hi('Hello model'), modelPreferences: { hints: [{ name: 'mini' }] } });
-    assert.deepEqual(r, {
-      role: 'assistant',
-      content: { type: 'text', text: 'sampling-mini heard: Hello model' },
-      model: 'sampling-mini',
-      stopReason: 'endTurn',
-    });
-    assert.deepEqual(shown, []);
-    assert.deepEqual(
-      (await received()).map((x) => x.model),
-      ['sampling-mini'],
-    );
+    const premium = { ...hi('Hello model'), modelPreferences: { hints: [{ name: 'mini' }], speedPriority: 1 } };
+    const asked = answering(() => ({ action: 'decline' }));
+    try {
+      const r = (await sample(premium)) as { error?: { code: number } };
+      assert.equal(r.error?.code, -1, 'declined in the consent');
+      assert.equal(asked.prompts.length, 1, 'allow still shows the consent');
+      assert.equal(asked.prompts[0]?.form.fields[0]?.default, 'sampling-large', 'preselected: the default, not the hinted model');
+    } finally {
+      asked.done.dispose();
+    }
+    assert.deepEqual(await received(), []);
+    await skipReview({ fixture: true });
+    try {
+      const r = await sample(premium);
+      assert.deepEqual(r, {
+        role: 'assistant',
+        content: { type: 'text', text: 'sampling-large heard: Hello model' },
+        model: 'sampling-large',
+        stopReason: 'endTurn',
+      });
+      assert.deepEqual(shown, []);
+      assert.deepEqual(
+        (await received()).map((x) => x.model),
+        ['sampling-large'],
+      );
+    } finally {
+      await skipReview(undefined);
+    }
   });
 
   test('otherwise a consent: it names the server, shows the model and the messages; the edited request reaches the model and the reviewed reply goes back; the model is remembered', async () => {
@@ -130,15 +158,16 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
       assert.equal(r.content.text, 'sampling-large heard: Edited by the user (checked)');
       const [consent, review] = prompts;
       assert.equal(consent?.asker.name, 'fixture');
+      // The hint names a model the user never chose for this server: the default stays preselected.
       assert.deepEqual(
         consent?.form.fields.map((f) => [f.key, f.default]),
         [
-          ['model', 'sampling-mini'],
+          ['model', 'sampling-large'],
           ['systemPrompt', 'Be brief'],
           ['message1', 'Server text'],
         ],
       );
-      assert.match(String(consent?.message), /Sampling Mini/);
+      assert.match(String(consent?.message), /Sampling Large/);
       assert.equal(review?.form.fields[0]?.default, 'sampling-large heard: Edited by the user');
       const got = await received();
       assert.deepEqual(
@@ -196,7 +225,7 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
 
   test('bad input: -32602 with the reason, nothing shown, nothing sent', async function () {
     this.timeout(120_000);
-    await setPolicy(s, { fixture: 'allow' });
+    await skipReview({ fixture: true });
     await received();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...hi('x'), maxTokens: -1 }, /maxTokens: must be a positive integer/],
@@ -232,5 +261,6 @@ suite('Sampling: vscode.lm behind the consent (real host)', () => {
     // And nothing else broke: the next good request is answered.
     const ok = (await sample(hi('still here'))) as { content: { text: string } };
     assert.match(ok.content.text, /heard: still here/);
+    await skipReview(undefined);
   });
 });

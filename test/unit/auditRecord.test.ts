@@ -82,6 +82,11 @@ void describe('buildAuditRecord', () => {
     assert.ok(!('content' in rec));
   });
 
+  void it('a URL in the message loses its password and query, as in the log (issue 41)', () => {
+    const rec = buildAuditRecord({ ...base, message: 'Migrate postgres://admin:hunter22@db.internal/app?token=t0k now?' });
+    assert.equal(rec.message, 'Migrate postgres://admin:[redacted]@db.internal/app?[redacted] now?');
+  });
+
   void it('strips the query string and fragment from url-mode URLs', () => {
     const rec = buildAuditRecord({
       ...base,

@@ -72,6 +72,30 @@ void describe('broker: answering from memory', () => {
     assert.equal(ui.forms.length, 2, 'asked again');
   });
 
+  void it('the names people use and a one-field message make a form secret: masked, warned about, never remembered (issue 41)', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['Log in', { PassWord: { type: 'string' } }],
+      ['Second factor', { mfa_code: { type: 'string' } }],
+      ['Database', { connection_string: { type: 'string' } }],
+      ['Anmelden', { Passwort: { type: 'string' } }],
+      ['Enter the 6-digit code we texted you', { value: { type: 'string' } }],
+    ];
+    for (const [message, properties] of cases) {
+      const key = Object.keys(properties)[0] ?? '';
+      const { broker, ui, memory, finished } = setup({ action: 'accept', content: { [key]: 'x-1' }, remember: 'workspace' });
+      await broker.handle(fixture, form(message, properties), wire());
+      const prompt = ui.forms[0]?.prompt;
+      assert.equal(prompt?.form.fields[0]?.secretLike, true, `${key}: masked`);
+      assert.ok(
+        prompt?.warnings.some((w) => w.code === 'secretField'),
+        `${key}: the secret-field warning`,
+      );
+      assert.equal(prompt?.canRemember, false, `${key}: not offered`);
+      assert.equal(memory.size, 0, `${key}: not remembered`);
+      assert.deepEqual(finished[0]?.secretKeys, [key], `${key}: kept out of the audit and the log`);
+    }
+  });
+
   void it('collision attempts are asked again', async () => {
     const { broker, ui } = setup({ action: 'accept', content: {}, remember: 'session' });
     await broker.handle(fixture, confirm('Delete all files?'), wire());

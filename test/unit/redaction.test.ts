@@ -105,6 +105,29 @@ describe('the log never shows a secret, at any level', () => {
     assert.equal(redactUrls('plain https://h.example/path stays'), 'plain https://h.example/path stays');
   });
 
+  it('the password in a URL never reaches the log, nor a token used as its user name (issue 41)', () => {
+    assert.equal(
+      redactSecrets('connecting to postgres://user:pass@db.internal:5432/app', []),
+      'connecting to postgres://user:[redacted]@db.internal:5432/app',
+    );
+    assert.equal(redactUrls('redis://:s3cr3t@cache:6379'), 'redis://:[redacted]@cache:6379');
+    // An unescaped @ in the password: the authority ends at its last one.
+    assert.equal(redactUrls('mongodb://admin:p@ss@h.example/db'), 'mongodb://admin:[redacted]@h.example/db');
+    assert.equal(redactUrls('git clone https://ghp_0123456789abcdefABCD@github.com/o/r'), 'git clone https://[redacted]@github.com/o/r');
+    assert.equal(redactUrls('ssh://git@github.com/o/r and https://h.example/a@b'), 'ssh://git@github.com/o/r and https://h.example/a@b');
+    const logged = JSON.stringify({ url: 'postgres://u:hunter22@h/db?sslmode=require' });
+    assert.equal(redactSecrets(logged, []), '{"url":"postgres://u:[redacted]@h/db?[redacted]"}');
+  });
+
+  it('KEY=value and key: value under the names people use are redacted (issue 41)', () => {
+    const line = redactSecrets(
+      'DB_PASS=p-1 PGPASSWORD=p-2 DATABASE_URL=p-3 SESSION_TOKEN=p-4 mfa_code=p-5 Passwort=p-6 cookie: p-7 max_tokens=512',
+      [],
+    );
+    for (let i = 1; i <= 7; i++) assert.ok(!line.includes(`p-${i}`), `p-${i} in ${line}`);
+    assert.ok(line.includes('max_tokens=512'), line);
+  });
+
   it('a backslash in a query does not end it: what follows is redacted too, and a JSON string still ends at its quote', () => {
     assert.equal(redactUrls(String.raw`GET https://h.example/p?k=a\b&token=SECRET done`), 'GET https://h.example/p?[redacted] done');
     assert.equal(redactUrls(String.raw`GET https://h.example/p?k=a&token=SECRET done`), 'GET https://h.example/p?[redacted] done');

@@ -108,13 +108,18 @@ const MODELS: ModelInfo[] = [
 const noPrefs: ModelPreferences = { hints: [], costPriority: undefined, speedPriority: undefined, intelligencePriority: undefined };
 
 void describe('model choice', () => {
-  void it('the remembered model wins while it exists; then hints by substring; then priorities; then the first', () => {
-    assert.equal(chooseModel(MODELS, 'mini-2', { ...noPrefs, hints: ['sonnet'] })?.model.id, 'mini-2');
-    assert.equal(chooseModel(MODELS, 'gone', { ...noPrefs, hints: ['gpt', 'SONNET'] })?.model.id, 'mid-3');
-    assert.equal(chooseModel(MODELS, undefined, { ...noPrefs, speedPriority: 0.9, intelligencePriority: 0.2 })?.model.id, 'mini-2');
-    assert.equal(chooseModel(MODELS, undefined, { ...noPrefs, costPriority: 0.1, intelligencePriority: 0.8 })?.model.id, 'big-1');
-    assert.deepEqual(chooseModel(MODELS, undefined, noPrefs)?.reason, 'first');
-    assert.equal(chooseModel([], undefined, noPrefs), undefined);
+  void it('a server never chooses a model the user did not choose for it: hints and priorities pick among the user’s, else the default', () => {
+    // The issue's probe: a hint for the premium model, with no model chosen for the server yet.
+    assert.equal(chooseModel(MODELS, [], { ...noPrefs, hints: ['sonnet'] })?.model.id, 'big-1', 'the default, not the hinted one');
+    assert.equal(chooseModel(MODELS, [], { ...noPrefs, speedPriority: 0.9, intelligencePriority: 0.2 })?.model.id, 'big-1');
+    assert.equal(chooseModel(MODELS, ['mini-2'], { ...noPrefs, hints: ['sonnet'] })?.model.id, 'mini-2', 'no escalation past the user’s');
+    assert.equal(chooseModel(MODELS, ['gone', 'mini-2'], { ...noPrefs, intelligencePriority: 1 })?.model.id, 'mini-2');
+    // Among the models the user chose for this server, the hint and the priorities count.
+    assert.equal(chooseModel(MODELS, ['mini-2', 'mid-3'], { ...noPrefs, hints: ['gpt', 'SONNET'] })?.model.id, 'mid-3');
+    assert.equal(chooseModel(MODELS, ['mid-3', 'mini-2'], { ...noPrefs, costPriority: 1 })?.model.id, 'mini-2');
+    assert.deepEqual(chooseModel(MODELS, ['mid-3', 'mini-2'], noPrefs), { model: MODELS[2], reason: 'remembered' }, 'else the latest');
+    assert.deepEqual(chooseModel(MODELS, [], noPrefs)?.reason, 'default');
+    assert.equal(chooseModel([], [], noPrefs), undefined);
   });
 
   // What VS Code 1.139 lists once its chat extension is active: Copilot CLI's "Auto" comes first
@@ -133,12 +138,15 @@ void describe('model choice', () => {
       ]),
       [],
     );
-    const choose = (remembered: string | undefined, prefs: ModelPreferences): string | undefined =>
-      chooseModel(usableModels(withAuto), remembered, prefs)?.model.id;
-    assert.equal(choose(undefined, noPrefs), 'big-1', 'first usable, not Auto');
-    assert.equal(choose(undefined, { ...noPrefs, hints: ['unknown-model'], speedPriority: 1, intelligencePriority: 0 }), 'mini-2');
-    assert.equal(choose('copilotcli', { ...noPrefs, hints: ['claude'] }), 'mid-3', 'a remembered Auto gives way to the hint');
-    assert.equal(chooseModel(usableModels([AUTO]), undefined, noPrefs), undefined, 'only Auto: no model');
+    const choose = (chosen: string[], prefs: ModelPreferences): string | undefined =>
+      chooseModel(usableModels(withAuto), chosen, prefs)?.model.id;
+    assert.equal(choose([], noPrefs), 'big-1', 'first usable, not Auto');
+    assert.equal(
+      choose(['big-1', 'mini-2'], { ...noPrefs, hints: ['unknown-model'], speedPriority: 1, intelligencePriority: 0 }),
+      'mini-2',
+    );
+    assert.equal(choose(['copilotcli', 'mid-3'], noPrefs), 'mid-3', 'a remembered Auto gives way to the user’s next choice');
+    assert.equal(chooseModel(usableModels([AUTO]), [], noPrefs), undefined, 'only Auto: no model');
   });
 });
 
@@ -167,10 +175,11 @@ class FakeModels implements ModelAccess {
   }
 }
 
-function setup(serverPolicy: Record<string, string> = {}, presenter = new FakePresenter()) {
+/** `userSkipReview`: the user (global) value of `sampling.skipReview`. */
+function setup(serverPolicy: Record<string, string> = {}, presenter = new FakePresenter(), userSkipReview: unknown = undefined) {
   const queue = new ElicitationQueue(Date.now);
   const models = new FakeModels();
-  const memory = new Map<string, string>();
+  const memory = new Map<string, string[]>();
   const failures: string[] = [];
   const finished: FinishedElicitation[] = [];
   queue.onDidFinish((f) => finished.push(f));
@@ -179,9 +188,12 @@ function setup(serverPolicy: Record<string, string> = {}, presenter = new FakePr
     presenter,
     queue,
     gate: (s) => gate.decide(s),
-    allowedOutright: (s) => gate.explicitPolicy(s) === 'allow',
+    userSkipReview: () => userSkipReview,
     models,
-    memory: { get: (s) => memory.get(s), set: (s, id) => void memory.set(s, id) },
+    memory: {
+      chosen: (s) => memory.get(s) ?? [],
+      choose: (s, id) => void memory.set(s, [id, ...(memory.get(s) ?? []).filter((x) => x !== id)]),
+    },
     wording,
     notifyModelFailure: (s, f) => failures.push(`${s}: ${f}`),
     log: new MemoryLog(),
@@ -234,7 +246,7 @@ void describe('sampling broker', () => {
       model: 'mini-2',
       stopReason: 'endTurn',
     });
-    assert.equal(memory.get('srv'), 'mini-2', 'the choice is remembered for the server');
+    assert.deepEqual(memory.get('srv'), ['mini-2'], 'the choice is remembered for the server');
     assert.deepEqual(
       finished.map((f) => [f.mode, f.action, f.decidedBy, f.model]),
       [['sampling', 'accept', 'user', 'mini-2']],
@@ -265,22 +277,52 @@ void describe('sampling broker', () => {
     assert.equal(models.sent.length, 1, 'the model ran, its reply stayed here');
   });
 
-  void it('a server the user set to allow reaches the model with no prompt; the hint chooses the model', async () => {
-    const { broker, presenter, finished, queue } = setup({ srv: 'allow' });
-    const result = await broker.handle(server, { ...ok, modelPreferences: { hints: [{ name: 'mini' }] } }, extra());
-    assert.equal(result.model, 'mini-2');
+  void it('an elicitation policy of allow, from any scope, is no consent to sample: the consent and the review are still shown (issue 41)', async () => {
+    const presenter = new FakePresenter({ form: () => ({ action: 'decline' }) });
+    const { broker, models } = setup({ srv: 'allow' }, presenter);
+    const err = await rejection(broker.handle(server, { ...ok, modelPreferences: { hints: [{ name: 'sonnet' }] } }, extra()));
+    assert.equal(err.code, -1);
+    assert.equal(presenter.forms.length, 1, 'the consent was shown');
+    assert.equal(presenter.forms[0]?.prompt.form.fields[0]?.default, 'big-1', 'preselected: the default, not the hinted model');
+    assert.equal(models.sent.length, 0, 'nothing reached a model');
+  });
+
+  void it('the user’s own skipReview sends straight to the model, the one the user chose: a premium hint does not escalate (issue 41)', async () => {
+    const { broker, presenter, finished, queue, models, memory } = setup({}, new FakePresenter(), { srv: true, other: 'yes' });
+    const premium = { ...ok, modelPreferences: { hints: [{ name: 'sonnet' }], intelligencePriority: 1 } };
+    assert.equal((await broker.handle(server, premium, extra())).model, 'big-1', 'nothing chosen yet: the default');
+    memory.set('srv', ['mini-2']);
+    assert.equal((await broker.handle(server, premium, extra())).model, 'mini-2', 'the user’s choice for the server');
     assert.equal(presenter.forms.length + presenter.asks.length, 0);
     assert.deepEqual(
+      models.sent.map((m) => m.model),
+      ['big-1', 'mini-2'],
+    );
+    assert.deepEqual(
       finished.map((f) => [f.action, f.decidedBy]),
-      [['accept', 'policy']],
+      [
+        ['accept', 'policy'],
+        ['accept', 'policy'],
+      ],
     );
     assert.equal(queue.size, 0);
+    // Only `true` counts, and only for the server it names.
+    const other = setup({}, new FakePresenter({ form: () => ({ action: 'decline' }) }), { srv: true, other: 'yes' });
+    await rejection(other.broker.handle(askerFor('other', undefined), ok, extra()));
+    assert.equal(other.presenter.forms.length, 1);
+  });
+
+  void it('skipReview never passes a block or the rate limit', async () => {
+    const { broker, models, presenter } = setup({ srv: 'block' }, new FakePresenter(), { srv: true });
+    assert.equal((await rejection(broker.handle(server, ok, extra()))).code, -1);
+    assert.equal(models.sent.length + presenter.forms.length, 0);
   });
 
   void it('VS Code\'s placeholder model (Copilot CLI "Auto", no input window) is never offered or used; alone, it counts as no model', async () => {
     const auto: ModelInfo = { id: 'copilotcli', name: 'Auto', family: 'copilotcli', vendor: 'copilotcli', maxInputTokens: 0 };
-    const a = setup({ srv: 'allow' });
+    const a = setup({}, new FakePresenter(), { srv: true });
     a.models.models = [auto, ...MODELS];
+    a.memory.set('srv', ['copilotcli', 'big-1', 'mini-2']);
     const fast = await a.broker.handle(server, { ...ok, modelPreferences: { hints: [{ name: 'gpt-9' }], speedPriority: 1 } }, extra());
     assert.equal(fast.model, 'mini-2', 'the smallest model that answers, not Auto');
     assert.deepEqual(
@@ -301,7 +343,7 @@ void describe('sampling broker', () => {
     await rejection(b.broker.handle(server, ok, extra()));
     assert.deepEqual(offered, [['big-1', 'mini-2', 'mid-3']], 'the consent offers only models that answer');
 
-    const c = setup({ srv: 'allow' });
+    const c = setup({}, new FakePresenter(), { srv: true });
     c.models.models = [auto];
     assert.match((await rejection(c.broker.handle(server, ok, extra()))).message, /No language model is available/);
     assert.deepEqual(c.failures, ['srv: noModel']);
@@ -328,7 +370,7 @@ void describe('sampling broker', () => {
     assert.deepEqual(a.failures, ['srv: noModel']);
     assert.equal(a.presenter.forms.length, 0);
 
-    const b = setup({ srv: 'allow' });
+    const b = setup({}, new FakePresenter(), { srv: true });
     b.models.failure = 'noPermission';
     const denied = await rejection(b.broker.handle(server, ok, extra()));
     assert.match(denied.message, /not allowed this client to use the language model/);
@@ -365,8 +407,8 @@ void describe('sampling broker', () => {
 });
 
 void describe('sampling over a session (pushed, 2025-11-25)', () => {
-  async function session(presenter: FakePresenter, serverPolicy: Record<string, string> = {}) {
-    const s = setup(serverPolicy, presenter);
+  async function session(presenter: FakePresenter, userSkipReview: unknown = undefined) {
+    const s = setup({}, presenter, userSkipReview);
     const launches = new FakeLaunches();
     const sess = new Session(launches.create(stdioDef('one'), { stderr: () => undefined, warn: () => undefined }), {
       name: 'one',
@@ -386,7 +428,7 @@ void describe('sampling over a session (pushed, 2025-11-25)', () => {
   };
 
   void it('the server sees the capability, gets the reply, and gets -32602 with the reason for bad input', async () => {
-    const { sess, models } = await session(new FakePresenter(), { one: 'allow' });
+    const { sess, models } = await session(new FakePresenter(), { one: true });
     assert.deepEqual(await call(sess, ok), {
       role: 'assistant',
       content: { type: 'text', text: 'big-1 says: Hi' },

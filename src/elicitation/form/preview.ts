@@ -117,7 +117,7 @@ export function checkElicitationPayload(text: string): PreviewResult {
     return { kind: 'invalid', violations };
   }
   violations.push(...schemaViolations(params['requestedSchema']));
-  const normalised = normaliseRequestedSchema(params['requestedSchema']);
+  const normalised = normaliseRequestedSchema(params['requestedSchema'], message);
   const form = normalised.ok ? normalised.form : undefined;
   const userWarnings = normalised.ok ? formWarnings(message, normalised.form) : [];
   const warnings: PreviewProblem[] = normalised.ok

@@ -7,6 +7,7 @@ import { isRecord, normaliseProperty, propertyPath, SchemaError, show, type Sche
 import { issueText } from './sentences';
 import { english } from '../../shared/localize';
 import { validateAnswer } from './validator';
+import { messageAsksSecret } from '../../shared/secretNames';
 
 export type { SchemaNote } from './schemaRules';
 
@@ -64,7 +65,18 @@ function checkDefaults(form: FormModel): void {
   }
 }
 
-function normalise(schema: unknown, notes: SchemaNote[]): FormModel {
+/**
+ * A form with one typed field is often named for nothing (`value`, `code`) while its message says
+ * what it is ("Enter the 6-digit code we texted you"): the message then makes the field secret.
+ */
+function secretByMessage(fields: Field[], message: string | undefined): Field[] {
+  const only = fields.length === 1 ? fields[0] : undefined;
+  if (only === undefined || only.secretLike || message === undefined) return fields;
+  if (only.kind !== 'string' && only.kind !== 'number' && only.kind !== 'integer') return fields;
+  return messageAsksSecret(message) ? [{ ...only, secretLike: true }] : fields;
+}
+
+function normalise(schema: unknown, notes: SchemaNote[], message: string | undefined): FormModel {
   if (!isRecord(schema)) throw new SchemaError('requestedSchema', `must be an object schema (got ${show(schema)})`);
   if (schema['type'] !== 'object') throw new SchemaError('requestedSchema.type', `must be "object" (got ${show(schema['type'])})`);
   const forbidden = TOP_LEVEL_FORBIDDEN.find((k) => Object.hasOwn(schema, k));
@@ -80,7 +92,10 @@ function normalise(schema: unknown, notes: SchemaNote[]): FormModel {
   const warn = (note: SchemaNote): void => {
     notes.push(note);
   };
-  const fields: Field[] = keys.map((key) => normaliseProperty(key, properties[key], required.has(key), warn));
+  const fields = secretByMessage(
+    keys.map((key) => normaliseProperty(key, properties[key], required.has(key), warn)),
+    message,
+  );
   const form: FormModel = { fields, schema };
   checkDefaults(form);
   return form;
@@ -92,12 +107,13 @@ function normalise(schema: unknown, notes: SchemaNote[]): FormModel {
  * `oneOf`, legacy `enum` + `enumNames`) and multi-select (`array` of `items.enum` or `items.anyOf`,
  * minItems, maxItems) properties, each with an optional `default`; unknown keywords are ignored.
  * Errors read `requestedSchema.properties.<key>: <reason>`. `form.schema` is the object as received;
- * titles, descriptions and labels are raw server text (sanitise before display).
+ * titles, descriptions and labels are raw server text (sanitise before display). `message`, the
+ * request's own text, takes part in the secret rule of a one-field form.
  */
-export function normaliseRequestedSchema(schema: unknown): NormaliseResult {
+export function normaliseRequestedSchema(schema: unknown, message?: string): NormaliseResult {
   const notes: SchemaNote[] = [];
   try {
-    return { ok: true, form: normalise(schema, notes), notes };
+    return { ok: true, form: normalise(schema, notes, message), notes };
   } catch (err) {
     if (err instanceof SchemaError) return { ok: false, error: err.message };
     // Anything else is our bug or an engine limit; still refuse rather than render a half-checked form.

@@ -34,6 +34,20 @@ export function resolvePolicy(server: string, settings: PolicySettings): ServerP
 }
 
 /**
+ * One scope's `serverPolicy` value without the server's `block` entry (undefined when nothing is
+ * left, so the key leaves the settings file), or the very same value when it holds no block for
+ * it. Unblocking removes the block; it never writes `allow`.
+ */
+export function withoutBlock<T extends Readonly<Record<string, unknown>> | undefined>(
+  value: T,
+  server: string,
+): T | Record<string, unknown> | undefined {
+  if (value === undefined || !Object.hasOwn(value, server) || value[server] !== 'block') return value;
+  const rest = Object.fromEntries(Object.entries(value).filter(([k]) => k !== server));
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/**
  * Merges an object setting across scopes the way VS Code's `get()` does: workspace keys
  * override user keys, other user keys survive. This lets a team commit a workspace setting
  * that blocks a chatty server without wiping each member's own entries. Non-objects count as

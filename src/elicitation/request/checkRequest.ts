@@ -78,7 +78,7 @@ export function checkRequest(asker: Asker, rawParams: unknown, ctx: CheckContext
   }
   if (typeof params['message'] !== 'string') throw reject('message is not a string', 'message: must be a string');
   const rawMessage = params['message'];
-  const prepared = mode === 'form' ? prepareForm(asker, params, ctx.log) : prepareUrl(asker, params, ctx.log);
+  const prepared = mode === 'form' ? prepareForm(asker, params, rawMessage, ctx.log) : prepareUrl(asker, params, ctx.log);
   const fields = prepared.kind === 'form' ? prepared.form.fields : [];
   const secretKeys = fields.filter((f) => f.secretLike).map((f) => f.key);
   // The exact message and the schema as the server sent it: the sanitised text could make two
@@ -100,8 +100,8 @@ export function checkRequest(asker: Asker, rawParams: unknown, ctx: CheckContext
   };
 }
 
-function prepareForm(asker: Asker, params: Record<string, unknown>, log: CheckContext['log']): PreparedForm {
-  const normalised = normaliseRequestedSchema(params['requestedSchema']);
+function prepareForm(asker: Asker, params: Record<string, unknown>, message: string, log: CheckContext['log']): PreparedForm {
+  const normalised = normaliseRequestedSchema(params['requestedSchema'], message);
   if (!normalised.ok) {
     log.warn(`[${asker.name}] rejected elicitation/create (-32602): ${normalised.error}`);
     throw invalid(normalised.error);
