@@ -198,6 +198,68 @@ void describe('bad answers to the revision steps', () => {
   });
 });
 
+void describe('a server that changes between restarts', () => {
+  /**
+   * The server a start finds, as `kindFile` says at that start: mrtrStdioServer.mjs dual or
+   * modern-only, or stdioServer.mjs (SDK v1, 2025 only), as a server updated in place would be.
+   */
+  function changing(name: string, kindFile: string): ServerDefinition {
+    const v2 = JSON.stringify(path.join(FIXTURES, 'mrtrStdioServer.mjs'));
+    const v1 = JSON.stringify(path.join(FIXTURES, 'stdioServer.mjs'));
+    const src = `const kind = require('node:fs').readFileSync(${JSON.stringify(kindFile)}, 'utf8').trim();
+process.argv = [process.argv[0], 'x', ${JSON.stringify(name)}, kind];
+import(kind === 'legacy' ? ${v1} : ${v2});`;
+    return def(name, ['-e', src]);
+  }
+
+  it('the revision is chosen again at every start: dual, then 2026-only, then dual again', async () => {
+    const kind = path.join(dir, 'changing.kind');
+    writeFileSync(kind, 'dual');
+    const { conn, log } = harness(changing('changing', kind));
+    const why = (): string | undefined =>
+      conn.state.kind === 'running' ? `${conn.state.protocolVersion} ${conn.state.era?.why}` : conn.state.kind;
+    try {
+      await conn.start();
+      assert.equal(why(), '2025-11-25 vscode', log.lines.join('\n'));
+      writeFileSync(kind, 'modern');
+      await conn.restart();
+      assert.equal(why(), '2026-07-28 modernOnly');
+      writeFileSync(kind, 'dual');
+      await conn.restart();
+      assert.equal(why(), '2025-11-25 vscode');
+    } finally {
+      await conn.shutdown();
+    }
+  });
+
+  it('a revision learned for a tool that the server no longer speaks is forgotten, and the choice made again', async () => {
+    const kind = path.join(dir, 'learned.kind');
+    writeFileSync(kind, 'dual');
+    const { conn, log } = harness(changing('learned', kind));
+    try {
+      await conn.start();
+      assert.equal(await conn.useEra('modern', 'form'), true, 'a dual server takes 2026-07-28 when a tool needs it');
+      assert.equal(conn.state.kind === 'running' ? conn.state.era?.why : undefined, 'learned');
+      // The server now speaks 2025 only (a v1 build, say): the learned 2026-07-28 is refused at
+      // the next start, so nothing learned is kept and 2025-11-25 is chosen.
+      writeFileSync(kind, 'legacy');
+      await conn.restart();
+      assert.equal(
+        conn.state.kind === 'running' ? `${conn.state.protocolVersion} ${conn.state.era?.why}` : conn.state.kind,
+        '2025-11-25 vscode',
+        log.lines.join('\n'),
+      );
+      assert.equal(conn.learnedEra('form'), undefined, 'forgotten');
+      assert.ok(
+        log.lines.some((l) => /refused MCP 2026-07-28 .*choosing the revision again/.test(l)),
+        'the log says so',
+      );
+    } finally {
+      await conn.shutdown();
+    }
+  });
+});
+
 void describe('eraChoice, the pure rule', () => {
   it('plans legacy first unless pinned, learned or SSE', () => {
     assert.deepEqual(eraPlan(undefined, 'stdio'), { kind: 'legacyFirst' });
