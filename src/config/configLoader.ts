@@ -5,6 +5,7 @@ import { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/log';
 import { SECTION } from './settings';
+import { destination } from './parse/serverFingerprint';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
 import { parseInputsSetting, parseServersSetting } from './parse/mcpJson';
@@ -182,7 +183,8 @@ export class ConfigLoader extends Disposable {
       }
       let v: string | undefined;
       try {
-        v = await this.inputs.resolve(input, { server: def.name, source: def.source });
+        // The destination as written, before any value is substituted into it.
+        v = await this.inputs.resolve(input, { server: def.name, source: def.source, destination: destination(def) });
       } catch (e) {
         return {
           error: {

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../sampling/modelChoice';
+import { destinationModelMemory } from '../sampling/modelMemory';
 import { ModelAccessError, type ModelAccess, type ModelFailure, type ModelMemory, type ModelReply } from '../sampling/samplingBroker';
 import type { SamplingRequest } from '../sampling/samplingRequest';
 import { displayText } from '../elicitation/safety/displayText';
@@ -78,14 +79,13 @@ function toAccessError(err: unknown): ModelAccessError {
   return new ModelAccessError('failed', detail);
 }
 
-/** The model last accepted for each server, kept with the workspace. */
-export function workspaceModelMemory(state: vscode.Memento): ModelMemory {
-  const key = 'mcpElicitation.samplingModels';
-  const all = (): Record<string, string> => state.get<Record<string, string>>(key) ?? {};
-  return {
-    get: (server) => (Object.hasOwn(all(), server) ? all()[server] : undefined),
-    set: (server, id) => void state.update(key, { ...all(), [server]: id }),
-  };
+/**
+ * The model last accepted for each server, kept with the workspace and with where the server was
+ * (issue 41): a definition of that name elsewhere does not inherit the choice. The earlier key
+ * (`mcpElicitation.samplingModels`, by name alone) is not read.
+ */
+export function workspaceModelMemory(state: vscode.Memento, destinationOf: (server: string) => string | undefined): ModelMemory {
+  return destinationModelMemory(state, destinationOf);
 }
 
 /** Tells the user why a server's sample got no model; the server has its error already. */
