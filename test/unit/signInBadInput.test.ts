@@ -16,7 +16,9 @@ import {
   signInService,
   stats,
   whoami,
-  type User, protectedAt } from './support/signInHarness';
+  type User,
+  protectedAt,
+} from './support/signInHarness';
 
 after(killFixtures);
 

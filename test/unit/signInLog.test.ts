@@ -20,7 +20,9 @@ import {
   ServerLogsFake,
   signInService,
   stats,
-  type User, protectedAt } from './support/signInHarness';
+  type User,
+  protectedAt,
+} from './support/signInHarness';
 
 after(killFixtures);
 
