@@ -2,6 +2,8 @@ import { vscodeEraOffer } from './ui/eraOffer';
 import type { EraSwitchPort } from './servers/connectionDeps';
 import * as vscode from 'vscode';
 import { ConfigLoader } from './config/configLoader';
+import { EXTENSION_NAME_PREFIX } from './config/parse/definitions';
+import { destination } from './config/parse/serverFingerprint';
 import { WorkspaceRoots } from './servers/workspaceRoots';
 import { onDidChangeSettings, readSettings, userSamplingSkipReview, type Settings } from './config/settings';
 import { ElicitationBroker, type ElicitationSink } from './elicitation/broker';
@@ -175,13 +177,22 @@ export class Services extends Disposable {
     this.gatekeeper = new Gatekeeper(policySettings(this.settings), this.limiter);
     const pkg = context.extension.packageJSON as { name: string; version: string; displayName: string };
     const memory = (this.memory = this._register(
-      new AnswerMemory(context.workspaceState, (reason) => {
-        // One warning; only the remembered answers are gone, nothing else in the workspace state.
-        this.log.warn(`remembered answers discarded: the stored list was ${reason === 'corrupt' ? 'unreadable' : 'of another version'}`);
-        void safe.showWarningMessage(
-          safe.l10n.t('The remembered answers of this workspace could not be read and were discarded; questions will be asked again.'),
-        );
-      }),
+      new AnswerMemory(
+        context.workspaceState,
+        (reason) => {
+          // Answers of the earlier version recorded no destination: dropped, asked again (issue 41).
+          if (reason === 'noDestination') {
+            this.log.info('remembered answers of an earlier version were dropped: they did not record where their server was');
+            return;
+          }
+          // One warning; only the remembered answers are gone, nothing else in the workspace state.
+          this.log.warn(`remembered answers discarded: the stored list was ${reason === 'corrupt' ? 'unreadable' : 'of another version'}`);
+          void safe.showWarningMessage(
+            safe.l10n.t('The remembered answers of this workspace could not be read and were discarded; questions will be asked again.'),
+          );
+        },
+        (server) => this.destinationOf(server),
+      ),
     ));
     this.presenter = new VscodePresenter({
       extensionUri: context.extensionUri,
@@ -218,7 +229,7 @@ export class Services extends Disposable {
       gate: (server) => this.gatekeeper.decide(server),
       userSkipReview: userSamplingSkipReview,
       models: new VscodeModels(),
-      memory: workspaceModelMemory(context.workspaceState),
+      memory: workspaceModelMemory(context.workspaceState, (server) => this.destinationOf(server)),
       wording: samplingWording(vscode.l10n),
       notifyModelFailure: showModelFailure,
       log: this.log,
@@ -373,6 +384,16 @@ export class Services extends Disposable {
     this.loader.watch();
     this.commandContext.refresh();
     void this.manager.reload();
+  }
+
+  /**
+   * Where the server of that name is now (issue 41): what remembered answers and the model choice
+   * are tied to. An extension calling the API is where its id says; a name no server has, nowhere.
+   */
+  private destinationOf(name: string): string | undefined {
+    if (name.startsWith(EXTENSION_NAME_PREFIX)) return name;
+    const def = this.manager.get(name)?.definition;
+    return def ? destination(def) : undefined;
   }
 
   /** The one way a URL reaches the browser: after a click in the consent dialog. */

@@ -2,7 +2,9 @@
  * "MCP Elicitation: Set Client Secret for Server…" (issue 25, item 5): the secret of a client
  * registered in advance with a remote server's authorization server. Its id is configuration
  * (`clientId`); the secret goes into SecretStorage only, typed into a password InputBox, so it is
- * never in a settings file, a command argument or a log line. Sign Out forgets it.
+ * never in a settings file, a command argument or a log line. It is kept for the server's
+ * destination (its URL's origin and path) and goes to the first authorization server that asks
+ * for it, no other (authStore.ts). Sign Out forgets it.
  */
 import * as vscode from 'vscode';
 import type { RemoteServerDefinition } from '../config/parse/definitions';
@@ -76,12 +78,12 @@ export async function setClientSecret(deps: ClientSecretDeps, arg: string | unde
   const secret = await askSecret(def, deps);
   if (secret === undefined) return;
   if (secret === '') {
-    await deps.store.setClientSecret(def.name, undefined);
+    await deps.store.setClientSecret(def, undefined);
     void safe.showInformationMessage(safe.l10n.t('Removed the client secret of “{0}”.', displayText(def.name)));
     return;
   }
   deps.addSecret(secret);
-  await deps.store.setClientSecret(def.name, secret);
+  await deps.store.setClientSecret(def, secret);
   void safe.showInformationMessage(safe.l10n.t('Saved the client secret of “{0}” in SecretStorage.', displayText(def.name)));
   // A server that stopped for want of a working client signs in again now; a running one keeps its tokens.
   const conn = deps.manager.get(def.name);

@@ -131,8 +131,11 @@ const COMMANDS: Record<string, Handler> = {
     const name = serverName(arg) ?? (await pickSignedIn(s));
     if (!name) return;
     // Stopped first, so no request goes out between forgetting the token and the next sign-in.
-    await s.manager.get(name)?.stop();
-    const forgot = await s.signIn.signOut(name);
+    const conn = s.manager.get(name);
+    await conn?.stop();
+    // Sign-in is kept per destination: what is forgotten is this definition's (authStore.ts).
+    const def = conn?.definition;
+    const forgot = def !== undefined && def.type !== 'stdio' && (await s.signIn.signOut(def));
     void safe.showInformationMessage(
       forgot ? safe.l10n.t('Signed out of “{0}”.', displayText(name)) : safe.l10n.t('“{0}” had no sign-in to forget.', displayText(name)),
     );

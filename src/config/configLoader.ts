@@ -5,6 +5,7 @@ import { Disposable } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/log';
 import { SECTION } from './settings';
+import { destination } from './parse/serverFingerprint';
 import { InputResolver } from './inputResolver';
 import { parseEnvFile } from './parse/envFile';
 import { parseInputsSetting, parseServersSetting } from './parse/mcpJson';
@@ -175,7 +176,8 @@ export class ConfigLoader extends Disposable {
       if (!input) return { error: { ...at, server: def.name, message: `\${input:${id}} is not declared in "inputs"` } };
       let v: string | undefined;
       try {
-        v = await this.inputs.resolve(input, { server: def.name, source: def.source });
+        // The destination as written, before any value is substituted into it.
+        v = await this.inputs.resolve(input, { server: def.name, source: def.source, destination: destination(def) });
       } catch (e) {
         return {
           error: {

@@ -12,11 +12,13 @@ const KNOWN_KEY = 'mcpElicitation.inputs.known';
 export interface InputUse {
   readonly server: string;
   readonly source: ServerSource;
+  /** Where the server is (parse/inputKey.ts): a definition that moved is asked again. */
+  readonly destination: string;
 }
 
 /**
  * Values for `${input:id}`: asked once with an InputBox and remembered per workspace (per folder
- * for a folder's mcp.json) and per server definition (see parse/inputKey.ts). Password inputs
+ * for a folder's mcp.json) and per server definition and destination (see parse/inputKey.ts). Password inputs
  * live in SecretStorage only; everything else in workspace state. Neither ever reaches settings
  * or the log (password values are registered with the logger's redactor).
  */
@@ -33,7 +35,7 @@ export class InputResolver {
   storageKey(input: InputDefinition, use: InputUse): string {
     const workspace =
       vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('\n');
-    return inputStorageKey(input.id, { workspace, server: use.server, source: use.source });
+    return inputStorageKey(input.id, { workspace, server: use.server, source: use.source, destination: use.destination });
   }
 
   /** The value, asking the user if it is not remembered; undefined if the user dismissed the box. */

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../sampling/modelChoice';
+import { destinationModelMemory } from '../sampling/modelMemory';
 import { ModelAccessError, type ModelAccess, type ModelFailure, type ModelMemory, type ModelReply } from '../sampling/samplingBroker';
 import type { SamplingRequest } from '../sampling/samplingRequest';
 import { displayText } from '../elicitation/safety/displayText';
@@ -78,26 +79,13 @@ function toAccessError(err: unknown): ModelAccessError {
   return new ModelAccessError('failed', detail);
 }
 
-/** Most models remembered per server: the ones a user actually switches between. */
-const MAX_CHOSEN = 8;
-
 /**
- * The models the user accepted for each server, the latest first, kept with the workspace. An
- * entry written before this list (one id) reads as a list of one.
+ * The models accepted for each server, the latest first, kept with the workspace and with where
+ * the server was (issue 41): a definition of that name elsewhere does not inherit them. The earlier
+ * keys (by name alone) are not read.
  */
-export function workspaceModelMemory(state: vscode.Memento): ModelMemory {
-  const key = 'mcpElicitation.samplingModels';
-  const all = (): Record<string, unknown> => state.get<Record<string, unknown>>(key) ?? {};
-  const chosen = (server: string): string[] => {
-    const v = Object.hasOwn(all(), server) ? all()[server] : undefined;
-    if (typeof v === 'string') return [v];
-    return Array.isArray(v) ? v.filter((id): id is string => typeof id === 'string') : [];
-  };
-  return {
-    chosen,
-    choose: (server, id) =>
-      void state.update(key, { ...all(), [server]: [id, ...chosen(server).filter((x) => x !== id)].slice(0, MAX_CHOSEN) }),
-  };
+export function workspaceModelMemory(state: vscode.Memento, destinationOf: (server: string) => string | undefined): ModelMemory {
+  return destinationModelMemory(state, destinationOf);
 }
 
 /** Tells the user why a server's sample got no model; the server has its error already. */

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     // server supports it, else dynamic registration) is what is tested, not one branch at a time.
     ...(scenario.startsWith('auth/') ? { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL } : {}),
   };
-  if (context.client_id && context.client_secret) await store.setClientSecret(def.name, context.client_secret);
+  if (context.client_id && context.client_secret) await store.setClientSecret(def, context.client_secret);
   const signIn = new SignInService({
     store,
     redirect: new LoopbackRedirect(),

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
+import { destination } from '../../src/config/parse/serverFingerprint';
 import { services, waitFor, waitForRunning, workspaceMcpJson } from './helpers';
 
 const TOK = { id: 'tok', description: 'Token for the test server', password: true } as const;
@@ -30,15 +31,25 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     await s.context.secrets.delete(OLD_GLOBAL_KEY);
   });
 
+  /** `extra-input` as {@link addServer} writes it: the fixture's command, its script and `args`. */
+  function extraInput(args: readonly string[] = ['extra-input']): { command: string; args: string[] } {
+    const json = JSON.parse(mcpJson.original) as { servers: Record<string, { args?: string[]; command?: string }> };
+    const fixture = json.servers['fixture'];
+    assert.ok(fixture?.args);
+    return { command: fixture.command ?? 'node', args: [fixture.args[0] ?? '', ...args] };
+  }
+
   /** Where this workspace keeps `tok` of `extra-input`, and where another workspace with the same id would. */
-  function keys(): { here: string; elsewhere: string } {
+  function keys(args?: readonly string[]): { here: string; elsewhere: string } {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const file = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'mcp.json').fsPath;
+    const where = destination({ type: 'stdio', ...extraInput(args) });
     return {
-      here: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file, folder } }),
+      here: s.loader.inputs.storageKey(TOK, { server: 'extra-input', source: { kind: 'workspaceFile', file, folder }, destination: where }),
       elsewhere: s.loader.inputs.storageKey(TOK, {
         server: 'extra-input',
         source: { kind: 'workspaceFile', file: '/other-repo/.vscode/mcp.json', folder: '/other-repo' },
+        destination: where,
       }),
     };
   }
@@ -49,16 +60,10 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
    * the token the server got. A remembered value starts it without a box, so the pre-fill is the
    * sign that the user was asked.
    */
-  async function addServer(prefill: string): Promise<string | undefined> {
-    const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, { args?: string[]; command?: string }> };
-    const fixture = json.servers['fixture'];
-    assert.ok(fixture?.args);
+  async function addServer(prefill: string, args?: readonly string[]): Promise<string | undefined> {
+    const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
     json.inputs = [{ type: 'promptString', ...TOK, default: prefill }];
-    json.servers['extra-input'] = {
-      command: fixture.command ?? 'node',
-      args: [fixture.args[0] ?? '', 'extra-input'],
-      env: { FIXTURE_TOKEN: '${input:tok}' },
-    } as never;
+    json.servers['extra-input'] = { ...extraInput(args), env: { FIXTURE_TOKEN: '${input:tok}' } };
     writeFileSync(mcpJson.path, JSON.stringify(json, null, 2));
     // The InputBox is VS Code's own (showInputBox); its pre-filled default is accepted like Enter.
     // Bounded: Enter on whatever box is open until the server runs (at most 10 s).
@@ -94,6 +99,16 @@ suite('Inputs: ${input:…} asked once, passwords only in SecretStorage', () => 
     assert.equal(await s.context.secrets.get(keys().elsewhere), 'other-workspace-secret', "the other workspace's value is untouched");
     const settings = JSON.stringify(vscode.workspace.getConfiguration('mcpElicitation'));
     assert.ok(!settings.includes('pa55-w0rd-value'), 'never in settings');
+  });
+
+  test('a stored password stays with the command it was given for: a commit that changes the arguments asks again (issue 41)', async () => {
+    assert.equal(await addServer('given-to-the-first'), 'given-to-the-first');
+    await removeServer();
+    // The same name, its arguments changed (as a pulled commit would): asked, not handed the stored one.
+    const moved = ['extra-input', '--moved'];
+    assert.equal(await addServer('asked-again', moved), 'asked-again', 'asked again for the changed definition');
+    assert.equal(await s.context.secrets.get(keys(moved).here), 'asked-again');
+    assert.equal(await s.context.secrets.get(keys().here), 'given-to-the-first', 'the first definition keeps its own');
   });
 
   test('Clear Remembered Inputs forgets the secret, and the next start asks again', async () => {

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SignInAnswer, SignInPrompt } from '../../src/elicitation/presenter';
+import type { ServerAt } from '../../src/servers/auth/authStore';
 import type { TestServices } from '../host/testServices';
 import { startHttpFixture } from './helpers';
 
@@ -17,6 +18,13 @@ const FIXTURE = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixt
 export function followInBrowser(prompt: SignInPrompt): Promise<SignInAnswer> {
   void fetch(prompt.url, { redirect: 'follow' }).catch(() => undefined);
   return Promise.resolve('opened');
+}
+
+/** Server `name` as its credentials are kept: its name and its configured URL (authStore.ts). */
+export function serverAt(s: TestServices, name: string): ServerAt {
+  const def = s.manager.get(name)?.definition;
+  if (def?.type !== 'http' && def?.type !== 'sse') throw new Error(`${name} is not a configured remote server`);
+  return def;
 }
 
 export interface ProtectedServer {
@@ -47,7 +55,7 @@ export async function protectedServer(
     base: new URL(url).origin,
     close: async () => {
       answering.dispose();
-      await s.signIn.signOut(name);
+      await s.signIn.signOut({ name, url });
       await config().update('servers', saved, vscode.ConfigurationTarget.Workspace);
       for (const c of children) c.kill();
     },

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import type { RecalledNote } from '../../src/elicitation/presenter';
 import { MEMORY_KEY } from '../../src/elicitation/memory/answerMemory';
+import { STORE_VERSION } from '../../src/elicitation/memory/rememberedStore';
 import { acceptQuickInput, elicitVia, nextPrompt, services, setPolicy, waitFor, waitForRunning, type ShownPrompt } from './helpers';
 
 // Remembered answers (issue 26 item 3), against the real fixture server and the real QuickPick:
@@ -219,7 +220,7 @@ suite('Remembered answers (in the real host)', () => {
     await pickRow(await nextPrompt(s), 'Accept and remember in this workspace');
     await wire;
     const stored = s.context.workspaceState.get<{ version: number; answers: unknown[] }>(MEMORY_KEY);
-    assert.equal(stored?.version, 1);
+    assert.equal(stored?.version, STORE_VERSION);
     assert.equal(stored?.answers.length, 1);
     try {
       await setPolicy(s, { fixture: 'block' });

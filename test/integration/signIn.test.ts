@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { SignInAnswer, SignInPrompt } from '../../src/elicitation/presenter';
 import type { TestServices } from '../host/testServices';
 import { acceptQuickInput, services, waitFor } from './helpers';
-import { followInBrowser, protectedServer, type ProtectedServer } from './protectedServer';
+import { followInBrowser, protectedServer, type ProtectedServer, serverAt } from './protectedServer';
 
 const NAME = 'protected-http';
 
@@ -88,7 +88,7 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     assert.match(String(row().contextValue), /\.auth-signedIn/);
 
     // SecretStorage holds the token; no log line does (Trace included).
-    const tokens = await s.authStore.tokensOf(NAME);
+    const tokens = await s.authStore.tokensOf(serverAt(s, NAME));
     assert.ok(tokens?.access_token);
     const leaked = s.hooks.logLines.filter(
       (l) => l.text.includes(tokens.access_token) || (tokens.refresh_token && l.text.includes(tokens.refresh_token)),
@@ -109,7 +109,7 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
 
     // Sign Out forgets the tokens and stops the server; the row offers Sign In.
     await vscode.commands.executeCommand('mcpElicitation.signOut', NAME);
-    assert.equal(await s.authStore.tokensOf(NAME), undefined);
+    assert.equal(await s.authStore.tokensOf(serverAt(s, NAME)), undefined);
     await waitFor(() => s.manager.get(NAME)?.state.kind === 'stopped', 'stopped after sign-out');
     await waitFor(() => /\.auth-signedOut/.test(String(row().contextValue)), 'the row offers Sign In');
     // The server's own log says so, after "signed in": its last sign-in line is not "signed in".
@@ -152,7 +152,7 @@ suite('Sign-in: a protected remote server, through the url consent (issue 25)', 
     await signingIn;
     await waitFor(() => s.manager.get(NAME)?.state.kind === 'stopped', 'stopped after sign-out');
     assert.equal(calledOff.at(-1), true, 'the open consent was called off');
-    assert.equal(await s.authStore.tokensOf(NAME), undefined);
+    assert.equal(await s.authStore.tokensOf(serverAt(s, NAME)), undefined);
     // Both facts, in the order they happened; nothing says "aborted".
     const lines = own().slice(from);
     const ended = lines.indexOf('sign-in ended: the server was stopped');
@@ -222,7 +222,7 @@ suite('Sign-in: a pre-registered client, its secret set through the command (iss
     await done;
 
     // Stored in SecretStorage, and the stopped server signed in with it.
-    assert.equal(await s.authStore.clientSecret(PRE), SECRET);
+    assert.equal(await s.authStore.clientSecret(serverAt(s, PRE)), SECRET);
     await waitFor(() => s.manager.get(PRE)?.state.kind === 'running', `${PRE} running with its secret`, 60_000);
     const r = await vscode.commands.executeCommand<{ content: { text: string }[] }>('mcpElicitation.runTool', PRE, 'whoami', {});
     assert.match(r.content[0]?.text ?? '', /^client pre-id scopes mcp:read$/);
@@ -238,7 +238,7 @@ suite('Sign-in: a pre-registered client, its secret set through the command (iss
 
     // Sign Out forgets the tokens and the secret.
     await vscode.commands.executeCommand('mcpElicitation.signOut', PRE);
-    assert.equal(await s.authStore.clientSecret(PRE), undefined);
-    assert.equal(await s.authStore.tokensOf(PRE), undefined);
+    assert.equal(await s.authStore.clientSecret(serverAt(s, PRE)), undefined);
+    assert.equal(await s.authStore.tokensOf(serverAt(s, PRE)), undefined);
   });
 });

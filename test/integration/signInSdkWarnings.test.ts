@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
 import { services, waitFor } from './helpers';
-import { followInBrowser, protectedServer, type ProtectedServer } from './protectedServer';
+import { followInBrowser, protectedServer, type ProtectedServer, serverAt } from './protectedServer';
 
 const NAME = 'echo-refresh-http';
 const METHODS = ['log', 'info', 'debug', 'trace', 'warn', 'error'] as const;
@@ -30,7 +30,7 @@ suite('Sign-in: the SDK’s warning about a refused refresh goes to our log, red
   test('the refresh token quoted back is [redacted] in the MCP Elicitation log, and no SDK line reaches console.*', async function () {
     this.timeout(120_000);
     await waitFor(() => s.manager.get(NAME)?.state.kind === 'running', `${NAME} running`, 60_000);
-    const refreshToken = (await s.authStore.tokensOf(NAME))?.refresh_token;
+    const refreshToken = (await s.authStore.tokensOf(serverAt(s, NAME)))?.refresh_token;
     assert.ok(refreshToken, 'the fixture issued a refresh token');
 
     // Whatever the extension host's console is handed while the refresh fails, from any code in this host.

@@ -3,6 +3,7 @@
 // of secret the README promises to keep out of the log is sent for real, and none may be found.
 // Each secret is unique to the run, so a hit can only come from this suite's traffic.
 import * as assert from 'node:assert/strict';
+import { destination } from '../../src/config/parse/serverFingerprint';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -106,15 +107,18 @@ suite('Trace log: real traffic at Trace level leaves no secret in the log file',
     // A remembered password input: the server gets it without a prompt, and it is a known secret.
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
     const input = { id: 'tracepw', description: 'Trace test password', password: true } as const;
-    const key = s.loader.inputs.storageKey(input, { server: STDIO, source: { kind: 'workspaceFile', file: mcpJson.path, folder } });
+    const command = { type: 'stdio', command: 'node', args: [path.join(repo, 'test', 'fixtures', 'stdioServer.mjs'), STDIO] } as const;
+    const key = s.loader.inputs.storageKey(input, {
+      server: STDIO,
+      source: { kind: 'workspaceFile', file: mcpJson.path, folder },
+      destination: destination(command),
+    });
     await s.context.secrets.store(key, secrets.passwordInput);
 
     const json = JSON.parse(mcpJson.original) as { inputs: unknown[]; servers: Record<string, unknown> };
     json.inputs = [...json.inputs, { type: 'promptString', ...input }];
     json.servers[STDIO] = {
-      type: 'stdio',
-      command: 'node',
-      args: [path.join(repo, 'test', 'fixtures', 'stdioServer.mjs'), STDIO],
+      ...command,
       env: { FIXTURE_PASSWORD: '${input:tracepw}', API_KEY: secrets.envSecretName, GREETING: secrets.envPlainName },
     };
     json.servers[HTTP] = {

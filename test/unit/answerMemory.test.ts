@@ -26,12 +26,17 @@ function fakeState(initial: Record<string, unknown> = {}): StateLike & { readonl
   };
 }
 
+/** Where every server of these tests is, unless a test moves it. */
+const DEST = '["remote","https://fixture.example/mcp"]';
+const here = (): string => DEST;
+
 function answer(over: Partial<RememberedAnswer> = {}): Omit<RememberedAnswer, 'scope'> {
   const server = over.server ?? 'fixture';
   const message = over.message ?? 'Deploy to staging?';
   return {
     fingerprint: questionFingerprint(server, message, confirm),
     server,
+    destination: DEST,
     message,
     fieldKeys: [],
     content: {},
@@ -121,7 +126,7 @@ void describe('stored answers', () => {
 
 void describe('AnswerMemory', () => {
   void it('recalls only for the same server and fingerprint', async () => {
-    const m = new AnswerMemory(fakeState(), () => assert.fail('no warning'));
+    const m = new AnswerMemory(fakeState(), () => assert.fail('no warning'), here);
     const a = answer();
     await m.remember(a, 'session');
     assert.equal(m.recall('fixture', a.fingerprint)?.message, 'Deploy to staging?');
@@ -131,13 +136,13 @@ void describe('AnswerMemory', () => {
 
   void it('session answers stay in memory; workspace answers go to the state and come back in a new session', async () => {
     const state = fakeState({ unrelated: 42 });
-    const m = new AnswerMemory(state, () => assert.fail('no warning'));
+    const m = new AnswerMemory(state, () => assert.fail('no warning'), here);
     const s = answer({ message: 'For now?' });
     await m.remember({ ...s, fingerprint: questionFingerprint('fixture', 'For now?', confirm) }, 'session');
     assert.equal(state.writes, 0, 'a session answer is never written');
     const w = answer();
     await m.remember(w, 'workspace');
-    const next = new AnswerMemory(state, () => assert.fail('no warning'));
+    const next = new AnswerMemory(state, () => assert.fail('no warning'), here);
     assert.deepEqual(
       next.list().map((a) => [a.message, a.scope]),
       [['Deploy to staging?', 'workspace']],
@@ -147,7 +152,7 @@ void describe('AnswerMemory', () => {
 
   void it('remembering again in the other scope moves the answer; forgetting removes it from the state', async () => {
     const state = fakeState();
-    const m = new AnswerMemory(state, () => undefined);
+    const m = new AnswerMemory(state, () => undefined, here);
     const a = answer();
     await m.remember(a, 'workspace');
     await m.remember({ ...a, savedAt: 2000 }, 'session');
@@ -163,7 +168,7 @@ void describe('AnswerMemory', () => {
   });
 
   void it('forgetAll by server', async () => {
-    const m = new AnswerMemory(fakeState(), () => undefined);
+    const m = new AnswerMemory(fakeState(), () => undefined, here);
     const a = answer();
     const b = answer({ server: 'other', fingerprint: questionFingerprint('other', 'Deploy to staging?', confirm) });
     await m.remember(a, 'workspace');
@@ -181,19 +186,69 @@ void describe('AnswerMemory', () => {
     for (const bad of [{ version: 0, answers: [answer()] }, { version: STORE_VERSION, answers: [{ junk: true }] }, 'garbage']) {
       const state = fakeState({ [MEMORY_KEY]: bad, 'mcpElicitation.routes': ['r'] });
       const warnings: string[] = [];
-      const m = new AnswerMemory(state, (r) => warnings.push(r));
+      const m = new AnswerMemory(state, (r) => warnings.push(r), here);
       await Promise.resolve();
       assert.equal(warnings.length, 1);
       assert.equal(m.size, 0);
       assert.equal(state.data.has(MEMORY_KEY), false, 'the bad store is gone');
       assert.deepEqual(state.data.get('mcpElicitation.routes'), ['r']);
       await m.remember(answer(), 'workspace');
-      assert.equal(new AnswerMemory(state, () => assert.fail('no second warning')).size, 1);
+      assert.equal(new AnswerMemory(state, () => assert.fail('no second warning'), here).size, 1);
     }
   });
 
+  void it('a server of that name at another destination is not answered from memory; back where it was, it is (issue 41)', async () => {
+    let where = DEST;
+    const state = fakeState();
+    const m = new AnswerMemory(
+      state,
+      () => assert.fail('no warning'),
+      () => where,
+    );
+    const a = answer();
+    await m.remember(a, 'workspace');
+    where = '["remote","https://proxy.attacker.example/mcp"]';
+    assert.equal(m.recall('fixture', a.fingerprint), undefined, 'another URL');
+    where = '["stdio","./run.sh",[]]';
+    assert.equal(m.recall('fixture', a.fingerprint), undefined, 'now a command');
+    assert.equal(
+      new AnswerMemory(
+        state,
+        () => assert.fail('no warning'),
+        () => where,
+      ).recall('fixture', a.fingerprint),
+      undefined,
+    );
+    where = DEST;
+    assert.equal(m.recall('fixture', a.fingerprint)?.message, 'Deploy to staging?');
+  });
+
+  void it('a server with no known destination gets nothing remembered or recalled', async () => {
+    const m = new AnswerMemory(
+      fakeState(),
+      () => assert.fail('no warning'),
+      () => undefined,
+    );
+    const a = answer();
+    await m.remember(a, 'workspace');
+    assert.equal(m.size, 0);
+    assert.equal(m.recall('fixture', a.fingerprint), undefined);
+  });
+
+  void it('answers of the earlier store (version 1, no destinations) are dropped, never applied', async () => {
+    const { destination: _, ...old } = answer();
+    const state = fakeState({ [MEMORY_KEY]: { version: 1, answers: [old] } });
+    const warnings: string[] = [];
+    const m = new AnswerMemory(state, (r) => warnings.push(r), here);
+    await Promise.resolve();
+    assert.deepEqual(warnings, ['noDestination']);
+    assert.equal(m.recall('fixture', old.fingerprint), undefined);
+    assert.equal(m.size, 0);
+    assert.equal(state.data.has(MEMORY_KEY), false);
+  });
+
   void it('keeps at most MAX_REMEMBERED per scope, dropping the oldest', async () => {
-    const m = new AnswerMemory(fakeState(), () => undefined);
+    const m = new AnswerMemory(fakeState(), () => undefined, here);
     for (let i = 0; i <= MAX_REMEMBERED; i++) {
       const message = `q${i}`;
       await m.remember(answer({ message, savedAt: i, fingerprint: questionFingerprint('fixture', message, confirm) }), 'session');

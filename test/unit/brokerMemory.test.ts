@@ -12,6 +12,8 @@ import { FakePresenter } from './support/fakePresenter';
 // shown, what is recorded. The in-host suite checks the same on the wire with the real UI.
 
 const fixture = askerFor('fixture', undefined);
+/** Where each server is now (issue 41): a test moves one by setting it. */
+const where = new Map<string, string>();
 const wire = (): { signal: AbortSignal; requestId: string } => ({ signal: new AbortController().signal, requestId: 'r' });
 const confirm = (message: string): Record<string, unknown> => ({ message, requestedSchema: { type: 'object', properties: {} } });
 const form = (message: string, properties: Record<string, unknown>): Record<string, unknown> => ({
@@ -29,7 +31,11 @@ function setup(
   gate: (server: string, count?: boolean) => GateDecision = () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
 ): { broker: ElicitationBroker; ui: FakePresenter; memory: AnswerMemory; finished: FinishedElicitation[] } {
   const ui = new FakePresenter({ form: () => answer });
-  const memory = new AnswerMemory(state(), () => assert.fail('no warning'));
+  const memory = new AnswerMemory(
+    state(),
+    () => assert.fail('no warning'),
+    (server) => where.get(server) ?? '["remote","https://fixture.example/mcp"]',
+  );
   const broker = new ElicitationBroker({
     presenter: ui,
     gate,
@@ -104,6 +110,23 @@ void describe('broker: answering from memory', () => {
     await broker.handle(fixture, form('Delete all files?', { really: { type: 'boolean', default: true } }), wire());
     await broker.handle(askerFor('other', undefined), confirm('Delete all files?'), wire());
     assert.equal(ui.forms.length, 4);
+  });
+
+  void it('a server whose definition now points elsewhere (another URL or command) is asked again (issue 41)', async () => {
+    const { broker, ui, finished } = setup({ action: 'accept', content: {}, remember: 'workspace' });
+    try {
+      await broker.handle(fixture, confirm('Push to main?'), wire());
+      where.set('fixture', '["remote","https://proxy.attacker.example/mcp"]');
+      const moved = await broker.handle(fixture, confirm('Push to main?'), wire());
+      assert.equal(ui.forms.length, 2, 'shown again');
+      assert.deepEqual(
+        finished.map((f) => f.decidedBy),
+        ['user', 'user'],
+      );
+      assert.deepEqual(moved, { action: 'accept', content: {} });
+    } finally {
+      where.clear();
+    }
   });
 
   void it('a block wins over memory; the rate limit never counts or refuses an answer from memory', async () => {

@@ -44,7 +44,7 @@ void describe('LazySignIn', () => {
     const store = new AuthStore(new MapSecrets());
     const { signIn, loads } = lazy(store);
     assert.equal(signIn.stateOf('remote'), undefined);
-    assert.equal(await signIn.signOut('remote'), false, 'Sign Out with nothing stored needs no service');
+    assert.equal(await signIn.signOut(def), false, 'Sign Out with nothing stored needs no service');
     assert.equal(loads(), 0);
     const provider = await signIn.providerFor(def);
     assert.equal(await signIn.providerFor(def), provider, 'one OAuth client per server');
@@ -64,12 +64,12 @@ void describe('LazySignIn', () => {
         });
       });
     let changed = next();
-    await store.saveTokens('remote', { issuer: 'http://as', resource: def.url }, { access_token: 'a', token_type: 'Bearer' });
+    await store.saveTokens(def, { issuer: 'http://as', resource: def.url }, { access_token: 'a', token_type: 'Bearer' });
     assert.equal(await changed, 'remote');
     assert.equal(loads(), 1);
     assert.equal(signIn.stateOf('remote'), 'signedIn');
     changed = next();
-    assert.equal(await signIn.signOut('remote'), true);
+    assert.equal(await signIn.signOut(def), true);
     assert.equal(await changed, 'remote');
     assert.equal(signIn.stateOf('remote'), 'signedOut');
     signIn.dispose();

@@ -140,18 +140,40 @@ describe('the log never shows a secret, at any level', () => {
 });
 
 describe('${input:…} storage keys', () => {
+  const D = '["remote","https://api.example.com/mcp"]';
   const file = (folder: string) => ({ kind: 'workspaceFile' as const, file: `${folder}/.vscode/mcp.json`, folder });
   it('differ between workspaces, folders and server definitions declaring the same id', () => {
-    const a = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 's', source: { kind: 'setting', scope: 'workspace' } });
-    const b = inputStorageKey('tok', { workspace: 'file:///ws-b', server: 's', source: { kind: 'setting', scope: 'workspace' } });
-    const c = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 's', source: file('/repo-1') });
-    const d = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 's', source: file('/repo-2') });
-    const e = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 'other', source: file('/repo-1') });
+    const a = inputStorageKey('tok', {
+      workspace: 'file:///ws-a',
+      server: 's',
+      destination: D,
+      source: { kind: 'setting', scope: 'workspace' },
+    });
+    const b = inputStorageKey('tok', {
+      workspace: 'file:///ws-b',
+      server: 's',
+      destination: D,
+      source: { kind: 'setting', scope: 'workspace' },
+    });
+    const c = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 's', destination: D, source: file('/repo-1') });
+    const d = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 's', destination: D, source: file('/repo-2') });
+    const e = inputStorageKey('tok', { workspace: 'file:///ws-a', server: 'other', destination: D, source: file('/repo-1') });
     assert.equal(new Set([a, b, c, d, e]).size, 5);
     assert.notEqual(a, 'mcpElicitation.input.tok', 'the old global key is never used');
   });
+  it('differ when the definition of that name points elsewhere: another URL, or another command or arguments (issue 41)', () => {
+    const owner = { workspace: 'file:///ws-a', server: 's', source: file('/repo-1') };
+    const keys = [
+      '["remote","https://api.example.com/mcp"]',
+      '["remote","https://proxy.example.net/mcp"]',
+      '["stdio","npx",["-y","server"]]',
+      '["stdio","npx",["-y","other-server"]]',
+      '["stdio","./evil.sh",["-y","server"]]',
+    ].map((destination) => inputStorageKey('tok', { ...owner, destination }));
+    assert.equal(new Set(keys).size, keys.length);
+  });
   it('are stable for the same owner', () => {
-    const owner = { workspace: 'file:///ws', server: 's', source: { kind: 'setting' as const, scope: 'user' as const } };
+    const owner = { workspace: 'file:///ws', server: 's', destination: D, source: { kind: 'setting' as const, scope: 'user' as const } };
     assert.equal(inputStorageKey('tok', owner), inputStorageKey('tok', owner));
   });
 });

@@ -123,14 +123,15 @@ describe('SecretCache', () => {
   it('lets AuthStore see sign-in and sign-out as before', async () => {
     const storage = new Storage();
     const store = new AuthStore(new SecretCache(storage));
-    assert.equal(await store.isSignedIn('s'), false);
+    const s = { name: 's', url: 'http://127.0.0.1/mcp' };
+    assert.equal(await store.isSignedIn(s), false);
     await store.saveTokens(
-      's',
+      s,
       { issuer: 'https://as.example', resource: 'http://127.0.0.1/mcp' },
       { access_token: 'A', token_type: 'Bearer' },
     );
-    assert.equal((await store.tokensOf('s'))?.access_token, 'A');
-    assert.equal(await store.forgetTokens('s'), true);
-    assert.equal(await store.isSignedIn('s'), false);
+    assert.equal((await store.tokensOf(s))?.access_token, 'A');
+    assert.equal(await store.forgetTokens(s), true);
+    assert.equal(await store.isSignedIn(s), false);
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { MapSecrets, approvingUser, fixture, harness, killFixtures, stats, whoami } from './support/signInHarness';
+import { MapSecrets, approvingUser, fixture, harness, killFixtures, stats, whoami, protectedAt } from './support/signInHarness';
 
 after(killFixtures);
 
@@ -32,7 +32,7 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
     // Tokens only in the secret store, keyed by issuer and resource; registered with the log's redaction.
     const keys = [...h.secrets.map.keys()];
     assert.ok(keys.includes(`mcpElicitation.oauth/tokens/${base}/as ${base}/mcp`), keys.join('\n'));
-    const tokens = await h.store.tokensOf('protected');
+    const tokens = await h.store.tokensOf(protectedAt(base));
     assert.ok(tokens?.access_token && h.secretsLogged.includes(tokens.access_token));
     assert.ok(!h.logs.for('protected').lines.some((l) => l.includes(tokens.access_token)), 'no token in the log');
 
@@ -44,8 +44,8 @@ void describe('sign-in to a protected MCP server (plain Node, real fixture)', ()
 
     // Sign out: the tokens are gone; starting again asks again.
     await h.conn.stop();
-    assert.equal(await h.signIn.signOut('protected'), true);
-    assert.equal(await h.store.tokensOf('protected'), undefined);
+    assert.equal(await h.signIn.signOut(protectedAt(base)), true);
+    assert.equal(await h.store.tokensOf(protectedAt(base)), undefined);
     assert.equal(h.signIn.stateOf('protected'), 'signedOut');
     await h.conn.start();
     assert.equal(h.conn.state.kind, 'running');

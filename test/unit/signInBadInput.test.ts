@@ -17,6 +17,7 @@ import {
   stats,
   whoami,
   type User,
+  protectedAt,
 } from './support/signInHarness';
 
 after(killFixtures);
@@ -60,7 +61,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
         new RegExp(`^protected: .*${reason.source}`),
         `${label}: the notice names the server and the reason`,
       );
-      assert.equal(await h.store.tokensOf('protected'), undefined, `${label}: no token stored`);
+      assert.equal(await h.store.tokensOf(protectedAt(base)), undefined, `${label}: no token stored`);
       h.signIn.dispose();
     }
   });
@@ -95,7 +96,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
     const h = harness(base, approvingUser);
     await h.conn.start();
     assert.equal(h.conn.state.kind, 'running');
-    assert.equal((await h.store.binding('protected'))?.issuer, `${base}/as`);
+    assert.equal((await h.store.binding(protectedAt(base)))?.issuer, `${base}/as`);
     await h.conn.stop();
 
     // The resource now trusts another authorization server, which knows none of the old clients or tokens.
@@ -107,7 +108,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
     assert.deepEqual(s.issuers, [`${base}/as`, `${base}/as2`]);
     assert.equal(h.asked.length, 2, 'the user was asked again, for the new authorization server');
     assert.equal(new URL(h.asked[1]?.url ?? '').pathname, '/as2/authorize');
-    assert.equal((await h.store.binding('protected'))?.issuer, `${base}/as2`, 'tokens keyed by the new issuer');
+    assert.equal((await h.store.binding(protectedAt(base)))?.issuer, `${base}/as2`, 'tokens keyed by the new issuer');
     assert.match(await whoami(h.conn), /^client /);
     await h.conn.shutdown();
     h.signIn.dispose();
@@ -130,7 +131,7 @@ void describe('sign-in bad input (plain Node, real fixture)', () => {
     assert.equal(s.refreshGrants, 0, 'the old refresh token went nowhere');
     assert.equal(h.asked.length, 2);
     assert.equal(new URL(h.asked[1]?.url ?? '').pathname, '/as2/authorize', 'the user signs in at the new one');
-    assert.equal((await h.store.binding('protected'))?.issuer, `${base}/as2`);
+    assert.equal((await h.store.binding(protectedAt(base)))?.issuer, `${base}/as2`);
     assert.deepEqual(h.failures, []);
     assert.equal(h.conn.state.kind, 'running', 'the session went on');
     await h.conn.shutdown();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { approvingUser, connect, fixture, killFixtures, signInService, stats, whoami } from './support/signInHarness';
+import { approvingUser, connect, fixture, killFixtures, signInService, stats, whoami, protectedAt } from './support/signInHarness';
 
 after(killFixtures);
 
@@ -13,7 +13,7 @@ void describe('sign-in with a pre-registered client or a client ID metadata docu
   void it('a pre-registered confidential client: no registration, the secret from the secret store authenticates the token request, never a log line', async () => {
     const base = await fixture({ FIXTURE_CLIENT: 'pre-id:s3cret-value' });
     const h = signInService(approvingUser);
-    await h.store.setClientSecret('protected', 's3cret-value');
+    await h.store.setClientSecret(protectedAt(base), 's3cret-value');
     const conn = connect(h, base, { clientId: 'pre-id' });
     await conn.start();
     assert.equal(conn.state.kind, 'running', JSON.stringify(conn.state));
@@ -27,8 +27,8 @@ void describe('sign-in with a pre-registered client or a client ID metadata docu
     await conn.shutdown();
 
     // Sign Out forgets the secret with the tokens.
-    assert.equal(await h.signIn.signOut('protected'), true);
-    assert.equal(await h.store.clientSecret('protected'), undefined);
+    assert.equal(await h.signIn.signOut(protectedAt(base)), true);
+    assert.equal(await h.store.clientSecret(protectedAt(base)), undefined);
     h.signIn.dispose();
   });
 

@@ -21,6 +21,7 @@ import {
   signInService,
   stats,
   type User,
+  protectedAt,
 } from './support/signInHarness';
 
 after(killFixtures);
@@ -49,7 +50,7 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     assert.deepEqual(h.logs.servers().sort(), ['alpha', 'beta'], 'no other log was written');
 
     // The tokens as stored (not as registered for redaction): in no line of any log.
-    const tokens = await h.store.tokensOf('alpha');
+    const tokens = await h.store.tokensOf({ name: 'alpha', url: `${base}/mcp` });
     assert.ok(tokens?.access_token && tokens.refresh_token);
     for (const server of h.logs.servers()) {
       for (const l of h.logs.for(server).lines) {
@@ -104,23 +105,23 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     const conn = connect(h, base);
     await conn.start();
     assert.equal(conn.state.kind, 'running', JSON.stringify(conn.state));
-    const tokens = await h.store.tokensOf('protected');
+    const tokens = await h.store.tokensOf(protectedAt(base));
     assert.ok(tokens?.access_token && tokens.refresh_token);
     // A pre-registered client's secret is forgotten with the tokens: it must not be quoted either.
     const clientSecret = 'client-secret-of-protected';
-    await h.store.setClientSecret('protected', clientSecret);
+    await h.store.setClientSecret(protectedAt(base), clientSecret);
     // As the command does: the server stops first, then its sign-in is forgotten.
     await conn.shutdown();
 
-    assert.equal(await h.signIn.signOut('protected'), true);
+    assert.equal(await h.signIn.signOut(protectedAt(base)), true);
     const lines = h.logs.for('protected').lines;
     assert.ok(lines.indexOf('signed in') >= 0, `signed in first:\n${lines.join('\n')}`);
     assert.equal(lines.at(-1), 'signed out: the stored sign-in was forgotten', `the last line a user reads:\n${lines.join('\n')}`);
-    assert.equal(await h.store.isSignedIn('protected'), false);
-    assert.equal(await h.store.clientSecret('protected'), undefined);
+    assert.equal(await h.store.isSignedIn(protectedAt(base)), false);
+    assert.equal(await h.store.clientSecret(protectedAt(base)), undefined);
 
     // Again, with nothing left: the log says so, as the notice does ("had no sign-in to forget").
-    assert.equal(await h.signIn.signOut('protected'), false);
+    assert.equal(await h.signIn.signOut(protectedAt(base)), false);
     assert.equal(lines.at(-1), 'sign out: there was no stored sign-in to forget');
     assert.deepEqual(h.logs.servers(), ['protected'], 'no other server’s log was written');
     for (const l of lines) {
@@ -139,7 +140,7 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve('cancelled')));
     });
     // Something to forget: a pre-registered client's secret, kept from an earlier Set Client Secret.
-    await h.store.setClientSecret('protected', 'client-secret-of-protected');
+    await h.store.setClientSecret(protectedAt(base), 'client-secret-of-protected');
     const conn = connect(h, base);
     const started = conn.start();
     await asked;
@@ -147,7 +148,7 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
 
     // As the command does: the server stops first, then its sign-in is forgotten.
     await conn.stop();
-    assert.equal(await h.signIn.signOut('protected'), true);
+    assert.equal(await h.signIn.signOut(protectedAt(base)), true);
     await started;
 
     const lines = h.logs.for('protected').lines;
@@ -159,7 +160,7 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     );
     assert.deepEqual(h.failures, [], 'no failure notice: the user called it off');
     assert.equal(h.signIn.stateOf('protected'), 'signedOut');
-    assert.equal(await h.store.clientSecret('protected'), undefined);
+    assert.equal(await h.store.clientSecret(protectedAt(base)), undefined);
     await conn.shutdown();
     h.signIn.dispose();
   });
@@ -173,13 +174,13 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
     for (let i = 0; i < 200 && (await stats(base)).codeExchanges === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal((await stats(base)).codeExchanges, 1);
     await conn.stop();
-    await h.signIn.signOut('protected');
+    await h.signIn.signOut(protectedAt(base));
     await started.catch(() => undefined);
     // The token endpoint answered after Sign Out: what it issued must not be signed in now.
     for (let i = 0; i < 100 && (await stats(base)).codeGrants === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal((await stats(base)).codeGrants, 1, 'the authorization server did issue the tokens');
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await h.store.isSignedIn('protected'), false, 'no tokens kept after Sign Out');
+    assert.equal(await h.store.isSignedIn(protectedAt(base)), false, 'no tokens kept after Sign Out');
     assert.equal(h.signIn.stateOf('protected') === 'signedIn', false);
     const lines = h.logs.for('protected').lines;
     assert.ok(!lines.includes('signed in'), lines.join('\n'));
@@ -190,8 +191,9 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
   void it('Sign Out before the sign-in service is loaded (tokens from an earlier window) writes the same line, once', async () => {
     const secrets = new MapSecrets();
     // An earlier window signed in: the tokens are in SecretStorage, this window's store has not seen them change.
+    const remote = { name: 'remote', url: 'http://127.0.0.1:9/mcp' };
     await new AuthStore(secrets).saveTokens(
-      'remote',
+      remote,
       { issuer: 'http://127.0.0.1:9', resource: 'http://127.0.0.1:9/mcp' },
       { access_token: 'access-from-earlier-window', refresh_token: 'refresh-from-earlier-window', token_type: 'Bearer' },
     );
@@ -218,11 +220,11 @@ void describe('sign-in lines go to the server’s own log (plain Node, real fixt
         return signInModule;
       },
     );
-    assert.equal(await signIn.signOut('remote'), true);
+    assert.equal(await signIn.signOut(remote), true);
     assert.deepEqual(logs.for('remote').lines, ['signed out: the stored sign-in was forgotten']);
     assert.deepEqual(loadedWhenLogged, [0], 'written by the stand-in, before the service was loaded');
     for (const l of logs.for('remote').lines) assert.ok(!l.includes('from-earlier-window'), l);
-    assert.equal(await store.isSignedIn('remote'), false);
+    assert.equal(await store.isSignedIn(remote), false);
     signIn.dispose();
     store.dispose();
   });

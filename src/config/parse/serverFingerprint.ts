@@ -1,6 +1,34 @@
-/** The fingerprint of a server definition: what decides whether a changed definition needs a restart. */
+/**
+ * Two fingerprints of a server definition: {@link fingerprint}, what decides whether a changed
+ * definition needs a restart, and {@link destination}, where the server is, which decides whether
+ * what the user gave a server (its sign-in, remembered answers, model choice, inputs) still belongs
+ * to the definition of that name (issue 41).
+ */
 import type { ServerDefinition } from './definitions';
 import { isRecord } from './jsonValues';
+
+/** The part of a definition that says where the server is. */
+export type DestinationFields =
+  | { readonly type: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly type: 'http' | 'sse'; readonly url: string };
+
+/**
+ * Where a server is: the origin and path of its URL (the query and fragment are left out, as
+ * RFC 9728 compares a resource by origin and path), or the command and arguments it runs as.
+ * The same name with another destination is another server: nothing the user gave the old one
+ * goes to it. A URL that does not parse (it still holds a variable) is kept as written.
+ */
+export function destination(def: DestinationFields): string {
+  if (def.type === 'stdio') return canonicalJson(['stdio', def.command, def.args]);
+  return canonicalJson(['remote', urlDestination(def.url)]);
+}
+
+/** The origin and path of `url` (`https://host/mcp`), or `url` as written when it does not parse. */
+export function urlDestination(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.origin}${u.pathname}` : url;
+}
 
 /**
  * A stable string that changes exactly when a restart is needed: the transport and launch

@@ -3,12 +3,14 @@
  * same question from the same server is answered from memory afterwards. Pure; no `vscode`: the
  * workspace state comes in as a two-method interface, so plain Node tests use a Map.
  *
- * Match rule: the asking server's name and the question's fingerprint (fingerprint.ts) must both
- * be equal. Which questions may be remembered at all: `canRemember`.
+ * Match rule: the asking server's name, its destination (where it is: the origin and path of its
+ * URL, or its command and arguments; issue 41) and the question's fingerprint (fingerprint.ts) must
+ * all be equal. A definition of that name that moved is asked again. Which questions may be
+ * remembered at all: `canRemember`.
  */
 import { Emitter } from '../../util/emitter';
 import type { RequestMode } from '../outcome';
-import { MAX_REMEMBERED, readStore, writeStore, type MemoryScope, type RememberedAnswer } from './rememberedStore';
+import { MAX_REMEMBERED, readStore, writeStore, type DiscardReason, type MemoryScope, type RememberedAnswer } from './rememberedStore';
 
 /** The key under which the workspace's answers live in `workspaceState` (never in settings, never global). */
 export const MEMORY_KEY = 'mcpElicitation.rememberedAnswers';
@@ -38,10 +40,13 @@ export class AnswerMemory {
   /**
    * Reads the workspace's answers once. A corrupt store, or one of another version, is removed
    * (only its own key) and `warn` is called once with the reason; everything else stays.
+   * `destinationOf`: where the server of that name is now (undefined: not a server we know, and
+   * nothing is remembered for it or recalled).
    */
   constructor(
     private readonly state: StateLike,
-    warn: (reason: 'corrupt' | 'otherVersion') => void,
+    warn: (reason: DiscardReason) => void,
+    private readonly destinationOf: (server: string) => string | undefined,
   ) {
     const read = readStore(state.get(MEMORY_KEY));
     if (read.kind === 'ok') for (const a of read.answers) this.workspace.set(a.fingerprint, a);
@@ -52,15 +57,23 @@ export class AnswerMemory {
     }
   }
 
-  /** The remembered answer to this question of this server, if any (this session's first). */
+  /** The remembered answer to this question of this server where it is now, if any (this session's first). */
   recall(server: string, fingerprint: string): RememberedAnswer | undefined {
     const a = this.session.get(fingerprint) ?? this.workspace.get(fingerprint);
     // The fingerprint already covers the server; checking it again costs nothing and says the rule.
-    return a && a.server === server ? a : undefined;
+    if (!a || a.server !== server) return undefined;
+    const here = this.destinationOf(server);
+    return here !== undefined && a.destination === here ? a : undefined;
   }
 
-  /** Remembers an answer; one question has one answer, so it replaces any in the other scope. */
-  remember(answer: Omit<RememberedAnswer, 'scope'>, scope: MemoryScope): Promise<void> {
+  /**
+   * Remembers an answer for the server where it is now; one question has one answer, so it
+   * replaces any in the other scope. A server whose destination is unknown gets nothing remembered.
+   */
+  remember(given: Omit<RememberedAnswer, 'scope' | 'destination'>, scope: MemoryScope): Promise<void> {
+    const destination = this.destinationOf(given.server);
+    if (destination === undefined) return Promise.resolve();
+    const answer = { ...given, destination };
     const hadWorkspace = this.workspace.delete(answer.fingerprint);
     this.session.delete(answer.fingerprint);
     const target = scope === 'session' ? this.session : this.workspace;

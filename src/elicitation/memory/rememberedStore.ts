@@ -5,8 +5,11 @@
  */
 import type { AnswerContent, AnswerValue } from '../../shared/fieldModel';
 
-/** Bump when the stored shape changes: an older store is then discarded, not guessed at. */
-export const STORE_VERSION = 1;
+/**
+ * Bump when the stored shape changes: an older store is then discarded, not guessed at. Version 1
+ * answers recorded no destination (issue 41), so nothing says which server they were given to.
+ */
+export const STORE_VERSION = 2;
 
 /** At most this many answers are kept per scope; the oldest go first. */
 export const MAX_REMEMBERED = 200;
@@ -20,6 +23,11 @@ export interface RememberedAnswer {
   readonly fingerprint: string;
   /** The asking server's name (the `Asker` name, the policy key). */
   readonly server: string;
+  /**
+   * Where that server was when the user answered (`destination()` of its definition, serverFingerprint.ts):
+   * a definition of the same name somewhere else is not answered from memory.
+   */
+  readonly destination: string;
   /** The message as the user saw it (sanitised, capped): for the list, never for matching. */
   readonly message: string;
   /** The form's field names, for the list (`[]` for a confirmation). */
@@ -41,7 +49,10 @@ export interface StoredAnswers {
 export type StoreRead =
   | { readonly kind: 'empty' }
   | { readonly kind: 'ok'; readonly answers: readonly RememberedAnswer[] }
-  | { readonly kind: 'discard'; readonly reason: 'corrupt' | 'otherVersion' };
+  | { readonly kind: 'discard'; readonly reason: DiscardReason };
+
+/** Why a store was discarded: unreadable, of an unknown version, or of version 1 (no destinations). */
+export type DiscardReason = 'corrupt' | 'otherVersion' | 'noDestination';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,15 +69,17 @@ function isAnswerValue(v: unknown): v is AnswerValue {
 
 function parseAnswer(v: unknown): RememberedAnswer | undefined {
   if (!isRecord(v)) return undefined;
-  const { fingerprint, server, message, fieldKeys, content, savedAt } = v;
+  const { fingerprint, server, destination, message, fieldKeys, content, savedAt } = v;
   if (typeof fingerprint !== 'string' || !/^[0-9a-f]{64}$/.test(fingerprint)) return undefined;
   if (typeof server !== 'string' || server === '' || typeof message !== 'string') return undefined;
+  if (typeof destination !== 'string' || destination === '') return undefined;
   if (!Array.isArray(fieldKeys) || !fieldKeys.every((k) => typeof k === 'string')) return undefined;
   if (!isRecord(content) || !Object.values(content).every(isAnswerValue)) return undefined;
   if (typeof savedAt !== 'number' || !Number.isFinite(savedAt)) return undefined;
   return {
     fingerprint,
     server,
+    destination,
     message,
     fieldKeys: [...fieldKeys],
     // fromEntries defines own properties, so a "__proto__" answer key stays an ordinary key.
@@ -83,6 +96,8 @@ function parseAnswer(v: unknown): RememberedAnswer | undefined {
 export function readStore(raw: unknown): StoreRead {
   if (raw === undefined || raw === null) return { kind: 'empty' };
   if (!isRecord(raw)) return { kind: 'discard', reason: 'corrupt' };
+  // Answers of version 1 cannot be tied to where their server was: asked again, not applied.
+  if (raw['version'] === 1) return { kind: 'discard', reason: 'noDestination' };
   if (raw['version'] !== STORE_VERSION) {
     return { kind: 'discard', reason: typeof raw['version'] === 'number' ? 'otherVersion' : 'corrupt' };
   }
@@ -103,9 +118,10 @@ export function readStore(raw: unknown): StoreRead {
 export function writeStore(answers: readonly RememberedAnswer[]): StoredAnswers {
   return {
     version: STORE_VERSION,
-    answers: answers.map(({ fingerprint, server, message, fieldKeys, content, savedAt }) => ({
+    answers: answers.map(({ fingerprint, server, destination, message, fieldKeys, content, savedAt }) => ({
       fingerprint,
       server,
+      destination,
       message,
       fieldKeys: [...fieldKeys],
       content: { ...content },

@@ -9,7 +9,7 @@ import type { RemoteServerDefinition } from '../../config/parse/definitions';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { SignInPort } from '../connection';
 import type * as SignInModule from './signIn';
-import type { AuthStore } from './authStore';
+import type { AuthStore, ServerAt } from './authStore';
 import { Emitter, type Event } from '../../util/emitter';
 import { forgetSignIn } from './signOut';
 
@@ -66,12 +66,12 @@ export class LazySignIn implements SignInPort {
   }
 
   /**
-   * Forgets `server`'s tokens and its client secret; true when there was either. Before the
+   * Forgets `server`'s tokens and its client secret at its destination; true when there was either. Before the
    * service is loaded (tokens from an earlier window, nothing remote started yet) it forgets here,
    * with the same line in the server's log the service writes.
    */
-  async signOut(server: string): Promise<boolean> {
-    return this.real ? this.real.signOut(server) : forgetSignIn(this.deps.store, this.deps.logFor(server), server);
+  async signOut(server: ServerAt): Promise<boolean> {
+    return this.real ? this.real.signOut(server) : forgetSignIn(this.deps.store, this.deps.logFor(server.name), server);
   }
 
   dispose(): void {

@@ -16,7 +16,7 @@ import {
   type OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { randomBytes } from 'node:crypto';
-import type { AuthStore, StoredTokens } from './authStore';
+import type { AuthStore, ServerAt, StoredTokens } from './authStore';
 import { widenRegistrationScope } from './registrationScope';
 import type { Fetch } from '../loopbackFetch';
 
@@ -24,7 +24,7 @@ import type { Fetch } from '../loopbackFetch';
 export const REFRESH_MARGIN_MS = 60_000;
 
 export interface OAuthProviderOptions {
-  /** The configured server's name: what its credentials are remembered under. */
+  /** The configured server's name: with the destination of {@link serverUrl}, what its credentials are remembered under. */
   readonly server: string;
   /** The MCP endpoint: the protected resource. */
   readonly serverUrl: URL;
@@ -87,9 +87,12 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
   /** The fetch of the OAuth flows this object runs itself ({@link authorize}, {@link finish}). */
   private readonly fetch: Fetch;
+  /** The server at its destination: a same-named server elsewhere has other credentials (issue 41). */
+  private readonly at: ServerAt;
 
   constructor(private readonly o: OAuthProviderOptions) {
     if (o.clientMetadataUrl !== undefined) this.clientMetadataUrl = o.clientMetadataUrl;
+    this.at = { name: o.server, url: o.serverUrl.href };
     this.fetch = this.wrapFetch(o.fetch);
   }
 
@@ -141,7 +144,8 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
     if (this.o.clientId) {
-      const secret = await this.o.store.clientSecret(this.o.server);
+      // Only to an authorization server the SDK names: the secret is pinned to the first one (authStore.ts).
+      const secret = ctx ? await this.o.store.clientSecret(this.at, ctx.issuer) : undefined;
       if (secret) this.o.addSecret(secret);
       // Stamped with the issuer asking: the id is configuration for whichever server this one trusts (SEP-2352).
       return { client_id: this.o.clientId, ...(secret ? { client_secret: secret } : {}), ...(ctx ? { issuer: ctx.issuer } : {}) };
@@ -161,12 +165,13 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * Without `ctx` (the transport's read before each request): this server's current tokens,
-   * refreshed first when they expire within {@link REFRESH_MARGIN_MS}. With `ctx`: the tokens for
-   * that issuer and this resource, so a changed authorization server reads none.
+   * Without `ctx` (the transport's read before each request, sent as `Authorization`): this
+   * server's current tokens at its destination, refreshed first when they expire within
+   * {@link REFRESH_MARGIN_MS}; none for a same-named server elsewhere (authStore.ts). With `ctx`:
+   * the tokens for that issuer and this resource, so a changed authorization server reads none.
    */
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredTokens | undefined> {
-    const binding = ctx ? this.bindingFor(ctx.issuer) : await this.o.store.binding(this.o.server);
+    const binding = ctx ? this.bindingFor(ctx.issuer) : await this.o.store.binding(this.at);
     if (!binding) return undefined;
     let tokens = await this.o.store.tokens(binding);
     if (!ctx && tokens?.refresh_token && tokens.expiresAt !== undefined && tokens.expiresAt - this.now() < REFRESH_MARGIN_MS) {
@@ -181,7 +186,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     const issuer = ctx?.issuer ?? tokens.issuer;
     if (!issuer) return;
     this.remember(tokens);
-    await this.o.store.saveTokens(this.o.server, this.bindingFor(issuer), tokens);
+    await this.o.store.saveTokens(this.at, this.bindingFor(issuer), tokens);
   }
 
   redirectToAuthorization(url: URL): void {
@@ -237,7 +242,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'all' || scope === 'tokens') await this.o.store.forgetTokens(this.o.server);
+    if (scope === 'all' || scope === 'tokens') await this.o.store.forgetTokens(this.at);
     if ((scope === 'all' || scope === 'client') && !this.o.clientId) {
       const issuer = this.discovery?.authorizationServerMetadata?.issuer;
       if (issuer) await this.o.store.forgetClient(issuer, this.redirectUrl);

@@ -12,7 +12,8 @@ import type { RemoteServerDefinition } from '../../config/parse/definitions';
 import type { SignInPort } from '../connection';
 import type * as HttpTransports from '../httpTransports';
 import type { ServerOAuthProvider } from './oauthProvider';
-import type { AuthStore } from './authStore';
+import type { AuthStore, ServerAt } from './authStore';
+import { urlDestination } from '../../config/parse/serverFingerprint';
 import { LoopbackRedirect } from './loopbackRedirect';
 import { forgetSignIn } from './signOut';
 import { Emitter, type Event } from '../../util/emitter';
@@ -89,7 +90,7 @@ function spell(ms: number): string {
 }
 
 export class SignInService implements SignInPort {
-  private readonly providers = new Map<string, { key: string; provider: ServerOAuthProvider }>();
+  private readonly providers = new Map<string, { key: string; def: RemoteServerDefinition; provider: ServerOAuthProvider }>();
   private readonly running = new Map<string, AbortController>();
   /** Servers known to use sign-in (they asked for it, or have tokens): signed in or not. */
   private readonly known = new Map<string, boolean>();
@@ -112,13 +113,19 @@ export class SignInService implements SignInPort {
     return known === undefined ? undefined : known ? 'signedIn' : 'signedOut';
   }
 
-  /** Reads whether `server` has tokens now; fires {@link onDidChange} when that changed. */
-  async recheck(server: string): Promise<void> {
+  /**
+   * Reads whether `server` has tokens at its destination now; fires {@link onDidChange} (its name)
+   * when that changed. Credentials of a same-named server elsewhere say nothing about this one.
+   */
+  async recheck(server: ServerAt): Promise<void> {
+    const current = this.providers.get(server.name)?.def;
+    if (current && urlDestination(current.url) !== urlDestination(server.url)) return;
+    const name = server.name;
     const now = await this.deps.store.isSignedIn(server);
-    if (now === false && !this.known.has(server)) return;
-    if (this.known.get(server) === now) return;
-    this.known.set(server, now);
-    this._onDidChange.fire(server);
+    if (now === false && !this.known.has(name)) return;
+    if (this.known.get(name) === now) return;
+    this.known.set(name, now);
+    this._onDidChange.fire(name);
   }
 
   /** The OAuth client of a launch that begins: it discovers the authorization server afresh (beginRun). */
@@ -133,7 +140,6 @@ export class SignInService implements SignInPort {
     const key = JSON.stringify([def.url, def.clientId, def.clientMetadataUrl]);
     const known = this.providers.get(def.name);
     if (known?.key === key) return Promise.resolve(known.provider);
-    if (!this.known.has(def.name)) void this.recheck(def.name);
     const provider = this.deps.engine().createOAuthProvider(def, {
       server: def.name,
       // The loopback listener opens when the OAuth flow first runs (a 401, a refresh, Sign In),
@@ -144,7 +150,10 @@ export class SignInService implements SignInPort {
       ...(def.clientId ? { clientId: def.clientId } : {}),
       ...(def.clientMetadataUrl ? { clientMetadataUrl: def.clientMetadataUrl } : {}),
     });
-    this.providers.set(def.name, { key, provider });
+    this.providers.set(def.name, { key, def, provider });
+    // Signed in or not is a matter of the destination: a definition that moved reads afresh.
+    if (known && this.known.delete(def.name)) this._onDidChange.fire(def.name);
+    void this.recheck(def);
     return Promise.resolve(provider);
   }
 
@@ -222,7 +231,7 @@ export class SignInService implements SignInPort {
     // exchange cannot be taken back, so the tokens it saved are forgotten here. Kept, they would sign
     // the server in after the user signed it out.
     if (stop.aborted) {
-      await this.deps.store.forgetTokens(def.name);
+      await this.deps.store.forgetTokens(def);
       throw stop.reason instanceof Error ? stop.reason : new SignInFailed('sign-in cancelled', true);
     }
   }
@@ -242,9 +251,9 @@ export class SignInService implements SignInPort {
    * Forgets `server`'s tokens and its pre-registered client's secret, and says so in the server's
    * log (signOut.ts); true when there was either.
    */
-  async signOut(server: string): Promise<boolean> {
-    this.running.get(server)?.abort(new SignInFailed('signed out', true));
-    return forgetSignIn(this.deps.store, this.deps.logFor(server), server);
+  async signOut(server: ServerAt): Promise<boolean> {
+    this.running.get(server.name)?.abort(new SignInFailed('signed out', true));
+    return forgetSignIn(this.deps.store, this.deps.logFor(server.name), server);
   }
 
   dispose(): void {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { RemoteServerDefinition } from '../../../src/config/parse/definitions';
 import { Connection } from '../../../src/servers/connection';
-import { AuthStore, type SecretStore } from '../../../src/servers/auth/authStore';
+import { AuthStore, type SecretStore, type ServerAt } from '../../../src/servers/auth/authStore';
 import { LoopbackRedirect } from '../../../src/servers/auth/loopbackRedirect';
 import { SignInService, type SignInConsentAnswer, type SignInRequest } from '../../../src/servers/auth/signIn';
 import * as engine from '../../../src/servers/httpTransports';
@@ -169,6 +169,11 @@ export function signInService(user: User, secrets = new MapSecrets(), timeoutMs 
     timeoutMs: () => timeoutMs,
   });
   return { signIn, store, asked, failures, gaveUp: [], logs, secrets, secretsLogged, redirect };
+}
+
+/** The harness's server `protected` at the fixture at `base`, as its credentials are kept (authStore.ts). */
+export function protectedAt(base: string): ServerAt {
+  return { name: 'protected', url: `${base}/mcp` };
 }
 
 /** A connection to the fixture at `base` that signs in through `h`. */
