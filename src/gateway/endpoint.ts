@@ -16,7 +16,7 @@ import { sendWebResponse, toWebRequest } from './webBridge';
 import { HttpError, readJson } from './httpBody';
 import { SocketDoor } from './socketDoor';
 
-export { privateSocketDir, removeSocketDir, socketPath, sweepStaleSocketDirs } from './socketDoor';
+export { SocketHome } from './socketDir';
 
 export const GATEWAY_PATH = '/mcp';
 export { MAX_BODY_BYTES } from './httpBody';
