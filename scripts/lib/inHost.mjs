@@ -198,6 +198,8 @@ async function runUntrusted() {
       'mcpElicitation.url.allowHttpLoopback': true,
       'mcpElicitation.audit.enabled': false,
       'mcpElicitation.audit.includeValues': true,
+      // Would move the key from the relay's environment into HTTP headers of the workspace's choosing.
+      'mcpElicitation.gateway.transport': 'http',
     },
   });
   return runHost({
