@@ -34,12 +34,13 @@ function main(): void {
   // A named pipe's name on Windows: no directory to check, and the gateway caps who waits at it.
   const uid = process.getuid?.();
   const problem = uid === undefined ? undefined : gatewaySocketProblem(path, uid);
-  if (problem?.kind === 'missing')
-    fail(`could not reach the gateway at ${path} (${problem.detail}); the extension may have been reloaded: restart the server`);
-  if (problem)
+  if (problem) {
     fail(
-      `refusing to send the gateway key to ${path}: ${problem.detail}. This is not the gateway this user's VS Code opened; restart the server, and if this persists check who else can write to ${dirname(dirname(path))}`,
+      problem.kind === 'missing'
+        ? `could not reach the gateway at ${path} (${problem.detail}); the extension may have been reloaded: restart the server`
+        : `refusing to send the gateway key to ${path}: ${problem.detail}. This is not the gateway this user's VS Code opened; restart the server, and if this persists check who else can write to ${dirname(dirname(path))}`,
     );
+  }
   let connected = false;
   const socket = net.connect(path, () => {
     connected = true;
