@@ -571,7 +571,7 @@ const targets = [
     external: ['vscode'],
     plugins: [clientAuthApart(l.entry), zodEnglishOnly, lazyApart(l.entry), mcpSdkShims, mcpSdkConsole],
   })),
-  // What VS Code runs to reach the gateway over stdio (src/gateway/stdioRelay.ts): Node's net alone.
+  // What VS Code runs to reach the gateway over stdio (src/gateway/stdioRelay.ts): Node's net, fs and path alone.
   {
     entryPoints: { stdioRelay: 'src/gateway/stdioRelay.ts' },
     outdir: 'dist',

@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { GatewayEndpoint } from '../../src/gateway/endpoint';
-import { SECRET_HEADER } from '../../src/gateway/admission';
-import { privateSocketDir, removeSocketDir, socketPath } from '../../src/gateway/socketDoor';
+import { keyHeaders } from '../../src/gateway/admission';
+import { SocketHome } from '../../src/gateway/socketDir';
 import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
 import type { GatewayUpstream } from '../../src/gateway/upstream';
 
@@ -73,7 +73,7 @@ async function firstAnswer(transport: StdioClientTransport | StreamableHTTPClien
  * extension ships it, one bundled file run with no loader (run.mjs builds it).
  */
 export async function measureRelayCost(relay: string, starts = 15): Promise<RelayCostFigure> {
-  const dir = privateSocketDir();
+  const home = new SocketHome({ info: () => undefined, warn: () => undefined });
   const endpoint = await GatewayEndpoint.open({
     name: 'bench',
     secret: KEY,
@@ -82,7 +82,7 @@ export async function measureRelayCost(relay: string, starts = 15): Promise<Rela
     log: { info: () => undefined, warn: () => undefined },
     startTimeoutMs: 5000,
     onDidChangeSessions: () => undefined,
-    socketPath: socketPath(dir, 1),
+    socketPath: await home.nextPath(),
   });
   const viaRelay = (): StdioClientTransport =>
     new StdioClientTransport({
@@ -91,7 +91,7 @@ export async function measureRelayCost(relay: string, starts = 15): Promise<Rela
       env: { ...(process.env as Record<string, string>), [SOCKET_ENV]: endpoint.socketPath ?? '', [KEY_ENV]: KEY },
     });
   const viaHttp = (): StreamableHTTPClientTransport =>
-    new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { [SECRET_HEADER]: KEY } } });
+    new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: keyHeaders(KEY) } });
   const relayStartMs: number[] = [];
   const httpStartMs: number[] = [];
   let memory: RelayMemory | undefined;
@@ -109,7 +109,7 @@ export async function measureRelayCost(relay: string, starts = 15): Promise<Rela
     }
   } finally {
     await endpoint.close();
-    removeSocketDir(dir);
+    await home.close();
   }
   return { relayStartMs, httpStartMs, memory };
 }

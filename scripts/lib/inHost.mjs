@@ -200,6 +200,8 @@ async function runUntrusted() {
       'mcpElicitation.url.allowHttpLoopback': true,
       'mcpElicitation.audit.enabled': false,
       'mcpElicitation.audit.includeValues': true,
+      // Would move the key from the relay's environment into HTTP headers of the workspace's choosing.
+      'mcpElicitation.gateway.transport': 'http',
     },
   });
   const linkDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-link-'));

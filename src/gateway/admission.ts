@@ -3,18 +3,33 @@
  * any web page the user opens can reach loopback too: a page through DNS rebinding (its own name
  * resolving to 127.0.0.1, so the browser sends a foreign Host) or a plain cross-origin POST (the
  * browser sends its Origin). VS Code's MCP client sends neither a foreign Host nor an Origin, and
- * it carries the activation secret in a header, which nobody else knows. No `vscode` import.
+ * it carries the activation secret as a bearer token, which nobody else knows. No `vscode` import.
  */
 import { timingSafeEqual } from 'node:crypto';
 
-/** The header VS Code sends with every request (set through the server definition's `headers`). */
-export const SECRET_HEADER = 'x-mcp-elicitation-gateway-key';
+/**
+ * The header VS Code sends the key in with every request (set through the server definition's
+ * `headers`). `Authorization`, spelled so, because it is the one header VS Code masks when its
+ * MCP client writes requests to the Trace log (`McpHTTPHandle._fetch`); a header of our own name
+ * went there whole (issue 41, item 6).
+ */
+export const KEY_HEADER = 'Authorization';
+
+/** The headers that present `secret` to an endpoint's HTTP door. */
+export function keyHeaders(secret: string): Record<string, string> {
+  return { [KEY_HEADER]: `Bearer ${secret}` };
+}
+
+/** The key a request's `Authorization` value presents: a bearer token (the scheme's case is free, RFC 9110 §11.1). */
+function presentedKey(authorization: string | undefined): string | undefined {
+  return /^bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
+}
 
 export interface AdmissionRequest {
   readonly host: string | undefined;
   readonly origin: string | undefined;
-  /** Every value the secret header carried (Node joins or splits repeated headers). */
-  readonly secret: string | readonly string[] | undefined;
+  /** The request's `Authorization` header (Node keeps the first of repeated ones). */
+  readonly authorization: string | undefined;
 }
 
 export type Admission = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -48,7 +63,7 @@ export function admit(req: AdmissionRequest, expected: { readonly port: number; 
       return { ok: false, reason: `foreign Origin ${JSON.stringify(req.origin)}` };
     }
   }
-  const secret = req.secret;
-  if (typeof secret !== 'string' || !sameSecret(secret, expected.secret)) return { ok: false, reason: 'missing or wrong gateway key' };
+  const key = presentedKey(req.authorization);
+  if (key === undefined || !sameSecret(key, expected.secret)) return { ok: false, reason: 'missing or wrong gateway key' };
   return { ok: true };
 }

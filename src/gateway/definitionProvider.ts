@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECRET_HEADER } from './admission';
+import { keyHeaders } from './admission';
 import type { Gateway } from './gateway';
 import { KEY_ENV, SOCKET_ENV } from './relayEnv';
 
@@ -62,7 +62,7 @@ export class GatewayDefinitionProvider implements vscode.McpServerDefinitionProv
     return new vscode.McpHttpServerDefinition(
       server.label,
       vscode.Uri.parse(current.url),
-      { ...headers, [SECRET_HEADER]: this.gateway.secret },
+      { ...headers, ...keyHeaders(this.gateway.secret) },
       server.version,
     );
   }

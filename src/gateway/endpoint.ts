@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { RelayedMessage } from '../servers/connection';
 import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
 import { installAnsweringReadBuffer } from '../servers/answeringReadBuffer';
-import { admit, SECRET_HEADER } from './admission';
+import { admit } from './admission';
 import { RefusalLog } from './refusalLog';
 import { DirectCalls, directCall } from './directCall';
 import { createRelayServer, relayNotification, relayRequest } from './relayServer';
@@ -16,7 +16,7 @@ import { sendWebResponse, toWebRequest } from './webBridge';
 import { HttpError, readJson } from './httpBody';
 import { SocketDoor } from './socketDoor';
 
-export { privateSocketDir, removeSocketDir, socketPath, sweepStaleSocketDirs } from './socketDoor';
+export { SocketHome } from './socketDir';
 
 export const GATEWAY_PATH = '/mcp';
 export { MAX_BODY_BYTES } from './httpBody';
@@ -146,7 +146,7 @@ export class GatewayEndpoint {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const verdict = admit(
-        { host: req.headers.host, origin: req.headers.origin, secret: req.headers[SECRET_HEADER] },
+        { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization },
         { port: this.port, secret: this.deps.secret },
       );
       if (!verdict.ok) {

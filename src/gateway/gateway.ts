@@ -78,9 +78,8 @@ export class Gateway extends Disposable {
   private readonly upstreams = new WeakMap<Connection, BrokeredUpstream>();
   private syncing: Promise<void> = Promise.resolve();
   private shutDown = false;
-  /** The private directory of the endpoints' sockets (socketDoor.ts), made with the first one. */
-  private socketDir: string | undefined | null = null;
-  private sockets = 0;
+  /** The private directory of the endpoints' sockets (socketDir.ts), made with the first one. */
+  private socketHome: EndpointModule.SocketHome | undefined;
 
   constructor(private readonly deps: GatewayDeps) {
     super();
@@ -172,7 +171,9 @@ export class Gateway extends Disposable {
     for (const [name, conn] of wanted) {
       let b = this.bindings.get(name);
       if (!b) {
-        const socketPath = this.nextSocketPath();
+        this.socketHome ??= new (endpoints().SocketHome)({ info: (m) => this.deps.log.info(m), warn: (m) => this.deps.log.warn(m) });
+        // Checked before every listen; a directory that is no longer ours is replaced (socketDir.ts).
+        const socketPath = await this.socketHome.nextPath();
         const endpoint = await endpoints().GatewayEndpoint.open({
           socketPath,
           name,
@@ -197,29 +198,6 @@ export class Gateway extends Disposable {
       if (b.conn !== conn) this.bind(b, conn);
     }
     if (changed) this._onDidChangeDefinitions.fire();
-  }
-
-  /**
-   * A fresh socket path in the gateway's private directory, which the first call makes; none if
-   * that directory cannot be made (the endpoints then serve VS Code over HTTP alone).
-   */
-  private nextSocketPath(): string | undefined {
-    const doors = endpoints();
-    try {
-      if (this.socketDir === null) {
-        this.socketDir = doors.privateSocketDir();
-        // Once per activation, in the background: what crashed hosts left (socketDoor.ts).
-        void doors.sweepStaleSocketDirs().then((gone) => {
-          if (gone.length) this.deps.log.info(`gateway: removed ${gone.length} socket directories left by ended sessions`);
-        });
-      }
-    } catch (e) {
-      this.deps.log.warn(
-        `gateway: no private directory for sockets (${e instanceof Error ? e.message : String(e)}); VS Code's agent uses HTTP`,
-      );
-      return undefined;
-    }
-    return doors.socketPath(this.socketDir, ++this.sockets);
   }
 
   /**
@@ -293,8 +271,8 @@ export class Gateway extends Disposable {
         await b.endpoint.close();
       }),
     );
-    if (this.socketDir) endpoints().removeSocketDir(this.socketDir);
-    this.socketDir = null;
+    await this.socketHome?.close();
+    this.socketHome = undefined;
   }
 
   override dispose(): void {

@@ -4,84 +4,28 @@
  * agent session, as a stdio server's process is. No `vscode` import.
  *
  * Who may come in: on Unix the socket lives in a directory only this user can open
- * ({@link privateSocketDir}); on Windows a pipe's name is reachable by any local process. Either
- * way the first line must be the gateway's key, compared in constant time, within
- * {@link KEY_WAIT_MS}; anything else ends the connection before a byte of it is parsed as MCP.
+ * (socketDir.ts), checked again right before the door listens; on Windows a pipe's name is
+ * reachable by any local process. Either way the first line must be the gateway's key, compared
+ * in constant time, within {@link KEY_WAIT_MS}; anything else ends the connection before a byte of
+ * it is parsed as MCP. At most {@link MAX_UNKEYED} connections may be waiting to present it at
+ * once, so that on Windows a local process cannot hold the door open with connections that say
+ * nothing (issue 41, item 6).
  */
 import * as net from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { MAX_MESSAGE_BYTES } from '../shared/messageLimit';
 import { sameSecret } from './admission';
+import { privateDirProblem } from './privateDir';
 
-/** How long a connection may take to present the key. The relay writes it as soon as it connects. */
-export const KEY_WAIT_MS = 10_000;
+/**
+ * How long a connection may take to present the key. The relay writes it in the same tick as it
+ * connects, so anything slower is not the relay.
+ */
+export const KEY_WAIT_MS = 2_000;
+/** Connections that have not presented the key yet, at once: VS Code starts one relay per session, a few at a time. */
+export const MAX_UNKEYED = 8;
 /** The key is 43 characters; a longer first line is not a key. */
 const MAX_KEY_LINE = 256;
-
-/**
- * A directory for the gateway's sockets that only this user can open (`mkdtemp` makes it 0700),
- * under the system's temporary directory: a socket's whole path must stay under about 100 bytes.
- * Windows has no such directory for pipes: its names are in `\\.\pipe\`, and only the key guards them.
- */
-export function privateSocketDir(): string | undefined {
-  return process.platform === 'win32' ? undefined : mkdtempSync(join(tmpdir(), 'mcp-gw-'));
-}
-
-/** The path of one endpoint's socket: in `dir`, or a fresh pipe name on Windows. */
-export function socketPath(dir: string | undefined, n: number): string {
-  return dir === undefined ? `\\\\.\\pipe\\mcp-elicitation-gateway-${randomBytes(12).toString('hex')}` : join(dir, `${n}.sock`);
-}
-
-/** A directory younger than this may be another window's, still opening its first socket. */
-const STALE_AFTER_MS = 60_000;
-
-/**
- * Removes the socket directories of extension hosts that ended without cleaning up (a crash, a
- * kill): ours (`mcp-gw-*`, this user's), older than a minute, where no socket answers. Another
- * window's directory has a listening socket and is left alone. Nothing here is waited for.
- */
-export async function sweepStaleSocketDirs(parent = tmpdir(), now = Date.now()): Promise<string[]> {
-  const removed: string[] = [];
-  if (process.platform === 'win32') return removed;
-  const uid = process.getuid?.();
-  for (const name of await readdir(parent).catch(() => [] as string[])) {
-    if (!name.startsWith('mcp-gw-')) continue;
-    const dir = join(parent, name);
-    try {
-      const info = await stat(dir);
-      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || now - info.mtimeMs < STALE_AFTER_MS) continue;
-      const sockets = (await readdir(dir)).filter((f) => f.endsWith('.sock'));
-      const live = await Promise.all(sockets.map((f) => answers(join(dir, f))));
-      if (live.some(Boolean)) continue;
-      await rm(dir, { recursive: true, force: true });
-      removed.push(dir);
-    } catch {
-      // Gone meanwhile, or not ours to read: nothing to sweep.
-    }
-  }
-  return removed;
-}
-
-/** Whether something listens on the socket at `path`. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
-
-/** Removes the directory and whatever sockets are left in it (Node unlinks a socket it closes). */
-export function removeSocketDir(dir: string | undefined): void {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-}
 
 export interface SocketDoorDeps {
   readonly secret: string;
@@ -92,6 +36,14 @@ export interface SocketDoorDeps {
   readonly admitted: (socket: net.Socket, first: unknown, rest: Buffer) => void;
   readonly refused: (reason: string) => void;
   readonly keyWaitMs?: number;
+  readonly maxUnkeyed?: number;
+}
+
+/** Why the door may not listen at `path`: its directory is not this user's private one (a pipe's name has none). */
+function listenProblem(path: string): string | undefined {
+  const uid = process.getuid?.();
+  if (process.platform === 'win32' || uid === undefined) return undefined;
+  return privateDirProblem(dirname(path), uid)?.detail;
 }
 
 export class SocketDoor {
@@ -101,12 +53,21 @@ export class SocketDoor {
     private readonly connections: Set<net.Socket>,
   ) {}
 
+  /** Listens at `path`, which must be in this user's private directory (checked here, at the last moment). */
   static async listen(path: string, deps: SocketDoorDeps): Promise<SocketDoor> {
+    const problem = listenProblem(path);
+    if (problem) throw new Error(`not a private directory: ${problem}`);
     const connections = new Set<net.Socket>();
+    const unkeyed = new UnkeyedCount(deps.maxUnkeyed ?? MAX_UNKEYED);
     const server = net.createServer((socket) => {
       connections.add(socket);
       socket.once('close', () => connections.delete(socket));
-      receive(socket, deps);
+      if (!unkeyed.enter()) {
+        deps.refused(`more than ${unkeyed.max} connections waiting to present the key`);
+        socket.destroy();
+        return;
+      }
+      receive(socket, deps, () => unkeyed.leave());
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -130,14 +91,39 @@ export class SocketDoor {
   }
 }
 
+/** How many connections are waiting to present the key, against a cap. */
+export class UnkeyedCount {
+  private waiting = 0;
+  constructor(readonly max: number) {}
+  /** Counts one more, or says no when `max` are waiting already. */
+  enter(): boolean {
+    if (this.waiting >= this.max) return false;
+    this.waiting++;
+    return true;
+  }
+  leave(): void {
+    this.waiting--;
+  }
+  get count(): number {
+    return this.waiting;
+  }
+}
+
 /**
  * Reads the key line and then the first message's line, and hands the connection over. The key is
  * checked before the message is read, so a stranger's bytes are never kept beyond the key line.
+ * `keyedOrGone` runs once, when the key was accepted or the connection ended without it.
  */
-function receive(socket: net.Socket, deps: SocketDoorDeps): void {
+function receive(socket: net.Socket, deps: SocketDoorDeps, keyedOrGone: () => void): void {
   socket.setNoDelay(true);
   let buffered: Buffer = Buffer.alloc(0);
   let keyed = false;
+  let counted = true;
+  const uncount = (): void => {
+    if (!counted) return;
+    counted = false;
+    keyedOrGone();
+  };
   const timer = setTimeout(() => refuse('no key within the time allowed'), deps.keyWaitMs ?? KEY_WAIT_MS);
   const refuse = (reason: string): void => {
     stop();
@@ -145,6 +131,7 @@ function receive(socket: net.Socket, deps: SocketDoorDeps): void {
     socket.destroy();
   };
   const stop = (): void => {
+    uncount();
     clearTimeout(timer);
     socket.off('data', onData);
     socket.off('error', stop);
@@ -163,6 +150,7 @@ function receive(socket: net.Socket, deps: SocketDoorDeps): void {
         return;
       }
       keyed = true;
+      uncount();
       clearTimeout(timer);
       buffered = buffered.subarray(eol + 1);
     }

@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestServices } from '../host/testServices';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import { GatewayDefinitionProvider } from '../../src/gateway/definitionProvider';
 import { KEY_ENV, SOCKET_ENV } from '../../src/gateway/relayEnv';
 import { agentTool, invoke, startAsAgent } from './agent';
@@ -268,10 +268,10 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
   test('requests without the key, with a foreign Origin or a foreign Host are refused', async () => {
     const def = s.gateway.definitions().find((d) => d.name === GW);
     assert.ok(def);
-    const key = { [SECRET_HEADER]: s.gateway.secret };
+    const key = keyHeaders(s.gateway.secret);
     const port = new URL(def.url).port;
     assert.equal((await post(def.url, {}, INITIALIZE)).status, 403, 'no key');
-    assert.equal((await post(def.url, { [SECRET_HEADER]: 'guess' }, INITIALIZE)).status, 403, 'wrong key');
+    assert.equal((await post(def.url, keyHeaders('guess'), INITIALIZE)).status, 403, 'wrong key');
     assert.equal((await post(def.url, { ...key, origin: 'https://evil.example' }, INITIALIZE)).status, 403, 'foreign Origin');
     assert.equal((await post(def.url, { ...key, host: `evil.example:${port}` }, INITIALIZE)).status, 403, 'DNS rebinding: foreign Host');
     const ok = await post(def.url, key, INITIALIZE);
@@ -296,16 +296,28 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     assert.equal(resolved.env[SOCKET_ENV], current.socket);
     assert.equal(resolved.env['ELECTRON_RUN_AS_NODE'], '1');
 
-    // The way back: HTTP, with the key in a header added at the same moment.
+    // The way back: HTTP, with the key added at the same moment, as a bearer token in the one
+    // header VS Code masks in its Trace log (`Authorization`, spelled so).
     await config().update('gateway.transport', 'http', vscode.ConfigurationTarget.Workspace);
     try {
       const listedHttp = provider.provideMcpServerDefinitions().find((d) => d.label === current.label);
       assert.ok(listedHttp instanceof vscode.McpHttpServerDefinition, 'gw is listed as an HTTP server');
-      assert.equal(listedHttp.headers[SECRET_HEADER], undefined, 'no key header in the listed definition');
+      assert.deepEqual(listedHttp.headers, {}, 'no key header in the listed definition');
       assert.ok(!JSON.stringify(listedHttp).includes(s.gateway.secret));
       const resolvedHttp = provider.resolveMcpServerDefinition(listedHttp);
       assert.ok(resolvedHttp instanceof vscode.McpHttpServerDefinition);
-      assert.equal(resolvedHttp.headers[SECRET_HEADER], s.gateway.secret, 'the key is added for this start');
+      assert.deepEqual(
+        resolvedHttp.headers,
+        { Authorization: `Bearer ${s.gateway.secret}` },
+        'the key is added for this start, in Authorization alone',
+      );
+      assert.equal((await post(current.url, {}, INITIALIZE)).status, 403, 'the door wants it');
+      assert.equal((await post(current.url, resolvedHttp.headers, INITIALIZE)).status, 200, 'and admits what the definition sends');
+      assert.equal(
+        (await post(current.url, { 'x-mcp-elicitation-gateway-key': s.gateway.secret }, INITIALIZE)).status,
+        403,
+        'the old header, which VS Code logged whole, no longer opens it',
+      );
       assert.equal(resolvedHttp.uri.toString(), vscode.Uri.parse(current.url).toString());
       assert.equal(s.gateway.reach(GW).kind === 'offered' && (s.gateway.reach(GW) as { door: string }).door, current.url);
     } finally {
@@ -343,7 +355,7 @@ suite("Agent gateway: VS Code's agent calls our servers, their questions come to
     await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);
     await waitFor(() => !s.gateway.has(GW), 'endpoint closed');
     assert.equal(existsSync(socket), false, 'its socket is gone');
-    const refused = await post(url, { [SECRET_HEADER]: s.gateway.secret }, INITIALIZE).then(
+    const refused = await post(url, keyHeaders(s.gateway.secret), INITIALIZE).then(
       () => 'answered',
       (e: NodeJS.ErrnoException) => e.code,
     );

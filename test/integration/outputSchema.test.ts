@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { TestServices } from '../host/testServices';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import { invoke, startAsAgent } from './agent';
 import { acceptQuickInput, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
@@ -304,9 +304,7 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
       const def = s.gateway.definitions().find((d) => d.name === n);
       assert.ok(def, `${n} has a gateway endpoint`);
       const client = new Client({ name: 'gateway-schema-check', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
-      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: keyHeaders(s.gateway.secret) } }));
       try {
         const listed = (await client.listTools()).tools.find((t) => t.name === 'twoRounds');
         assert.deepEqual(listed?.outputSchema?.['required'], ['name', 'time', 'rounds'], `${n}: the output schema reaches the agent`);
@@ -338,9 +336,7 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
       const def = s.gateway.definitions().find((d) => d.name === n);
       assert.ok(def, `${n} has a gateway endpoint`);
       const client = new Client({ name: 'gateway-probe', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: { [SECRET_HEADER]: s.gateway.secret } } }),
-      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(def.url), { requestInit: { headers: keyHeaders(s.gateway.secret) } }));
       try {
         const prompt = client.getPrompt({ name: 'greeting' });
         await answerBox(s, 'Kay', /Name for the booking\?/);

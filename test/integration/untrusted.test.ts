@@ -71,12 +71,15 @@ suite('Untrusted workspace: workspace servers do not start, workspace settings c
       'audit.includeValues': false,
       // Restricted: the workspace's "ours" would have us run its mcp.json servers.
       workspaceMcpJson: 'auto',
+      // Restricted: the workspace's "http" would choose how the gateway key travels.
+      'gateway.transport': 'stdio',
     };
     for (const [key, value] of Object.entries(expected)) assert.deepEqual(c.get(key), value, key);
     // What the extension acts on, read through the same settings.
     assert.deepEqual({ ...s.limiter.current }, { requests: 3, perSeconds: 60 });
     assert.equal(s.gatekeeper.policyFor(SELF), 'block');
     assert.equal(s.gatekeeper.policyFor('Someone Else'), 'ask');
+    assert.equal(s.gateway.agentTransport(), 'stdio');
   });
 
   test('a source the user blocked stays blocked, and secret-like fields are declined unseen', async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { relayedCapabilities, relayedServerInfo, type GatewayUpstream, type RelayOptions } from '../../src/gateway/upstream';
 import { AgentExtensions, knownAgentExtensions, relayableExtensions, sameExtensions } from '../../src/servers/capabilities/agentExtensions';
@@ -162,7 +162,7 @@ void describe('agent view: on the wire', () => {
       { name: 'Visual Studio Code', version: '1.139.1' },
       { capabilities: { roots: { listChanged: true }, extensions: APPS } },
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { [SECRET_HEADER]: 'k' } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: keyHeaders('k') } }));
     try {
       assert.deepEqual(client.getServerVersion(), INFO);
       const caps = client.getServerCapabilities();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admit, type AdmissionRequest } from '../../src/gateway/admission';
+import { admit, keyHeaders, type AdmissionRequest } from '../../src/gateway/admission';
 import {
   agentCanRunServers,
   agentRunsFileServers,
@@ -13,7 +13,7 @@ import {
 import { relayedCapabilities } from '../../src/gateway/upstream';
 
 const expected = { port: 41234, secret: 'k3y-from-activation' };
-const good: AdmissionRequest = { host: '127.0.0.1:41234', origin: undefined, secret: expected.secret };
+const good: AdmissionRequest = { host: '127.0.0.1:41234', origin: undefined, authorization: `Bearer ${expected.secret}` };
 
 void describe('gateway admission', () => {
   void it('admits VS Code: loopback Host, no Origin, the key', () => {
@@ -22,10 +22,24 @@ void describe('gateway admission', () => {
   });
 
   void it('refuses a missing, wrong, repeated or prefix key, and never echoes it', () => {
-    for (const secret of [undefined, '', 'k3y-from-activatioN', 'k3y-from-activation2', 'k3y', [expected.secret, expected.secret]]) {
-      const r = admit({ ...good, secret }, expected);
+    for (const secret of ['', 'k3y-from-activatioN', 'k3y-from-activation2', 'k3y', `${expected.secret}, ${expected.secret}`]) {
+      const r = admit({ ...good, authorization: `Bearer ${secret}` }, expected);
       assert.equal(r.ok, false, JSON.stringify(secret));
       assert.ok(!r.ok && !r.reason.includes(expected.secret));
+    }
+    assert.equal(admit({ ...good, authorization: undefined }, expected).ok, false);
+  });
+
+  void it('takes the key as a bearer token in Authorization, the one header VS Code masks in its Trace log', () => {
+    assert.deepEqual(keyHeaders(expected.secret), { Authorization: `Bearer ${expected.secret}` });
+    assert.deepEqual(admit({ ...good, authorization: `bearer ${expected.secret}` }, expected), { ok: true }, 'the scheme in any case');
+    for (const authorization of [
+      expected.secret,
+      `Basic ${expected.secret}`,
+      `Bearer  ${expected.secret}`,
+      `Bearer ${expected.secret} x`,
+    ]) {
+      assert.equal(admit({ ...good, authorization }, expected).ok, false, authorization);
     }
   });
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import { cancelledIds, directCall, wireError } from '../../src/gateway/directCall';
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
@@ -90,7 +90,7 @@ void describe('the direct path on the wire', { timeout: 60_000 }, () => {
   const post = async (body: unknown, signal?: AbortSignal): Promise<Answer> => {
     const res = await fetch(endpoint.url, {
       method: 'POST',
-      headers: { ...WIRE_HEADERS, [SECRET_HEADER]: SECRET, ...(sid ? { 'mcp-session-id': sid } : {}) },
+      headers: { ...WIRE_HEADERS, ...keyHeaders(SECRET), ...(sid ? { 'mcp-session-id': sid } : {}) },
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
     });
@@ -117,7 +117,7 @@ void describe('the direct path on the wire', { timeout: 60_000 }, () => {
     endpoint = await openTestEndpoint({ secret: SECRET, upstream: () => upstream });
     const init = await fetch(endpoint.url, {
       method: 'POST',
-      headers: { ...VSCODE_HEADERS, [SECRET_HEADER]: SECRET },
+      headers: { ...VSCODE_HEADERS, ...keyHeaders(SECRET) },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 0,
@@ -182,7 +182,7 @@ void describe('the direct path on the wire', { timeout: 60_000 }, () => {
   void it('ending the session cancels its calls', async () => {
     const pending = post(call(16, { holdMs: 8_000 }));
     await waitFor('the upstream got the call', () => lastCall(8_000) !== undefined);
-    const end = await fetch(endpoint.url, { method: 'DELETE', headers: { [SECRET_HEADER]: SECRET, 'mcp-session-id': sid } });
+    const end = await fetch(endpoint.url, { method: 'DELETE', headers: { ...keyHeaders(SECRET), 'mcp-session-id': sid } });
     assert.equal(end.status, 200);
     await pending;
     await waitFor('the upstream heard the call end', () => lastCall(8_000)?.aborted === true);

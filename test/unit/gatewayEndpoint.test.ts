@@ -8,13 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import type { GatewayEndpoint } from '../../src/gateway/endpoint';
 import { assertRelaysCall, assertSeesUpstream, openTestEndpoint, RecordingUpstream } from './support/recordingUpstream';
 
 const SECRET = 'unit-test-key';
 
-async function connect(url: string, headers: Record<string, string> = { [SECRET_HEADER]: SECRET }): Promise<Client> {
+async function connect(url: string, headers: Record<string, string> = keyHeaders(SECRET)): Promise<Client> {
   const client = new Client({ name: 'vscode-like', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
@@ -119,7 +119,7 @@ void describe('gateway endpoint', () => {
     await endpoint.close();
     assert.equal(endpoint.sessionCount, 0);
     assert.ok(sessions > before, 'the view heard the sessions change');
-    await assert.rejects(fetch(endpoint.url, { method: 'POST', headers: { [SECRET_HEADER]: SECRET } }), /fetch failed/);
+    await assert.rejects(fetch(endpoint.url, { method: 'POST', headers: keyHeaders(SECRET) }), /fetch failed/);
     await client.close().catch(() => undefined);
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SECRET_HEADER } from '../../src/gateway/admission';
+import { keyHeaders } from '../../src/gateway/admission';
 import { MAX_BODY_BYTES, type GatewayEndpoint } from '../../src/gateway/endpoint';
 import { RefusalLog } from '../../src/gateway/refusalLog';
 import { openTestEndpoint } from './support/recordingUpstream';
@@ -84,10 +84,10 @@ void describe('gateway endpoint refusals', () => {
   });
 
   void it('answers 413 to an announced oversized body without reading it, and to an unannounced one once it passes the limit', async () => {
-    const announced = await streamBody(endpoint.port, { [SECRET_HEADER]: SECRET }, HUGE);
+    const announced = await streamBody(endpoint.port, keyHeaders(SECRET), HUGE);
     assert.equal(announced.status, '413');
     assert.ok(announced.written < HUGE / 4, `closed after ${announced.written} bytes`);
-    const chunked = await streamBody(endpoint.port, { [SECRET_HEADER]: SECRET }, HUGE, true);
+    const chunked = await streamBody(endpoint.port, keyHeaders(SECRET), HUGE, true);
     assert.equal(chunked.status, '413');
     assert.ok(chunked.written < MAX_BODY_BYTES * 1.5, `closed after ${chunked.written} bytes`);
   });
@@ -124,7 +124,7 @@ void describe('gateway endpoint refusals', () => {
     socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
     socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\n${SECRET_HEADER}: ${SECRET}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
     );
     // One byte every 100 ms: each arrives well within any idle limit, the whole never ends.
     let sent = 0;
@@ -147,7 +147,7 @@ void describe('gateway endpoint refusals', () => {
     socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
     // A complete request with the key that is answered without closing: no session yet.
-    socket.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\n${SECRET_HEADER}: ${SECRET}\r\n\r\n`);
+    socket.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\nAuthorization: Bearer ${SECRET}\r\n\r\n`);
     await new Promise<void>((resolve) => socket.on('close', () => resolve()));
     assert.match(received, /^HTTP\/1\.1 400/);
     // The endpoint's own keep-alive (1 s here), announced to the client; the socket then closed idle.

@@ -8,6 +8,7 @@
  */
 import { classifyIpHost } from '../../elicitation/safety/urlIp';
 import { isLoopback, type Fetch } from '../loopbackFetch';
+import { fetchCheckingRedirects, MAX_REDIRECTS, type HopRules } from './checkedRedirects';
 
 /** The most an OAuth document (metadata, registration, token response) may weigh: real ones are a few KB. */
 export const MAX_AUTH_DOCUMENT_BYTES = 1_000_000;
@@ -69,17 +70,24 @@ async function capped(res: Response, url: URL, max: number): Promise<Response> {
  * user's choice and pass (the legacy SSE transport posts to a path the server names); only its
  * `/.well-known/` documents are capped in size. Every request elsewhere (an authorization server's
  * metadata, registration, token) is checked against {@link authUrlProblem} before it is sent, and
- * its answer capped.
+ * its answer capped. Redirects are followed here, by hand, and each `Location` is held to the same
+ * rule before anything is sent to it (checkedRedirects.ts): `fetch`'s own following would take
+ * the request, and a registration's body, wherever an authorization server points.
  */
 export function guardAuthFetch(server: URL, next: Fetch, max = MAX_AUTH_DOCUMENT_BYTES): Fetch {
+  const rules: HopRules = {
+    refuse: (url, redirected) => {
+      if (url.origin === server.origin) return undefined;
+      const problem = authUrlProblem(url, server);
+      if (!problem) return undefined;
+      return new AuthRequestRefused(`refused to ${redirected ? 'follow a redirect to' : 'contact'} ${url.origin}: ${problem}`);
+    },
+    tooMany: (last) => new AuthRequestRefused(`refused to follow more than ${MAX_REDIRECTS} redirects (the last from ${last.origin})`),
+  };
   return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    if (url.origin === server.origin) {
-      const res = await next(input, init);
-      return url.pathname.startsWith('/.well-known/') ? capped(res, url, max) : res;
-    }
-    const problem = authUrlProblem(url, server);
-    if (problem) throw new AuthRequestRefused(`refused to contact ${url.origin}: ${problem}`);
-    return capped(await next(input, init), url, max);
+    const first = new URL(input instanceof Request ? input.url : input);
+    const { res, url } = await fetchCheckingRedirects(next, input, init, rules);
+    const own = url.origin === server.origin && !url.pathname.startsWith('/.well-known/') && !first.pathname.startsWith('/.well-known/');
+    return own ? res : capped(res, url, max);
   };
 }
