@@ -51,7 +51,7 @@ async function start(def: ServerDefinition): Promise<{ ms: number; requests: num
     log: silentLog,
     clientInfo: { name: 'bench-era', version: '0' },
     sink: broker,
-    sampler: { handle: () => Promise.reject(new Error('no sampling here')) } as never,
+    sampler: { handle: () => Promise.reject(new Error('no sampling here')) },
     onGaveUp: () => undefined,
     restartDelaysMs: [],
     createTransport: (d, log, kind, auth) => {

@@ -163,7 +163,9 @@ export class Connection extends Disposable {
     if (launch.failed && this.launchEra) {
       // The server no longer speaks what a tool of it needed (it changed between restarts):
       // nothing learned is kept, and the revision is chosen again at once.
-      this.deps.log.info(`the server refused MCP ${revisionOf(this.launchEra.era)} (${errorText(launch.err)}); choosing the revision again`);
+      this.deps.log.info(
+        `the server refused MCP ${revisionOf(this.launchEra.era)} (${errorText(launch.err)}); choosing the revision again`,
+      );
       this.launchEra = undefined;
       this.learned.clear();
       void this.endSession();

@@ -173,10 +173,15 @@ export class Session {
    * (the SDK's version probe would otherwise run on to its timeout).
    */
   async connect(timeoutMs: number): Promise<void> {
-    const attempt = connectByPlan(this.client, this.prepared, eraPlan(this.deps.protocolVersion, this.prepared.kind, this.deps.learnedEra), {
-      timeoutMs,
-      log: this.deps.log,
-    });
+    const attempt = connectByPlan(
+      this.client,
+      this.prepared,
+      eraPlan(this.deps.protocolVersion, this.prepared.kind, this.deps.learnedEra),
+      {
+        timeoutMs,
+        log: this.deps.log,
+      },
+    );
     const note = await raceAbort(attempt, this.ended.signal, () => undefined);
     if (this.isDisposed || !note) return;
     this._era = note;
