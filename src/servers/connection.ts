@@ -30,6 +30,7 @@ import { serverSentence } from './sentences';
 import { CONNECT_TIMEOUT_MS, RESTART_DELAYS_MS, STABLE_AFTER_MS, type ConnectionDeps } from './connectionDeps';
 import { launchSignedIn, type Launch } from './auth/signedInLaunch';
 import { MODERN_REVISION, revisionOf, type Era } from './era/eraChoice';
+import { ToolEras } from './era/toolEras';
 
 export type { LegOptions } from './legDeadline';
 export type { RelayedMessage } from './session';
@@ -59,12 +60,8 @@ export class Connection extends Disposable {
   private stableTimer: { dispose(): void } | undefined;
   /** Aborted when this connection is stopped, restarted or torn down: calls in flight end without a retry. */
   private calls = new AbortController();
-  /** Tool calls under way (toolRunner.ts): a revision switch never ends one that did not ask for it. */
-  private inFlight = 0;
-  /** Tools of this server found to ask the other revision's way (era/eraMismatch.ts), for this definition's lifetime. */
-  private readonly learned = new Map<string, Era>();
-  /** The revision the next launch speaks for a learned tool; cleared when the server refuses it. */
-  private launchEra: { readonly era: Era; readonly tool: string } | undefined;
+  /** Tools found to ask the other revision's way, and the calls under way (era/toolEras.ts). */
+  readonly eras = new ToolEras();
 
   constructor(
     readonly definition: ServerDefinition,
@@ -160,14 +157,13 @@ export class Connection extends Disposable {
       launch = await this.launchSignedIn('sse');
     }
     if (launch.session?.isDisposed || (launch.failed && launch.superseded)) return;
-    if (launch.failed && this.launchEra) {
+    if (launch.failed && this.eras.next) {
       // The server no longer speaks what a tool of it needed (it changed between restarts):
       // nothing learned is kept, and the revision is chosen again at once.
       this.deps.log.info(
-        `the server refused MCP ${revisionOf(this.launchEra.era)} (${errorText(launch.err)}); choosing the revision again`,
+        `the server refused MCP ${revisionOf(this.eras.next.era)} (${errorText(launch.err)}); choosing the revision again`,
       );
-      this.launchEra = undefined;
-      this.learned.clear();
+      this.eras.forget();
       void this.endSession();
       await this.connect(attempt);
       return;
@@ -238,7 +234,7 @@ export class Connection extends Disposable {
       sampler: this.deps.sampler,
       log: this.deps.log,
       protocolVersion: this.definition.protocolVersion,
-      learnedEra: this.launchEra,
+      learnedEra: this.eras.next,
       roots: this.deps.roots,
       logLevel: this.deps.logLevel,
       extensions: this.deps.extensions?.(),
@@ -331,26 +327,6 @@ export class Connection extends Disposable {
     return this._state.kind === 'running' && this._state.transport === 'sse' ? 'sse' : undefined;
   }
 
-  /** The revision `tool` was found to need, if any. */
-  learnedEra(tool: string): Era | undefined {
-    return this.learned.get(tool);
-  }
-
-  /** Counts a tool call under way until the returned function is called. */
-  trackCall(): () => void {
-    this.inFlight++;
-    let done = false;
-    return () => {
-      if (!done) this.inFlight--;
-      done = true;
-    };
-  }
-
-  /** Calls under way other than the caller's own. */
-  get otherCallsInFlight(): number {
-    return Math.max(0, this.inFlight - 1);
-  }
-
   /**
    * Reconnects speaking `era` for `tool`, which is learned for this server's lifetime. Resolves
    * true once a launch speaking it is ready; false when the server is pinned, or refused it
@@ -358,10 +334,9 @@ export class Connection extends Disposable {
    */
   async useEra(era: Era, tool: string): Promise<boolean> {
     if (this.eraFixed) return false;
-    this.learned.set(tool, era);
+    this.eras.learn(tool, era);
     if (this.era === era) return true;
     this.deps.log.info(`reconnecting with MCP ${revisionOf(era)}: tool ${tool} asks its questions that revision's way`);
-    this.launchEra = { era, tool };
     await this.restart();
     return this.ready && this.era === era;
   }
@@ -370,7 +345,7 @@ export class Connection extends Disposable {
   askEraSwitch(tool: string, needs: Era, signal: AbortSignal | undefined): Promise<boolean> {
     const port = this.deps.eraSwitch;
     if (!port) return Promise.resolve(false);
-    return port.ask({ server: this.name, tool, needs, others: this.otherCallsInFlight }, signal);
+    return port.ask({ server: this.name, tool, needs, others: this.eras.others }, signal);
   }
 
   /** Ends every call in flight on this connection: open prompts close, no retry is sent. */

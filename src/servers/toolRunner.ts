@@ -139,7 +139,7 @@ export async function callToolWithElicitation(
   call: ToolCall,
   o: ToolCallOptions = {},
 ): Promise<CallToolResult> {
-  const done = conn.trackCall();
+  const done = conn.eras.track();
   try {
     return await callAtItsRevision(conn, () => callWithUrlSteps(conn, broker, call, o), call.name, o);
   } finally {
@@ -160,8 +160,8 @@ async function callAtItsRevision(
   o: ToolCallOptions,
 ): Promise<CallToolResult> {
   const l10n = o.l10n ?? english;
-  const learned = conn.learnedEra(tool);
-  if (learned && conn.era !== learned && conn.otherCallsInFlight === 0 && !conn.eraFixed) {
+  const learned = conn.eras.of(tool);
+  if (learned && conn.era !== learned && conn.eras.others === 0 && !conn.eraFixed) {
     o.log?.(`[${conn.name}] tool ${tool} asks its questions the MCP ${revisionOf(learned)} way: reconnecting with it before the call`);
     await conn.useEra(learned, tool);
   }

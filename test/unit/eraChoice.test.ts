@@ -249,7 +249,7 @@ import(kind === 'legacy' ? ${v1} : ${v2});`;
         '2025-11-25 vscode',
         log.lines.join('\n'),
       );
-      assert.equal(conn.learnedEra('form'), undefined, 'forgotten');
+      assert.equal(conn.eras.of('form'), undefined, 'forgotten');
       assert.ok(
         log.lines.some((l) => /refused MCP 2026-07-28 .*choosing the revision again/.test(l)),
         'the log says so',
