@@ -84,6 +84,9 @@ export function createTransport(
 /** The HTTP status an error of the SDK's HTTP transports carries, from its field or its text. */
 function httpStatus(err: unknown): number | undefined {
   if (err instanceof SdkHttpError && err.status !== undefined) return err.status;
+  // The revision steps' error (era/connectByPlan.ts) keeps the status of the refused `initialize`.
+  const status = err instanceof Error ? (err as { status?: unknown }).status : undefined;
+  if (typeof status === 'number') return status;
   const m = /HTTP (\d{3})/.exec(err instanceof Error ? err.message : '');
   return m ? Number(m[1]) : undefined;
 }

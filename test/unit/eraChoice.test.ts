@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import type { ChildProcess } from 'node:child_process';
+import { startListening } from './support/listeningFixture';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Connection } from '../../src/servers/connection';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
@@ -148,6 +150,37 @@ function scripted(name: string, body: string): ServerDefinition {
 rl.on('line', (line) => { const m = JSON.parse(line); ${body} });`;
   return def(name, ['-e', src]);
 }
+
+void describe('the default revision over Streamable HTTP', () => {
+  const children: ChildProcess[] = [];
+  after(() => children.forEach((c) => c.kill()));
+  const http = (name: string, url: string): ServerDefinition => ({
+    name,
+    type: 'http',
+    url,
+    headers: {},
+    source: { kind: 'setting', scope: 'user' },
+  });
+
+  it('a 2025 server (SDK v1) gets 2025-11-25; a 2026-only one (SDK v2) refuses it with a 400 and gets 2026-07-28', async () => {
+    const old = await startListening(process.execPath, [path.join(FIXTURES, 'httpServer.mjs'), '0', 'old-http']);
+    const modern = await startListening(process.execPath, [path.join(FIXTURES, 'modernHttpServer.mjs'), '0', 'modern-http']);
+    children.push(old.child, modern.child);
+    for (const [d, want] of [
+      [http('old-http', old.url), '2025-11-25 vscode'],
+      [http('modern-http', modern.url), '2026-07-28 modernOnly'],
+    ] as const) {
+      const { conn, log } = harness(d);
+      try {
+        await conn.start();
+        const st = conn.state;
+        assert.equal(st.kind === 'running' ? `${st.protocolVersion} ${st.era?.why}` : JSON.stringify(st), want, log.lines.join('\n'));
+      } finally {
+        await conn.shutdown();
+      }
+    }
+  });
+});
 
 void describe('bad answers to the revision steps', () => {
   it('garbage in answer to initialize: a clear error naming the step; a neighbour is unaffected', async () => {

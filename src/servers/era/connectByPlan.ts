@@ -4,8 +4,8 @@
  * sets the client's negotiation itself; the client's handlers stay as the session installed them.
  * No `vscode` import.
  */
-import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
-import type { PreparedTransport } from '../transports';
+import { ProtocolError, SdkError, SdkHttpError, type Client } from '@modelcontextprotocol/client';
+import { isAuthChallenge, type PreparedTransport } from '../transports';
 import { errorText } from '../serverState';
 import { LEGACY_REVISION, MODERN_REVISION, mayBeModernOnly, revisionOf, type Era, type EraNote, type EraPlan } from './eraChoice';
 import { LeasedTransport } from './transportLease';
@@ -32,10 +32,13 @@ export class EraStepError extends Error {
 
 const STEP: Record<Era, string> = { legacy: `initialize (MCP ${LEGACY_REVISION})`, modern: `server/discover (MCP ${MODERN_REVISION})` };
 
-/** Errors of the protocol layer get the step named; anything else (sign-in, OAuth, HTTP) is left as it is, for those who act on its type. */
+/**
+ * Errors of the protocol layer get the step named; anything else (sign-in, OAuth, an HTTP status)
+ * is left as it is, for those who act on its type: the sign-in and the SSE fallback (transports.ts).
+ */
 function named(era: Era, err: unknown): unknown {
   if (!(err instanceof ProtocolError) && !(err instanceof SdkError)) return err;
-  if (err instanceof SdkError && err.code === SdkErrorCode.ClientHttpAuthentication) return err;
+  if (err instanceof SdkHttpError || isAuthChallenge(err)) return err;
   return new EraStepError(`${STEP[era]} failed: ${errorText(err)}`, err, { cause: err });
 }
 
@@ -89,7 +92,7 @@ export async function connectByPlan(
   } catch (err) {
     await leased.close().catch(() => undefined);
     // A sign-in challenge to the modern request is the server's answer: sign in, then start again.
-    if (!(err instanceof ProtocolError) && !(err instanceof SdkError)) throw err;
+    if ((!(err instanceof ProtocolError) && !(err instanceof SdkError)) || isAuthChallenge(err)) throw err;
     throw new EraStepError(`${STEP.legacy} failed: ${errorText(refused)}; ${STEP.modern} failed: ${errorText(err)}`, refused, {
       cause: err,
     });
