@@ -12,11 +12,13 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, quickInput, runCommand, screenshot, screenshotIfFailed, type Workbench } from './workbench';
-import { FIXTURES, listeningPort } from '../../scripts/lib/fixtures.mjs';
+import { FIXTURES, listeningPort, makeWorkspace } from '../../scripts/lib/fixtures.mjs';
 
 interface Stats {
   registrations: { scope?: string }[];
@@ -221,6 +223,45 @@ describe('Workbench: sign-in with a real authorization server (oidc-provider)', 
     assert.deepEqual(s.grants, ['authorization_code', 'refresh_token', 'authorization_code']);
     assert.deepEqual(s.scopes.at(-1)?.split(' ').sort(), ['mcp:read', 'mcp:write'], 'the new token carries the wider scope');
     assert.equal(s.registrations.length, 1, 'the same client');
+  });
+
+  it('a same-named server at another URL, in a second workspace, gets no token: nothing is sent before it signs in anew', async () => {
+    // The other URL records every request's Authorization header, and answers as a server that is not there.
+    const seen: (string | undefined)[] = [];
+    const recorder = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      req.resume();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    const port = (recorder.address() as AddressInfo).port;
+    const second = makeWorkspace({
+      servers: { oidc: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }, other: { type: 'http', url: `${fixture.base}/none` } },
+    });
+    try {
+      await wb.openFolder(second.dir);
+      await wb.page.locator('.statusbar-item', { hasText: 'MCP 0/2' }).first().waitFor({ timeout: 90_000 });
+      await runCommand(wb.page, 'MCP Elicitation: Run Tool…');
+      await pickExact(wb.page, 'oidc');
+      for (let i = 0; i < 300 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(seen.length >= 2, `the other URL was asked (${seen.length} requests)`);
+      assert.deepEqual(
+        seen.filter((a) => a !== undefined),
+        [],
+        'no Authorization header reached it',
+      );
+      await wb.page.keyboard.press('Escape');
+    } finally {
+      recorder.close();
+      second.dispose();
+      // Back to the first workspace, where "oidc" is still signed in at its own URL.
+      await wb.openFolder(wb.workspace);
+      await wb.page.locator('.statusbar-item', { hasText: 'MCP 0/2' }).first().waitFor({ timeout: 90_000 });
+    }
+    await runTool('whoami', true);
+    await pickExact(wb.page, 'whoami');
+    await result('signed in with scopes mcp:read');
+    assert.equal(await dialog(wb.page, /^Sign in to/).count(), 0, 'the first server kept its own sign-in');
   });
 
   it('Sign Out forgets the tokens: the next call asks to sign in again; no token ever reached a log', async () => {
