@@ -274,7 +274,8 @@ export class Session {
         this._tools = tools;
       } catch (err) {
         if (this.isDisposed) return;
-        this.deps.log.warn(`tools/list failed: ${errorText(err)}`);
+        // Named with the revision: a server that claimed one at connect may not speak it after all.
+        this.deps.log.warn(`tools/list (MCP ${this.protocolVersion ?? '?'}) failed: ${errorText(err)}`);
         if (this._toolsListed) return;
       }
     }

@@ -213,6 +213,30 @@ void describe('bad answers to the revision steps', () => {
     }
   });
 
+  it('a server that claims 2026-07-28 and then does not speak it: the failing step is named with the revision', async () => {
+    const liar = harness(
+      scripted(
+        'liar',
+        `if (m.id === undefined) return;
+const answer = m.method === 'initialize'
+  ? { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2025-11-25' } } }
+  : m.method === 'server/discover'
+    ? { result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'liar', version: '1' } } }
+    : { error: { code: -32601, message: 'no ' + m.method + ' here' } };
+process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...answer }) + '\\n');`,
+      ),
+    );
+    try {
+      await liar.conn.start();
+      assert.ok(
+        liar.log.lines.some((l) => /tools\/list \(MCP 2026-07-28\) failed: .*no tools\/list here/.test(l)),
+        liar.log.lines.join('\n'),
+      );
+    } finally {
+      await liar.conn.shutdown();
+    }
+  });
+
   it('a server that refuses initialize and then does not speak 2026-07-28 either: both steps named', async () => {
     const both = harness(
       scripted(

@@ -91,6 +91,27 @@ describe('a server row of the Servers view', () => {
     assert.equal(text.split('stdio').length - 1, 1, text);
   });
 
+  it('the revision line says why the server speaks it (issue 40), naming the revision once', () => {
+    const withEra = (era: NonNullable<Extract<ServerRowFacts['state'], { kind: 'running' }>['era']>) =>
+      tooltip({ state: { ...(running), protocolVersion: era.version, era } });
+    const line = (lines: string[]) => lines.find((l) => l.startsWith('MCP revision: '));
+    assert.equal(
+      line(withEra({ version: '2025-11-25', why: 'vscode' })),
+      'MCP revision: 2025-11-25, the default: the revision VS Code speaks, so this server asks you what it would ask there',
+    );
+    assert.equal(
+      line(withEra({ version: '2026-07-28', why: 'modernOnly', refused: 'MCP error -32022: Unsupported protocol version: 2025-11-25' })),
+      'MCP revision: 2026-07-28: the server refused 2025-11-25 (MCP error -32022: Unsupported protocol version: 2025-11-25) and speaks only this one',
+    );
+    assert.equal(
+      line(withEra({ version: '2025-11-25', why: 'pinned' })),
+      'MCP revision: 2025-11-25, as the server’s "protocolVersion" sets it',
+    );
+    const learned = withEra({ version: '2026-07-28', why: 'learned', tool: 'book' });
+    assert.equal(line(learned), 'MCP revision: 2026-07-28, because its tool “book” asks its questions this revision’s way');
+    assert.equal(learned.join('\n').split('2026-07-28').length - 1, 1, 'the revision, once');
+  });
+
   it('names where the server is written once: by the routed line or the registry line when they name it', () => {
     const registry = tooltip().join('\n');
     assert.equal(registry.split(FILE).length - 1, 1, registry);
