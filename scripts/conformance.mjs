@@ -27,6 +27,15 @@ const REVISIONS = ['2025-11-25', '2026-07-28'];
 const CLI = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const CLIENT_OUT = path.join(repoRoot, 'out', 'conformance', 'client.cjs');
 const KNOWN_FAILURES = path.join(repoRoot, 'test', 'conformance', 'knownFailures.json');
+/**
+ * Scenarios run a second time with the client's default revision choice (`protocolVersion` absent):
+ * the MRTR scenario (a 2026-07-28-only server) and an elicitation one (a 2025-only server).
+ * @type {Record<string, string[]>}
+ */
+const DEFAULT_CHOICE_SCENARIOS = {
+  '2026-07-28': ['sep-2322-client-request-state'],
+  '2025-11-25': ['elicitation-sep1034-client-defaults'],
+};
 /** A scenario's client gets this long; a healthy one takes one to three seconds. */
 const TIMEOUT_MS = 30_000;
 
@@ -121,21 +130,23 @@ function findFile(dir, name) {
  * @param {string} scenario
  * @returns {Promise<Outcome>}
  */
-function runScenario(node, revision, scenario) {
+function runScenario(node, revision, scenario, defaultChoice = false) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
   const args = [CLI, 'client', '--command', `${quote(node)} ${quote(CLIENT_OUT)}`, '--scenario', scenario];
   args.push('--spec-version', revision, '--timeout', String(TIMEOUT_MS), '-o', dir);
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(node, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = defaultChoice ? { ...process.env, MCP_CONFORMANCE_DEFAULT_CHOICE: '1' } : process.env;
+    const child = spawn(node, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));
     child.on('close', (code) => {
       const passed = code === 0;
       const seconds = (Date.now() - t0) / 1000;
-      process.stdout.write(`${passed ? 'pass' : 'FAIL'} ${revision} ${scenario} (${seconds.toFixed(1)} s)\n`);
-      resolve({ revision, scenario, passed, reason: passed ? '' : failureReason(dir, out), seconds, dir });
+      const label = defaultChoice ? `${revision}, default choice` : revision;
+      process.stdout.write(`${passed ? 'pass' : 'FAIL'} ${label} ${scenario} (${seconds.toFixed(1)} s)\n`);
+      resolve({ revision: label, scenario, passed, reason: passed ? '' : failureReason(dir, out), seconds, dir });
     });
   });
 }
@@ -204,8 +215,16 @@ async function main() {
   /** @type {(() => Promise<Outcome>)[]} */
   const tasks = [];
   for (const revision of revisions) {
-    for (const scenario of scoredScenarios(node, revision)) {
+    const scored = scoredScenarios(node, revision);
+    for (const scenario of scored) {
       if (only.length === 0 || only.includes(scenario)) tasks.push(() => runScenario(node, revision, scenario));
+    }
+    // The scenarios that ask, once more with the revision the client chooses by default (issue 40),
+    // not the one the suite names: their questions must reach us either way.
+    for (const scenario of DEFAULT_CHOICE_SCENARIOS[revision] ?? []) {
+      if (scored.includes(scenario) && (only.length === 0 || only.includes(scenario))) {
+        tasks.push(() => runScenario(node, revision, scenario, true));
+      }
     }
   }
   const t0 = Date.now();

@@ -71,7 +71,10 @@ async function main(): Promise<void> {
     url: serverUrl,
     headers: {},
     source: { kind: 'setting', scope: 'user' },
-    protocolVersion: versionChoice(process.env['MCP_CONFORMANCE_PROTOCOL_VERSION']),
+    // MCP_CONFORMANCE_DEFAULT_CHOICE: the revision this client chooses by default, not the suite's (scripts/conformance.mjs).
+    protocolVersion: process.env['MCP_CONFORMANCE_DEFAULT_CHOICE']
+      ? 'auto'
+      : versionChoice(process.env['MCP_CONFORMANCE_PROTOCOL_VERSION']),
     // A pre-registered client (issue 25, item 5): its id is configuration, its secret in SecretStorage.
     ...(context.client_id ? { clientId: context.client_id } : {}),
     // A client ID metadata document, configured as a user would (`clientMetadataUrl`): the suite's
