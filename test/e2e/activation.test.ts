@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForServers, type Workbench } from './workbench';
+import { openWorkbench, pickItem, quickInput, readQuestion, runCommand, screenshot, waitForServers, type Workbench } from './workbench';
 import { repoRoot } from '../../scripts/hostPaths.mjs';
 
 const records = mkdtempSync(path.join(os.tmpdir(), 'mcp-eh-activation-'));
@@ -43,6 +43,7 @@ async function runAskName(wb: Workbench, server: string): Promise<void> {
   // One server, running: Run Tool goes straight to its tools.
   await pickItem(page, 'Ask for a name');
   await quickInput(page).locator('.quick-input-title', { hasText: server }).waitFor();
+  await readQuestion(page);
   await page.keyboard.type('Grace Hopper');
   await page.keyboard.press('Enter');
   assert.deepEqual(await waitForAnswer(server), { action: 'accept', content: { name: 'Grace Hopper' } });
@@ -63,7 +64,12 @@ describe('Activation: servers only in the mcpElicitation.servers setting, no mcp
   it('in user settings: the server starts with the window, and Run Tool… is in the palette and runs it', async () => {
     assert.ok(!existsSync(path.join(wb.workspace, '.vscode', 'mcp.json')), 'the folder has no mcp.json');
     await waitForServers(wb.page, 1);
+    // The palette, as the window opened: Run Tool is there.
+    await wb.page.keyboard.press('F1');
+    await wb.page.locator('.quick-input-widget input').fill('>MCP Elicitation: Run Tool');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'MCP Elicitation: Run Tool…' }).first().waitFor();
     await screenshot(wb.page, 'activation-user-settings');
+    await wb.page.keyboard.press('Escape');
     await runAskName(wb, 'in-user-settings');
   });
 

@@ -5,6 +5,7 @@ import {
   openWorkbench,
   pickItem,
   quickInput,
+  readQuestion,
   runCommand,
   screenshot,
   waitForRecord,
@@ -73,6 +74,7 @@ describe('Workbench: palette, Servers view and Run Tool', () => {
     await qi.locator('.quick-input-title', { hasText: 'demo' }).waitFor();
     await qi.getByText('What should I call you?').waitFor();
     await screenshot(page, 'inputbox-dark');
+    await readQuestion(page);
     await page.keyboard.type('Ada Lovelace');
     await page.keyboard.press('Enter');
     const recs = await waitForRecord(wb, 'ask_name');
