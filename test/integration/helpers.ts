@@ -39,6 +39,21 @@ export async function setPolicy(s: TestServices, value: Record<string, string>):
   await waitFor(() => Object.entries(value).every(([k, v]) => s.gatekeeper.explicitPolicy(k) === v), 'policy in force');
 }
 
+/**
+ * The user's own choice to send `servers`' samples to the model with no consent and no review
+ * (`mcpElicitation.sampling.skipReview`, user settings only: no elicitation policy implies it).
+ * Resolves once the host reads it; undefined clears it.
+ */
+export async function skipSamplingReview(servers: readonly string[] | undefined): Promise<void> {
+  const value = servers ? Object.fromEntries(servers.map((n) => [n, true])) : undefined;
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpElicitation');
+  await config().update('sampling.skipReview', value, vscode.ConfigurationTarget.Global);
+  await waitFor(
+    () => JSON.stringify(config().inspect('sampling.skipReview')?.globalValue) === JSON.stringify(value),
+    'sampling.skipReview in force',
+  );
+}
+
 export async function waitForRunning(s: TestServices, name: string): Promise<void> {
   await waitFor(() => s.manager.get(name)?.state.kind === 'running', `server ${name} running`);
 }

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TestServices } from '../host/testServices';
 import { agentTool, invoke, startAsAgent } from './agent';
-import { answering, services, setPolicy, startHttpFixture } from './helpers';
+import { answering, services, setPolicy, skipSamplingReview, startHttpFixture } from './helpers';
 import { bothCopies, gatewayTransport, seenBy, toolNamesBeside } from './parityView';
 
 const SCRIPT = path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', 'pyServer.py');
@@ -78,6 +78,7 @@ for (const wire of ['stdio', 'http'] as const) {
 
     suiteTeardown(async function () {
       this.timeout(60_000);
+      await skipSamplingReview(undefined);
       await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
       await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
       await copies?.restore();
@@ -117,6 +118,7 @@ for (const wire of ['stdio', 'http'] as const) {
       this.timeout(60_000);
       await vscode.commands.executeCommand('mcpTest.samplingModel.register');
       await setPolicy(s, { [OURS]: 'allow' });
+      await skipSamplingReview([OURS]);
       const { prompts, done } = answering(s, () => ({ action: 'accept', content: { name: 'Lin' } }));
       try {
         const r = JSON.parse(await invoke(OURS, 'ask', { what: ['roots', 'sample', 'form'], text: 'agent asks' })) as Record<

@@ -16,7 +16,7 @@ import type { TestServices } from '../host/testServices';
 import type { FormPrompt } from '../../src/elicitation/presenter';
 import type { AnswerContent, AnswerValue } from '../../src/shared/fieldModel';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
-import { answering, nextPrompt, services, setPolicy, startHttpFixture, waitFor, waitForRunning } from './helpers';
+import { answering, nextPrompt, services, setPolicy, skipSamplingReview, startHttpFixture, waitFor, waitForRunning } from './helpers';
 import { recordedLines, recordFile } from './fixtureRecord';
 
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
@@ -107,13 +107,15 @@ suite('Independent servers: other languages and SDKs ask for roots, samples and 
       { ...(savedServers as Record<string, unknown> | undefined), ...Object.fromEntries(SERVERS.map((x) => [x.name, x.definition()])) },
       vscode.ConfigurationTarget.Workspace,
     );
-    // `allow` sends their samples to the model with no consent (the consent has its own tests in
-    // sampling.test.ts); forms are still shown, and answered below in the user's place.
+    // Their samples go to the model with no consent (the user's own skipReview; the consent has its
+    // own tests in sampling.test.ts); forms are still shown, and answered below in the user's place.
     await setPolicy(s, Object.fromEntries(SERVERS.map((x) => [x.name, 'allow'])));
+    await skipSamplingReview(SERVERS.map((x) => x.name));
     await vscode.commands.executeCommand('mcpTest.samplingModel.register');
     for (const x of SERVERS) await waitForRunning(s, x.name);
   });
   suiteTeardown(async () => {
+    await skipSamplingReview(undefined);
     // sampling.test.ts starts from a VS Code without models.
     await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
     await config().update('servers', savedServers, vscode.ConfigurationTarget.Workspace);

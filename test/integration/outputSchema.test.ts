@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { TestServices } from '../host/testServices';
 import { keyHeaders } from '../../src/gateway/admission';
 import { invoke, startAsAgent } from './agent';
-import { acceptQuickInput, nextPrompt, services, startHttpFixture, waitFor, waitForRunning } from './helpers';
+import { acceptQuickInput, nextPrompt, services, skipSamplingReview, startHttpFixture, waitFor, waitForRunning } from './helpers';
 
 const RECORD_DIR = process.env['MCP_TEST_RECORD_DIR'] ?? '';
 const fixture = (name: string): string => path.join(process.env['MCP_TEST_REPO_ROOT'] ?? '', 'test', 'fixtures', name);
@@ -194,14 +194,15 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
     await vscode.commands.executeCommand('mcpTest.samplingModel.register');
     try {
       assert.equal((await vscode.lm.selectChatModels({ vendor: 'mcp-test-sampling' })).length, 2, 'the test models are registered');
-      // `allow` sends the sample to the model without the consent (sampling.test.ts covers the consent);
-      // the form is still shown and answered.
+      // The user's own skipReview sends the sample to the model without the consent (sampling.test.ts
+      // covers the consent); the form is still shown and answered.
       await config().update(
         'serverPolicy',
         { ...(savedPolicy as Record<string, unknown> | undefined), [STDIO]: 'allow', [HTTP]: 'allow' },
         vscode.ConfigurationTarget.Workspace,
       );
       await waitFor(() => MODERN.every((n) => s.gatekeeper.explicitPolicy(n) === 'allow'), 'policy in force');
+      await skipSamplingReview(MODERN);
       await vscode.commands.executeCommand('mcpTest.samplingModel.received');
       for (const n of MODERN) {
         const all = run(n, 'ask', { kinds: ['form', 'roots', 'sampling'], tag: `model-${n}` });
@@ -234,6 +235,7 @@ suite('Issue 21: a 2026-07-28 tool with an output schema asks (stdio and HTTP, R
         'one model request per call',
       );
     } finally {
+      await skipSamplingReview(undefined);
       await config().update('serverPolicy', savedPolicy, vscode.ConfigurationTarget.Workspace);
       await vscode.commands.executeCommand('mcpTest.samplingModel.unregister');
     }
