@@ -98,8 +98,9 @@ export class VscodePresenter implements Presenter {
       const marked = prompt.messageTruncated ? { ...prompt, message: withSuffix(prompt.message, ' …') } : prompt;
       return showQuickForm(marked, signal, {
         onBlockServer,
-        // A server's question opens when the server asks, not when the user does.
-        strayAcceptMs: this.deps.strayAcceptMs(),
+        // A server's question opens when the server asks, not when the user does; a tool's
+        // arguments (no control) open from the user's own Run Tool, and their Enter is meant.
+        ...(control ? { strayAcceptMs: this.deps.strayAcceptMs() } : {}),
         onShow: (w) => this.deps.onDidShowPrompt('items' in w ? 'quickPick' : 'inputBox', prompt.id, w),
         ...(control
           ? {

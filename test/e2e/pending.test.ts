@@ -11,6 +11,7 @@ import {
   openWorkbench,
   pickItem,
   quickInput,
+  readQuestion,
   runCommand,
   screenshot,
   waitForRecord,
@@ -188,6 +189,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await item.getByRole('button', { name: 'Answer' }).click();
     const qi = quickInput(page);
     await qi.getByText('What should I call you?').waitFor();
+    await readQuestion(page);
     await page.keyboard.type('Grace Hopper');
     await page.keyboard.press('Enter');
     const recs = await waitForRecord(wb, 'ask_name');

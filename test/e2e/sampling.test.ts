@@ -85,10 +85,13 @@ describe('Workbench: a sampling request is consented to, and its reply reviewed,
     await accept().waitFor({ timeout: 60_000 });
     const f = form();
     assert.equal(await f.locator('.banner .server-name').textContent(), 'fixture');
-    assert.match((await f.locator('.banner .message').textContent()) ?? '', /Sampling Mini/);
-    // The hinted model is chosen; only models that answer are offered (not Copilot CLI's "Auto").
-    assert.ok(await field('Sampling Mini (mcp-test-sampling)').isChecked());
-    assert.equal(await field('Sampling Large (mcp-test-sampling)').isChecked(), false);
+    assert.match((await f.locator('.banner .message').textContent()) ?? '', /Sampling Large/);
+    // The server's hint picks nothing the user has not chosen for it (issue 41): VS Code's first
+    // model is preselected, and the user picks the one it hinted. Only models that answer are
+    // offered (not Copilot CLI's "Auto").
+    assert.ok(await field('Sampling Large (mcp-test-sampling)').isChecked());
+    assert.equal(await field('Sampling Mini (mcp-test-sampling)').isChecked(), false);
+    await field('Sampling Mini (mcp-test-sampling)').check();
     assert.equal(await f.getByLabel(/^Auto\b/).count(), 0);
     assert.equal(await field('System prompt').inputValue(), 'You seat guests.');
     const message = field('Message 1 (user)');
