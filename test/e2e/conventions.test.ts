@@ -3,7 +3,17 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openWorkbench, pickItem, quickInput, runCommand, screenshot, waitForRecord, waitForServers, type Workbench } from './workbench';
+import {
+  openWorkbench,
+  pickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  waitForRecord,
+  waitForServers,
+  type Workbench,
+  readQuestion,
+} from './workbench';
 
 /** The palette's rows for `query`, once it has rendered its answer (a match or "No matching commands"). */
 async function paletteRows(page: Page, query: string): Promise<string[]> {
@@ -56,6 +66,7 @@ describe('Conventions: palette entries follow the servers, the pending view has 
     await pickItem(page, 'Ask for a name');
     await quickInput(page).getByText('What should I call you?').waitFor();
     await activityBadge(page).filter({ hasText: /^1$/ }).waitFor({ state: 'visible', timeout: 20_000 });
+    await readQuestion(page);
     await screenshot(page, 'pending-badge-dark');
     await page.keyboard.type('Ada');
     await page.keyboard.press('Enter');

@@ -321,6 +321,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await qi.locator('input').fill(JSON.stringify({ params, tag: 'behind' }));
     await page.keyboard.press('Enter');
     await qi.getByText('Which colour should the badge be?').waitFor();
+    await readQuestion(page);
     await page.keyboard.type('te');
     // Now the first tool returns.
     await releaseHeldTool(page, gate);
@@ -444,6 +445,9 @@ describe('Policy and pending elicitations in the workbench', () => {
   it('rate limit: over the limit the server gets decline at once; "Allow More" lets every later request through; the policy stays', async () => {
     const { page } = wb;
     await hideNotifications(page);
+    const policyOf = async (): Promise<unknown> =>
+      ((await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown> | undefined)?.['demo'];
+    const policyBefore = await policyOf();
     const form = formFrame(page);
     /** Runs the burst tool (webview presentation, from the test before) with `count` questions. */
     const burst = async (count: number): Promise<void> => {
@@ -478,8 +482,7 @@ describe('Policy and pending elicitations in the workbench', () => {
     await declineAll();
     const bursts = await waitForRecord(wb, 'burst', 3);
     assert.equal(((bursts.at(-1)?.result.content?.['results'] ?? []) as unknown[]).length, 12);
-    const policy = (await workspaceSettings(wb))['mcpElicitation.serverPolicy'] as Record<string, unknown>;
-    assert.equal(policy['demo'], 'allow', 'Allow More lifts the rate limit for the session, not the policy');
+    assert.equal(await policyOf(), policyBefore, 'Allow More lifts the rate limit for the session, not the policy');
   });
 
   it('ask policy: "Block Server" on the notification sends decline, sets the policy to block and says so', async () => {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { hostPaths, repoRoot } from '../../scripts/hostPaths.mjs';
-import { openWorkbench, pickItem, quickInput, runCommand, waitForServers, type Workbench } from './workbench';
+import { openWorkbench, pickItem, quickInput, runCommand, waitForServers, type Workbench, readQuestion } from './workbench';
 import { checkVsixReadme } from '../../scripts/lib/vsixReadme.mjs';
 
 /** Tests the package as shipped: `npm run package`, then `code-server --install-extension`. */
@@ -95,6 +95,7 @@ describe('VSIX: install the packaged extension into code-server', () => {
     await runCommand(wb.page, 'MCP Elicitation: Run Tool…');
     await pickItem(wb.page, 'Ask for a name');
     await quickInput(wb.page).getByText('What should I call you?').waitFor();
+    await readQuestion(wb.page);
     await wb.page.keyboard.type('Grace');
     await wb.page.keyboard.press('Enter');
     await wb.page.locator('.editor-instance .view-lines', { hasText: 'Hello, Grace!' }).first().waitFor({ timeout: 20_000 });
