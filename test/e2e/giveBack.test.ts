@@ -141,6 +141,10 @@ describe('Workbench: after Route and Give Back, VS Code stores for its copy what
     await runOurCommand(page, 'Route Through MCP Elicitation Host');
     await pickItem(page, name);
     const routed = await notification(page, `${name} now runs in MCP Elicitation Host`, 60_000);
+    // VS Code reads our changed definitions a moment after Route tells it (asynchronously, after
+    // the notification is up); options asked for before then open nothing. A person reads the
+    // notification first; so does the test.
+    await page.waitForTimeout(1_500);
     await routed.getByRole('button', { name: 'Enable in VS Code' }).focus();
     await page.keyboard.press('Enter');
     const enable = page.locator('.quick-input-list .monaco-list-row', { hasText: /^Enable/ }).first();
