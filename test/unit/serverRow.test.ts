@@ -93,7 +93,7 @@ describe('a server row of the Servers view', () => {
 
   it('the revision line says why the server speaks it (issue 40), naming the revision once', () => {
     const withEra = (era: NonNullable<Extract<ServerRowFacts['state'], { kind: 'running' }>['era']>) =>
-      tooltip({ state: { ...(running), protocolVersion: era.version, era } });
+      tooltip({ state: { ...running, protocolVersion: era.version, era } });
     const line = (lines: string[]) => lines.find((l) => l.startsWith('MCP revision: '));
     assert.equal(
       line(withEra({ version: '2025-11-25', why: 'vscode' })),
