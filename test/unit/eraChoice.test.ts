@@ -13,14 +13,11 @@ import { after, describe, it } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
 import { startListening } from './support/listeningFixture';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { Connection } from '../../src/servers/connection';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
-import { ElicitationBroker } from '../../src/elicitation/broker';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import { eraLine, eraPlan, mayBeModernOnly } from '../../src/servers/era/eraChoice';
 import { english } from '../../src/shared/localize';
-import { FakePresenter } from './support/fakePresenter';
-import { MemoryLog, RecordingSampler } from './support/fakeLaunches';
+import { realConnection, type RealConnection } from './support/realConnection';
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
@@ -41,28 +38,8 @@ function def(name: string, args: string[], protocolVersion?: ServerDefinition['p
   };
 }
 
-function harness(
-  d: ServerDefinition,
-  connectTimeoutMs = 10_000,
-): { conn: Connection; log: MemoryLog; presenter: FakePresenter; broker: ElicitationBroker } {
-  const presenter = new FakePresenter({ form: () => ({ action: 'accept', content: { name: 'Ada' } }) });
-  const broker = new ElicitationBroker({
-    presenter,
-    gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
-    settings: () => ({ sensitiveFields: 'warn', allowHttpLoopback: false, urlExpiryMs: 0 }),
-    log: { info: () => undefined, warn: () => undefined },
-  });
-  const log = new MemoryLog();
-  const conn = new Connection(d, {
-    log,
-    clientInfo: { name: 'era-test', version: '0.0.0' },
-    sink: broker,
-    sampler: new RecordingSampler(),
-    onGaveUp: () => undefined,
-    restartDelaysMs: [],
-    connectTimeoutMs: () => connectTimeoutMs,
-  });
-  return { conn, log, presenter, broker };
+function harness(d: ServerDefinition, connectTimeoutMs = 10_000): RealConnection {
+  return realConnection(d, { form: () => ({ action: 'accept', content: { name: 'Ada' } }), connectTimeoutMs });
 }
 
 /** How many processes were started for the server `name`. */

@@ -11,36 +11,20 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { Connection } from '../../src/servers/connection';
 import type { EraSwitchOffer } from '../../src/servers/connectionDeps';
 import type { ServerDefinition } from '../../src/config/parse/definitions';
-import { ElicitationBroker } from '../../src/elicitation/broker';
 import { acceptAll } from '../host/validAnswer';
 import { callToolWithElicitation } from '../../src/servers/toolRunner';
 import { EraMismatchError } from '../../src/servers/era/eraMismatch';
-import { FakePresenter } from './support/fakePresenter';
-import { MemoryLog, RecordingSampler } from './support/fakeLaunches';
+import { realConnection } from './support/realConnection';
 import { provisionPython } from '../../scripts/provision.mjs';
 
 const PY = path.join(__dirname, '..', 'fixtures', 'py');
 let python = '';
 
 function harness(d: ServerDefinition, offers: { said: EraSwitchOffer[]; answers: boolean[] }) {
-  const presenter = new FakePresenter({ form: acceptAll });
-  const broker = new ElicitationBroker({
-    presenter,
-    gate: () => ({ outcome: 'show', decidedBy: 'user', policy: 'allow' }),
-    settings: () => ({ sensitiveFields: 'warn', allowHttpLoopback: false, urlExpiryMs: 0 }),
-    log: { info: () => undefined, warn: () => undefined },
-  });
-  const log = new MemoryLog();
-  const conn = new Connection(d, {
-    log,
-    clientInfo: { name: 'era-frameworks', version: '0.0.0' },
-    sink: broker,
-    sampler: new RecordingSampler(),
-    onGaveUp: () => undefined,
-    restartDelaysMs: [],
+  const h = realConnection(d, {
+    form: acceptAll,
     eraSwitch: {
       ask: (offer) => {
         offers.said.push(offer);
@@ -49,8 +33,8 @@ function harness(d: ServerDefinition, offers: { said: EraSwitchOffer[]; answers:
     },
   });
   const call = (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
-    callToolWithElicitation(conn, broker, { name, arguments: args });
-  return { conn, log, presenter, call };
+    callToolWithElicitation(h.conn, h.broker, { name, arguments: args });
+  return { ...h, call };
 }
 
 function py(name: string, script: string, protocolVersion?: ServerDefinition['protocolVersion']): ServerDefinition {
